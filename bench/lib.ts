@@ -1,0 +1,121 @@
+// Shared pieces of the benchmarks: start the real server (a child process, as
+// in production), start a bare node:http baseline, load either with autocannon.
+import autocannon from 'autocannon';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface Server {
+  url: string;
+  stop(): Promise<void>;
+}
+
+export interface Measurement {
+  name: string;
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+}
+
+export const CONNECTIONS = 50;
+export const DURATION_SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10);
+
+/** The service on a fresh SQLite file; limits raised so the benchmark measures work, not 429s. */
+export async function startService(env: Record<string, string> = {}): Promise<Server> {
+  const dir = mkdtempSync(join(tmpdir(), 'forum-bench-'));
+  const child = spawn(process.execPath, ['src/main.ts'], {
+    env: {
+      ...process.env,
+      PORT: '0',
+      DATABASE_URL: `sqlite:${join(dir, 'forum.db')}`,
+      RATE_LIMIT_GUEST: '1000000000',
+      RATE_LIMIT_AUTHENTICATED: '1000000000',
+      LOG_LEVEL: 'info', // as in production: one line per request (sent to /dev/null here)
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await listeningUrl(child);
+  return {
+    url,
+    stop: async () => {
+      await stopChild(child);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A bare node:http server answering the same JSON as /api/hello: the ceiling to compare with. */
+export async function startBareServer(): Promise<Server> {
+  const code = `
+    const http = require('node:http');
+    const server = http.createServer((req, res) => {
+      const body = JSON.stringify({ success: true, data: { message: 'Hello! The forum API is up and running.', version: '1.0.0', php_version: process.versions.node, timestamp: Math.floor(Date.now() / 1000) } });
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+      res.end(body);
+    });
+    server.listen(0, '127.0.0.1', () => console.log('Server listening at http://127.0.0.1:' + server.address().port));`;
+  const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await listeningUrl(child);
+  return { url, stop: () => stopChild(child) };
+}
+
+export async function measure(name: string, url: string, options: { connections?: number; headers?: Record<string, string> } = {}): Promise<Measurement> {
+  // Warm up (JIT, caches) before the measured run.
+  await autocannon({ url, connections: 10, duration: 2, headers: options.headers ?? {} });
+  const result = await autocannon({ url, connections: options.connections ?? CONNECTIONS, duration: DURATION_SECONDS, headers: options.headers ?? {} });
+  return {
+    name,
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors,
+  };
+}
+
+export function printTable(title: string, rows: Measurement[], baseline?: Measurement): void {
+  console.log(`\n## ${title}\n`);
+  console.log('| target | req/s | p50 ms | p99 ms | non-2xx | errors |' + (baseline ? ` vs ${baseline.name} |` : ''));
+  console.log('|---|---:|---:|---:|---:|---:|' + (baseline ? '---:|' : ''));
+  for (const row of rows) {
+    const ratio = baseline ? ` ${((row.requestsPerSecond / baseline.requestsPerSecond) * 100).toFixed(1)}% |` : '';
+    console.log(`| ${row.name} | ${Math.round(row.requestsPerSecond)} | ${row.p50} | ${row.p99} | ${row.non2xx} | ${row.errors} |${ratio}`);
+  }
+}
+
+export function machine(): string {
+  const cpu = cpus()[0]?.model ?? 'unknown CPU';
+  return `${cpus().length} × ${cpu}, Node ${process.versions.node}, ${new Date().toISOString().slice(0, 10)}`;
+}
+
+function listeningUrl(child: ChildProcess): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 120_000);
+    child.stdout?.setEncoding('utf8');
+    child.stdout?.on('data', (chunk: string) => {
+      if (output !== null) output += chunk;
+      const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        output = '';
+        // From here on the per-request log lines are read and dropped.
+        child.stdout?.removeAllListeners('data');
+        child.stdout?.resume();
+        resolve(match[1]);
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`server exited with ${code}:\n${output}`)));
+  });
+}
+
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}

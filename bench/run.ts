@@ -1,0 +1,30 @@
+// npm run bench [group ...]: load benchmarks of the running service, each
+// target next to /api/hello (and hello next to a bare node:http server) in the
+// same run. Results are printed as Markdown tables for bench/RESULTS.md.
+import { machine, measure, printTable, startBareServer, startService } from './lib.ts';
+
+type Group = () => Promise<void>;
+
+const groups: Record<string, Group> = {
+  async hello() {
+    const bare = await startBareServer();
+    const bareResult = await measure('bare node:http', bare.url);
+    await bare.stop();
+    const service = await startService({ EMOJI_CATALOG: 'none' });
+    const hello = await measure('GET /api/hello', `${service.url}/api/hello`);
+    await service.stop();
+    printTable('hello vs bare node:http (target: hello ≥ 60% of bare)', [bareResult, hello], bareResult);
+  },
+};
+
+const requested = process.argv.slice(2);
+const selected = requested.length > 0 ? requested : Object.keys(groups);
+console.log(`# Benchmark run: ${machine()}`);
+for (const name of selected) {
+  const group = groups[name];
+  if (group === undefined) {
+    console.error(`Unknown benchmark group "${name}"; known: ${Object.keys(groups).join(', ')}`);
+    process.exit(2);
+  }
+  await group();
+}

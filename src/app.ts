@@ -1,0 +1,87 @@
+// buildApp(config): the whole service, used by main.ts and by the tests.
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import pino, { type Logger } from 'pino';
+import type { Config } from './config.ts';
+import { openDatabase, type DatabaseHandle } from './db/database.ts';
+import { migrateToLatest } from './db/migrate.ts';
+import { trackAllowedMethods } from './http/allowed-methods.ts';
+import { installErrorHandling } from './http/error-handler.ts';
+import { registerOpenApi } from './http/openapi.ts';
+import { RequestLogController } from './http/request-log.ts';
+import { validatorCompiler } from './http/validation.ts';
+import { helloRoutes, probeRoutes } from './system/routes.ts';
+import { renderErrorPage } from './web/error-page.ts';
+
+/** The Fastify instance with TypeBox typing of route schemas. */
+export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
+
+export interface BuiltApp {
+  app: App;
+  database: DatabaseHandle;
+}
+
+export interface BuildOptions {
+  logger?: Logger;
+}
+
+export async function buildApp(config: Config, options: BuildOptions = {}): Promise<BuiltApp> {
+  const logger = options.logger ?? createLogger(config);
+  const database = openDatabase(config.database, logger);
+  try {
+    await migrateToLatest(database, logger);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+
+  const app = Fastify({
+    loggerInstance: logger as FastifyBaseLogger,
+    logController: new RequestLogController(),
+    genReqId: requestId,
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    // /api/v1/... is the same API as /api/...
+    rewriteUrl: (request) => apiVersionless(request.url ?? '/'),
+    routerOptions: { maxParamLength: 500 },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  const allowedMethods = trackAllowedMethods(app);
+  installErrorHandling(app, allowedMethods, renderErrorPage);
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  app.addHook('onClose', async () => {
+    await database.close();
+  });
+
+  await registerOpenApi(app);
+  await app.register(probeRoutes, { database });
+  await app.register(helloRoutes, { prefix: '/api' });
+
+  return { app, database };
+}
+
+export function createLogger(config: Pick<Config, 'logLevel'>): Logger {
+  return pino({
+    level: config.logLevel,
+    redact: { paths: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.token'], censor: '***' },
+  });
+}
+
+/** `/api/v1/x` → `/api/x`; anything else is left alone. */
+export function apiVersionless(url: string): string {
+  if (url.startsWith('/api/v1/') || url.startsWith('/api/v1?')) return `/api${url.slice('/api/v1'.length)}`;
+  if (url === '/api/v1') return '/api';
+  return url;
+}
+
+/** Keep a caller's X-Request-Id when it is a sane token; otherwise make one. */
+function requestId(request: IncomingMessage): string {
+  const incoming = request.headers['x-request-id'];
+  if (typeof incoming === 'string' && /^[\w.-]{1,64}$/.test(incoming)) return incoming;
+  return randomUUID();
+}

@@ -1,0 +1,133 @@
+// Environment → typed configuration. Every variable of the runtime contract
+// (design.md) is read here and nowhere else; a bad value stops start-up with
+// one line that names the variable.
+
+export type DatabaseConfig =
+  | { dialect: 'sqlite'; path: string } // a file path or ':memory:'
+  | { dialect: 'postgres'; url: string };
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+export interface AdminBootstrap {
+  username: string;
+  password: string;
+  email: string;
+}
+
+export interface Config {
+  host: string;
+  port: number;
+  database: DatabaseConfig;
+  redisUrl: string | null;
+  /** Absolute origin for generated links, without a trailing slash; null: from the request. */
+  baseUrl: string | null;
+  admin: AdminBootstrap | null;
+  rateLimit: { authenticated: number; guest: number };
+  emojiCatalog: 'unicode' | 'none';
+  tokenTtlDays: number;
+  logLevel: LogLevel;
+  /** Trust X-Forwarded-* headers (client address, protocol) from a reverse proxy. */
+  trustProxy: boolean;
+}
+
+export class ConfigError extends Error {
+  readonly variable: string;
+  constructor(variable: string, problem: string) {
+    super(`${variable} ${problem}`);
+    this.name = 'ConfigError';
+    this.variable = variable;
+  }
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+export function loadConfig(env: Env = process.env): Config {
+  const read = (name: string): string | undefined => {
+    const value = env[name];
+    return value === undefined || value.trim() === '' ? undefined : value.trim();
+  };
+
+  return {
+    host: read('HOST') ?? '127.0.0.1',
+    port: integer('PORT', read('PORT'), 8080, 0, 65535),
+    database: databaseConfig(read('DATABASE_URL') ?? 'sqlite:./data/forum.db'),
+    redisUrl: redisUrl(read('REDIS_URL')),
+    baseUrl: baseUrl(read('BASE_URL')),
+    admin: adminBootstrap(read('ADMIN_USERNAME'), env['ADMIN_PASSWORD'], read('ADMIN_EMAIL')),
+    rateLimit: {
+      authenticated: integer('RATE_LIMIT_AUTHENTICATED', read('RATE_LIMIT_AUTHENTICATED'), 60, 1, 1e9),
+      guest: integer('RATE_LIMIT_GUEST', read('RATE_LIMIT_GUEST'), 20, 1, 1e9),
+    },
+    emojiCatalog: oneOf('EMOJI_CATALOG', read('EMOJI_CATALOG'), ['unicode', 'none'] as const, 'unicode'),
+    tokenTtlDays: integer('TOKEN_TTL_DAYS', read('TOKEN_TTL_DAYS'), 30, 1, 3650),
+    logLevel: oneOf('LOG_LEVEL', read('LOG_LEVEL'), LOG_LEVELS, 'info'),
+    trustProxy: boolean('TRUST_PROXY', read('TRUST_PROXY'), false),
+  };
+}
+
+function integer(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new ConfigError(name, `must be an integer from ${min} to ${max} (got "${raw}")`);
+  }
+  return Number(raw);
+}
+
+function boolean(name: string, raw: string | undefined, fallback: boolean): boolean {
+  if (raw === undefined) return fallback;
+  if (['1', 'true', 'yes'].includes(raw.toLowerCase())) return true;
+  if (['0', 'false', 'no'].includes(raw.toLowerCase())) return false;
+  throw new ConfigError(name, `must be true or false (got "${raw}")`);
+}
+
+function oneOf<T extends string>(name: string, raw: string | undefined, allowed: readonly T[], fallback: T): T {
+  if (raw === undefined) return fallback;
+  const found = allowed.find((value) => value === raw.toLowerCase());
+  if (found === undefined) throw new ConfigError(name, `must be one of ${allowed.join(', ')} (got "${raw}")`);
+  return found;
+}
+
+function databaseConfig(raw: string): DatabaseConfig {
+  if (raw.startsWith('sqlite:')) {
+    const path = raw.slice('sqlite:'.length);
+    if (path === '') throw new ConfigError('DATABASE_URL', 'needs a path after "sqlite:" (or sqlite::memory:)');
+    return { dialect: 'sqlite', path };
+  }
+  if (/^postgres(ql)?:\/\//.test(raw)) {
+    if (!URL.canParse(raw)) throw new ConfigError('DATABASE_URL', 'is not a valid postgres:// URL');
+    return { dialect: 'postgres', url: raw };
+  }
+  throw new ConfigError('DATABASE_URL', `must start with sqlite: or postgres:// (got "${redact(raw)}")`);
+}
+
+function redisUrl(raw: string | undefined): string | null {
+  if (raw === undefined) return null;
+  if (!/^rediss?:\/\//.test(raw) || !URL.canParse(raw)) {
+    throw new ConfigError('REDIS_URL', `must be a redis:// or rediss:// URL (got "${redact(raw)}")`);
+  }
+  return raw;
+}
+
+function baseUrl(raw: string | undefined): string | null {
+  if (raw === undefined) return null;
+  const url = URL.canParse(raw) ? new URL(raw) : null;
+  if (url === null || !['http:', 'https:'].includes(url.protocol) || url.search !== '' || url.hash !== '') {
+    throw new ConfigError('BASE_URL', `must be an absolute http(s) origin such as https://forum.example.org (got "${raw}")`);
+  }
+  return raw.replace(/\/+$/, '');
+}
+
+function adminBootstrap(username: string | undefined, password: string | undefined, email: string | undefined): AdminBootstrap | null {
+  if (username === undefined && password === undefined && email === undefined) return null;
+  if (username === undefined) throw new ConfigError('ADMIN_USERNAME', 'is required when ADMIN_PASSWORD or ADMIN_EMAIL is set');
+  if (password === undefined || password === '') throw new ConfigError('ADMIN_PASSWORD', 'is required when ADMIN_USERNAME is set');
+  if (email === undefined) throw new ConfigError('ADMIN_EMAIL', 'is required when ADMIN_USERNAME is set');
+  return { username, password, email };
+}
+
+/** Hide credentials in a URL that is echoed back in an error message. */
+function redact(raw: string): string {
+  return raw.replace(/\/\/[^@/]*@/, '//***@');
+}

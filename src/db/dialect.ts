@@ -1,0 +1,56 @@
+// The few places where SQLite and PostgreSQL need different SQL live here.
+import { sql, PostgresAdapter, type ColumnDefinitionBuilder, type Expression, type Kysely, type RawBuilder } from 'kysely';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export function dialectOf(db: Kysely<unknown>): Dialect {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
+}
+
+/** Column type for timestamps: timestamptz on PostgreSQL, ISO text on SQLite. */
+export function timestampType(dialect: Dialect): 'timestamptz' | 'text' {
+  return dialect === 'postgres' ? 'timestamptz' : 'text';
+}
+
+/** Unicode-aware lower case (SQLite gets `unicode_lower` from the adapter). */
+export function lower(dialect: Dialect, value: Expression<string>): RawBuilder<string> {
+  return dialect === 'postgres' ? sql<string>`lower(${value})` : sql<string>`unicode_lower(${value})`;
+}
+
+/** Case-insensitive "contains" with LIKE wildcards in the term taken literally. */
+export function containsText(dialect: Dialect, column: Expression<string | null>, term: string): RawBuilder<boolean> {
+  const pattern = `%${escapeLike(term.toLowerCase())}%`;
+  return sql<boolean>`${lower(dialect, column as Expression<string>)} like ${pattern} escape '\\'`;
+}
+
+function escapeLike(term: string): string {
+  return term.replace(/[\\%_]/g, (char) => `\\${char}`);
+}
+
+/** The database refused a row because a unique index already holds its key. */
+export function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: unknown; errcode?: unknown; message?: unknown } | null;
+  if (e === null || typeof e !== 'object') return false;
+  if (e.code === '23505') return true; // PostgreSQL unique_violation
+  return typeof e.message === 'string' && e.message.includes('UNIQUE constraint failed');
+}
+
+/** The database refused a row because a referenced row does not exist. */
+export function isForeignKeyViolation(error: unknown): boolean {
+  const e = error as { code?: unknown; message?: unknown } | null;
+  if (e === null || typeof e !== 'object') return false;
+  if (e.code === '23503') return true; // PostgreSQL foreign_key_violation
+  return typeof e.message === 'string' && e.message.includes('FOREIGN KEY constraint failed');
+}
+
+/** Primary key filled by the database: identity on PostgreSQL, autoincrement on SQLite. */
+export function autoId(column: ColumnDefinitionBuilder, dialect: Dialect): ColumnDefinitionBuilder {
+  return dialect === 'postgres'
+    ? column.primaryKey().generatedByDefaultAsIdentity()
+    : column.primaryKey().autoIncrement();
+}
+
+/** CHECK (column IN (...)) with the allowed values inlined as literals. */
+export function oneOfCheck(column: string, values: readonly string[]): RawBuilder<boolean> {
+  return sql<boolean>`${sql.ref(column)} in (${sql.join(values.map((value) => sql.lit(value)))})`;
+}

@@ -1,0 +1,7 @@
+// Every migration, in order. Names sort in the order they must run.
+import type { Migration } from 'kysely';
+import * as users from './0001_users.ts';
+
+export const migrations: Record<string, Migration> = {
+  '0001_users': users,
+};

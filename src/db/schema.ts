@@ -1,0 +1,54 @@
+// Every table, described once. Timestamps are ISO 8601 UTC strings on both
+// dialects (see db/database.ts for how PostgreSQL's timestamptz is read back).
+// Booleans come back as 0/1 from SQLite and true/false from PostgreSQL, hence
+// `boolean | number` on reads; resources convert with Boolean().
+import type { ColumnType, Generated } from 'kysely';
+
+export type Timestamp = string;
+export type Flag = ColumnType<boolean | number, boolean, boolean>;
+
+export type Role = 'user' | 'moderator' | 'admin';
+export type UserStatus = 'pending' | 'active' | 'banned';
+
+export interface UsersTable {
+  id: Generated<number>;
+  username: string;
+  /** Lower-cased username: the case-insensitive unique key. */
+  username_key: string;
+  email: string;
+  /** Lower-cased e-mail address: the unique key. */
+  email_key: string;
+  password_hash: string;
+  role: Role;
+  status: UserStatus;
+  bonus_points: Generated<number>;
+  signature: Generated<string>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ApiTokensTable {
+  id: Generated<number>;
+  user_id: number;
+  /** SHA-256 of the token; the token itself is shown once and never stored. */
+  token_hash: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  last_used_at: Timestamp | null;
+  revoked_at: Timestamp | null;
+}
+
+export interface SessionsTable {
+  /** SHA-256 of the cookie value. */
+  id_hash: string;
+  user_id: number;
+  csrf_token: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+}
+
+export interface Database {
+  users: UsersTable;
+  api_tokens: ApiTokensTable;
+  sessions: SessionsTable;
+}

@@ -1,0 +1,123 @@
+// Every error becomes one of the contract's response shapes:
+//   422/400 {message, errors}       validation (400 on the /search endpoints)
+//   404     {message}               unknown catalog model or word filter
+//   4xx/5xx {success:false, ...}    everything else, in the general envelope
+// Pages (anything outside /api) get an HTML page from `renderPage` instead.
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ErrorObject } from 'ajv';
+import { ApiError, ModelNotFoundError, ResourceNotFoundError, ValidationError, errorEnvelope, type ErrorCode } from './errors.ts';
+import type { AllowedMethods } from './allowed-methods.ts';
+import { fieldErrors } from './validation.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Status for invalid query/body input on this route: 422 by default, 400 on /search. */
+    validationStatus?: 400 | 422;
+  }
+}
+
+export interface ErrorPage {
+  status: number;
+  title: string;
+  message: string;
+}
+
+export type PageRenderer = (request: FastifyRequest, reply: FastifyReply, page: ErrorPage) => FastifyReply | Promise<FastifyReply>;
+
+export function isApiRequest(request: FastifyRequest): boolean {
+  const url = request.url;
+  return url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
+}
+
+export function installErrorHandling(app: FastifyInstance, allowed: AllowedMethods, renderPage: PageRenderer): void {
+  app.setErrorHandler(async (error: FastifyError | Error, request, reply) => {
+    const api = isApiRequest(request);
+
+    if (error instanceof ValidationError) {
+      return reply.code(error.status).send({ message: error.message, errors: error.errors });
+    }
+    if (error instanceof ModelNotFoundError || error instanceof ResourceNotFoundError) {
+      return api ? reply.code(404).send({ message: error.message }) : renderPage(request, reply, notFoundPage());
+    }
+
+    const fastifyError = error as FastifyError & { validation?: ErrorObject[]; validationContext?: string };
+    if (fastifyError.validation !== undefined) {
+      if (fastifyError.validationContext === 'params') return sendGeneral(request, reply, new ApiError('NOT_FOUND', notFoundMessage(request)));
+      const errors = fieldErrors(fastifyError.validation);
+      const status = request.routeOptions.config.validationStatus ?? 422;
+      const validation = new ValidationError(errors, status);
+      return reply.code(status).send({ message: validation.message, errors });
+    }
+
+    const apiError = error instanceof ApiError ? error : fromFrameworkError(fastifyError);
+    if (apiError.status >= 500) {
+      request.log.error({ err: error }, 'request failed');
+    }
+    return sendGeneral(request, reply, apiError);
+  });
+
+  app.setNotFoundHandler(async (request, reply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    const methods = allowed.for(path);
+    if (methods.length > 0) {
+      reply.header('allow', methods.join(', '));
+      return sendGeneral(request, reply, new ApiError('METHOD_NOT_ALLOWED', `The ${request.method} method is not supported for this route. Supported methods: ${methods.join(', ')}.`));
+    }
+    return sendGeneral(request, reply, new ApiError('NOT_FOUND', notFoundMessage(request)));
+  });
+
+  function sendGeneral(request: FastifyRequest, reply: FastifyReply, error: ApiError): FastifyReply | Promise<FastifyReply> {
+    reply.headers(error.headers);
+    if (!isApiRequest(request) && error.code !== 'RATE_LIMITED') {
+      return renderPage(request, reply, { status: error.status, title: pageTitle(error.code), message: error.message });
+    }
+    return reply.code(error.status).send(errorEnvelope(error.code, error.message, error.details));
+  }
+}
+
+function notFoundMessage(request: FastifyRequest): string {
+  return `The route ${request.method} ${request.url.split('?')[0]} could not be found.`;
+}
+
+function notFoundPage(): ErrorPage {
+  return { status: 404, title: 'Not found', message: 'The page you are looking for does not exist.' };
+}
+
+function pageTitle(code: ErrorCode): string {
+  switch (code) {
+    case 'NOT_FOUND':
+      return 'Not found';
+    case 'FORBIDDEN':
+      return 'Forbidden';
+    case 'UNAUTHENTICATED':
+      return 'Login required';
+    case 'METHOD_NOT_ALLOWED':
+      return 'Method not allowed';
+    case 'INTERNAL_ERROR':
+      return 'Something went wrong';
+    default:
+      return 'Bad request';
+  }
+}
+
+/** Fastify's own errors (body parsing, limits) mapped to the envelope; anything unknown is a 500 that says nothing about its cause. */
+function fromFrameworkError(error: FastifyError): ApiError {
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ApiError('PAYLOAD_TOO_LARGE', 'The request body is too large.');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new ApiError('BAD_REQUEST', 'Unsupported content type; send application/json.');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new ApiError('BAD_REQUEST', 'The request body is empty; send a JSON object.');
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return new ApiError('BAD_REQUEST', 'The request body is not valid JSON.');
+  }
+  if (error instanceof SyntaxError && error.statusCode === 400) {
+    return new ApiError('BAD_REQUEST', 'The request body is not valid JSON.');
+  }
+  const status = error.statusCode ?? 500;
+  if (status === 413) return new ApiError('PAYLOAD_TOO_LARGE', 'The request body is too large.');
+  if (status === 404) return new ApiError('NOT_FOUND', 'Not found.');
+  if (status >= 400 && status < 500) return new ApiError('BAD_REQUEST', 'The request could not be understood.');
+  return new ApiError('INTERNAL_ERROR', 'An unexpected error occurred. It has been logged.');
+}
