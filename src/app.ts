@@ -1,9 +1,14 @@
 // buildApp(config): the whole service, used by main.ts and by the tests.
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from 'fastify';
+import cookie from '@fastify/cookie';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import pino, { type Logger } from 'pino';
+import { installAuthentication } from './auth/guard.ts';
+import { createLimiterFactory } from './auth/limiters.ts';
+import { installRateLimits } from './auth/rate-limit.ts';
+import { authRoutes } from './auth/routes.ts';
 import type { Config } from './config.ts';
 import { openDatabase, type DatabaseHandle } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
@@ -12,6 +17,7 @@ import { installErrorHandling } from './http/error-handler.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { RequestLogController } from './http/request-log.ts';
 import { validatorCompiler } from './http/validation.ts';
+import { createServices, type Services } from './services.ts';
 import { helloRoutes, probeRoutes } from './system/routes.ts';
 import { renderErrorPage } from './web/error-page.ts';
 
@@ -21,6 +27,7 @@ export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerRespo
 export interface BuiltApp {
   app: App;
   database: DatabaseHandle;
+  services: Services;
 }
 
 export interface BuildOptions {
@@ -36,6 +43,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await database.close();
     throw error;
   }
+
+  const limiters = createLimiterFactory(config.redisUrl, logger);
+  const services = createServices(database, config, limiters);
+  if (config.admin !== null) await services.users.ensureAdmin(config.admin, logger);
 
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
@@ -54,15 +65,26 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  const housekeeping = setInterval(() => {
+    services.auth.deleteExpired().catch((error: unknown) => logger.warn({ err: error }, 'removing expired credentials failed'));
+  }, 60 * 60 * 1000);
+  housekeeping.unref();
   app.addHook('onClose', async () => {
+    clearInterval(housekeeping);
+    await limiters.close();
     await database.close();
   });
+
+  await app.register(cookie);
+  installAuthentication(app, services.auth);
+  installRateLimits(app, limiters, config.rateLimit);
 
   await registerOpenApi(app);
   await app.register(probeRoutes, { database });
   await app.register(helloRoutes, { prefix: '/api' });
+  await app.register(authRoutes, { prefix: '/api', auth: services.auth });
 
-  return { app, database };
+  return { app, database, services };
 }
 
 export function createLogger(config: Pick<Config, 'logLevel'>): Logger {

@@ -32,6 +32,9 @@ export function isApiRequest(request: FastifyRequest): boolean {
 export function installErrorHandling(app: FastifyInstance, allowed: AllowedMethods, renderPage: PageRenderer): void {
   app.setErrorHandler(async (error: FastifyError | Error, request, reply) => {
     const api = isApiRequest(request);
+    // Error bodies go out exactly as built here; a route's response schema for
+    // the status documents them but must not filter their fields.
+    reply.serializer(JSON.stringify);
 
     if (error instanceof ValidationError) {
       return reply.code(error.status).send({ message: error.message, errors: error.errors });

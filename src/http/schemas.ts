@@ -38,3 +38,44 @@ export const SearchQueryProperties = {
 export function DataOf<T extends TSchema>(resource: T) {
   return Type.Object({ data: resource });
 }
+
+/** 422 (and 400 on /search): `{message, errors: {field: [messages]}}` */
+export const ValidationErrorBody = Type.Object(
+  { message: Type.String(), errors: Type.Record(Type.String(), Type.Array(Type.String())) },
+  { description: 'Invalid input: every failing field with its messages' },
+);
+
+/** 404 of catalog models and word filters: `{message}` */
+export const MessageBody = Type.Object({ message: Type.String() }, { description: 'Not found' });
+
+/** 401, 403, 404 (routes), 405, 413, 429, 500, 503 */
+export const ErrorEnvelopeBody = Type.Object(
+  {
+    success: Type.Literal(false),
+    message: Type.String(),
+    error: Type.Object({
+      code: Type.String({ description: 'UNAUTHENTICATED, FORBIDDEN, NOT_FOUND, RATE_LIMITED, BAD_REQUEST, …' }),
+      message: Type.String(),
+      details: Nullable(Type.Record(Type.String(), Type.Unknown())),
+    }),
+  },
+  { description: 'General error envelope' },
+);
+
+type ErrorStatus = 400 | 401 | 403 | 404 | 422 | 429;
+
+/**
+ * Error responses for a route's OpenAPI description. Error bodies are
+ * serialized as built (see error-handler.ts), so these document, not filter.
+ */
+export function errorResponses(...statuses: ErrorStatus[]) {
+  const schemas: Partial<Record<ErrorStatus, TSchema>> = {};
+  for (const status of statuses) {
+    schemas[status] =
+      status === 422 ? ValidationErrorBody
+      : status === 400 ? Type.Union([ValidationErrorBody, ErrorEnvelopeBody])
+      : status === 404 ? Type.Union([MessageBody, ErrorEnvelopeBody])
+      : ErrorEnvelopeBody;
+  }
+  return schemas;
+}

@@ -1,0 +1,77 @@
+// SQL for API tokens and web sessions. Only hashes of the secrets are stored.
+import type { Kysely } from 'kysely';
+import type { Database, Role } from '../db/schema.ts';
+
+export interface CredentialOwner {
+  id: number;
+  name: string;
+  email: string;
+  role: Role;
+}
+
+export interface TokenMatch extends CredentialOwner {
+  token_id: number;
+  last_used_at: string | null;
+}
+
+export interface SessionMatch extends CredentialOwner {
+  csrf_token: string;
+}
+
+export class CredentialsRepository {
+  readonly #db: Kysely<Database>;
+
+  constructor(db: Kysely<Database>) {
+    this.#db = db;
+  }
+
+  async insertToken(userId: number, tokenHash: string, now: string, expiresAt: string): Promise<void> {
+    await this.#db.insertInto('api_tokens').values({ user_id: userId, token_hash: tokenHash, created_at: now, expires_at: expiresAt }).execute();
+  }
+
+  /** The active user behind a live (unexpired, unrevoked) token. */
+  findLiveToken(tokenHash: string, now: string): Promise<TokenMatch | undefined> {
+    return this.#db
+      .selectFrom('api_tokens as t')
+      .innerJoin('users as u', 'u.id', 't.user_id')
+      .select(['u.id', 'u.username as name', 'u.email', 'u.role', 't.id as token_id', 't.last_used_at'])
+      .where('t.token_hash', '=', tokenHash)
+      .where('t.revoked_at', 'is', null)
+      .where('t.expires_at', '>', now)
+      .where('u.status', '=', 'active')
+      .executeTakeFirst();
+  }
+
+  async touchToken(tokenId: number, now: string): Promise<void> {
+    await this.#db.updateTable('api_tokens').set({ last_used_at: now }).where('id', '=', tokenId).execute();
+  }
+
+  async revokeToken(tokenId: number, now: string): Promise<void> {
+    await this.#db.updateTable('api_tokens').set({ revoked_at: now }).where('id', '=', tokenId).where('revoked_at', 'is', null).execute();
+  }
+
+  async insertSession(idHash: string, userId: number, csrfToken: string, now: string, expiresAt: string): Promise<void> {
+    await this.#db.insertInto('sessions').values({ id_hash: idHash, user_id: userId, csrf_token: csrfToken, created_at: now, expires_at: expiresAt }).execute();
+  }
+
+  findLiveSession(idHash: string, now: string): Promise<SessionMatch | undefined> {
+    return this.#db
+      .selectFrom('sessions as s')
+      .innerJoin('users as u', 'u.id', 's.user_id')
+      .select(['u.id', 'u.username as name', 'u.email', 'u.role', 's.csrf_token'])
+      .where('s.id_hash', '=', idHash)
+      .where('s.expires_at', '>', now)
+      .where('u.status', '=', 'active')
+      .executeTakeFirst();
+  }
+
+  async deleteSession(idHash: string): Promise<void> {
+    await this.#db.deleteFrom('sessions').where('id_hash', '=', idHash).execute();
+  }
+
+  /** Expired tokens and sessions are of no use to anyone; keep the tables small. */
+  async deleteExpired(now: string): Promise<void> {
+    await this.#db.deleteFrom('api_tokens').where('expires_at', '<=', now).execute();
+    await this.#db.deleteFrom('sessions').where('expires_at', '<=', now).execute();
+  }
+}

@@ -1,0 +1,122 @@
+// Logging in and recognising who is calling: API tokens and web sessions.
+import { ApiError } from '../http/errors.ts';
+import type { UserRow, UsersRepository } from '../users/repository.ts';
+import { usernameKey } from '../users/repository.ts';
+import type { CredentialOwner, CredentialsRepository } from './credentials-repository.ts';
+import type { LoginThrottle } from './login-throttle.ts';
+import { verifyAgainstNobody, verifyPassword } from './passwords.ts';
+import { newSecret, secretHash } from './secrets.ts';
+
+export type AuthUser = CredentialOwner;
+
+export type Credentials =
+  | { kind: 'token'; tokenId: number }
+  | { kind: 'session'; idHash: string; csrfToken: string };
+
+export interface Authenticated {
+  user: AuthUser;
+  credentials: Credentials;
+}
+
+export interface IssuedToken {
+  token: string;
+  expiresAt: string;
+  user: UserRow;
+}
+
+export interface StartedSession {
+  cookieValue: string;
+  csrfToken: string;
+  expiresAt: string;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+export const SESSION_DAYS = 14;
+const TOKEN_TOUCH_INTERVAL_MS = 60 * 60 * 1000;
+
+const WRONG_CREDENTIALS = 'These credentials do not match our records.';
+
+export class AuthService {
+  readonly #users: UsersRepository;
+  readonly #credentials: CredentialsRepository;
+  readonly #throttle: LoginThrottle;
+  readonly #tokenTtlDays: number;
+
+  constructor(users: UsersRepository, credentials: CredentialsRepository, throttle: LoginThrottle, tokenTtlDays: number) {
+    this.#users = users;
+    this.#credentials = credentials;
+    this.#throttle = throttle;
+    this.#tokenTtlDays = tokenTtlDays;
+  }
+
+  /**
+   * The user with this name and password, or 401 with one message for an
+   * unknown name and a wrong password alike (the same work is done for both).
+   * Only once the password is right does a pending or banned account say so (403).
+   */
+  async checkCredentials(username: string, password: string, address: string): Promise<UserRow> {
+    const nameKey = usernameKey(username);
+    await this.#throttle.assertAllowed(nameKey, address);
+    const user = await this.#users.findByUsername(username);
+    const valid = user === undefined ? await verifyAgainstNobody(password) : await verifyPassword(password, user.password_hash);
+    if (user === undefined || !valid) {
+      await this.#throttle.recordFailure(nameKey, address);
+      throw new ApiError('UNAUTHENTICATED', WRONG_CREDENTIALS);
+    }
+    await this.#throttle.recordSuccess(nameKey);
+    if (user.status === 'banned') throw new ApiError('FORBIDDEN', 'This account has been banned.');
+    if (user.status !== 'active') throw new ApiError('FORBIDDEN', 'This account is not activated yet. Follow the link in the activation e-mail.');
+    return user;
+  }
+
+  async issueToken(user: UserRow): Promise<IssuedToken> {
+    const token = newSecret(32);
+    const now = new Date();
+    const expiresAt = new Date(now.getTime() + this.#tokenTtlDays * DAY_MS).toISOString();
+    await this.#credentials.insertToken(user.id, secretHash(token), now.toISOString(), expiresAt);
+    return { token, expiresAt, user };
+  }
+
+  async authenticateToken(token: string): Promise<Authenticated | null> {
+    const now = new Date();
+    const match = await this.#credentials.findLiveToken(secretHash(token), now.toISOString());
+    if (match === undefined) return null;
+    // Recording use on every request would make every read a write; hourly is enough to spot stale tokens.
+    if (match.last_used_at === null || now.getTime() - Date.parse(match.last_used_at) > TOKEN_TOUCH_INTERVAL_MS) {
+      await this.#credentials.touchToken(match.token_id, now.toISOString());
+    }
+    return { user: owner(match), credentials: { kind: 'token', tokenId: match.token_id } };
+  }
+
+  revokeToken(tokenId: number): Promise<void> {
+    return this.#credentials.revokeToken(tokenId, new Date().toISOString());
+  }
+
+  async startSession(userId: number): Promise<StartedSession> {
+    const cookieValue = newSecret(32);
+    const csrfToken = newSecret(24);
+    const now = new Date();
+    const expiresAt = new Date(now.getTime() + SESSION_DAYS * DAY_MS).toISOString();
+    await this.#credentials.insertSession(secretHash(cookieValue), userId, csrfToken, now.toISOString(), expiresAt);
+    return { cookieValue, csrfToken, expiresAt };
+  }
+
+  async authenticateSession(cookieValue: string): Promise<Authenticated | null> {
+    const idHash = secretHash(cookieValue);
+    const match = await this.#credentials.findLiveSession(idHash, new Date().toISOString());
+    if (match === undefined) return null;
+    return { user: owner(match), credentials: { kind: 'session', idHash, csrfToken: match.csrf_token } };
+  }
+
+  endSession(idHash: string): Promise<void> {
+    return this.#credentials.deleteSession(idHash);
+  }
+
+  deleteExpired(): Promise<void> {
+    return this.#credentials.deleteExpired(new Date().toISOString());
+  }
+}
+
+function owner(match: CredentialOwner): AuthUser {
+  return { id: match.id, name: match.name, email: match.email, role: match.role };
+}

@@ -1,0 +1,120 @@
+// SQL for users. Keys (`username_key`, `email_key`) are the lower-cased forms
+// the unique indexes hold, so "Alice" and "alice" are one name.
+import type { Kysely, Selectable, Transaction, Updateable } from 'kysely';
+import { containsText, type Dialect } from '../db/dialect.ts';
+import type { Database, Role, UserStatus, UsersTable } from '../db/schema.ts';
+
+export type UserRow = Selectable<UsersTable>;
+
+export interface NewUser {
+  username: string;
+  email: string;
+  password_hash: string;
+  role: Role;
+  status: UserStatus;
+}
+
+export interface UserListFilter {
+  search?: string | undefined;
+  role?: Role | undefined;
+  status?: UserStatus | undefined;
+}
+
+export function usernameKey(username: string): string {
+  return username.normalize('NFKC').toLowerCase();
+}
+
+export function emailKey(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+export class UsersRepository {
+  readonly #db: Kysely<Database>;
+  readonly #dialect: Dialect;
+
+  constructor(db: Kysely<Database>, dialect: Dialect) {
+    this.#db = db;
+    this.#dialect = dialect;
+  }
+
+  find(id: number, db: Db = this.#db): Promise<UserRow | undefined> {
+    return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  findByUsername(username: string): Promise<UserRow | undefined> {
+    return this.#db.selectFrom('users').selectAll().where('username_key', '=', usernameKey(username)).executeTakeFirst();
+  }
+
+  findByEmail(email: string): Promise<UserRow | undefined> {
+    return this.#db.selectFrom('users').selectAll().where('email_key', '=', emailKey(email)).executeTakeFirst();
+  }
+
+  /** Which of the unique keys are already held by a user other than `exceptId`. */
+  async takenKeys(keys: { username?: string | undefined; email?: string | undefined }, exceptId?: number): Promise<{ username: boolean; email: boolean }> {
+    const conditions = [] as Array<'username' | 'email'>;
+    if (keys.username !== undefined) conditions.push('username');
+    if (keys.email !== undefined) conditions.push('email');
+    if (conditions.length === 0) return { username: false, email: false };
+    let query = this.#db.selectFrom('users').select(['username_key', 'email_key']).where((eb) =>
+      eb.or([
+        ...(keys.username !== undefined ? [eb('username_key', '=', usernameKey(keys.username))] : []),
+        ...(keys.email !== undefined ? [eb('email_key', '=', emailKey(keys.email))] : []),
+      ]),
+    );
+    if (exceptId !== undefined) query = query.where('id', '!=', exceptId);
+    const rows = await query.execute();
+    return {
+      username: keys.username !== undefined && rows.some((row) => row.username_key === usernameKey(keys.username!)),
+      email: keys.email !== undefined && rows.some((row) => row.email_key === emailKey(keys.email!)),
+    };
+  }
+
+  async insert(user: NewUser, now: string, db: Db = this.#db): Promise<UserRow> {
+    return db
+      .insertInto('users')
+      .values({
+        ...user,
+        username_key: usernameKey(user.username),
+        email_key: emailKey(user.email),
+        created_at: now,
+        updated_at: now,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  }
+
+  async update(id: number, changes: Updateable<UsersTable>, db: Db = this.#db): Promise<UserRow | undefined> {
+    const values: Updateable<UsersTable> = { ...changes };
+    if (changes.username !== undefined) values.username_key = usernameKey(changes.username);
+    if (changes.email !== undefined) values.email_key = emailKey(changes.email);
+    return db.updateTable('users').set(values).where('id', '=', id).returningAll().executeTakeFirst();
+  }
+
+  async delete(id: number): Promise<boolean> {
+    const result = await this.#db.deleteFrom('users').where('id', '=', id).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  async list(filter: UserListFilter, offset: number, limit: number): Promise<{ rows: UserRow[]; total: number }> {
+    let query = this.#db.selectFrom('users');
+    if (filter.search !== undefined && filter.search !== '') {
+      const term = filter.search;
+      query = query.where((eb) => eb.or([containsText(this.#dialect, eb.ref('username'), term), containsText(this.#dialect, eb.ref('email'), term)]));
+    }
+    if (filter.role !== undefined) query = query.where('role', '=', filter.role);
+    if (filter.status !== undefined) query = query.where('status', '=', filter.status);
+    const [rows, count] = await Promise.all([
+      query.selectAll().orderBy('username_key').orderBy('id').offset(offset).limit(limit).execute(),
+      query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: Number(count.total) };
+  }
+
+  /** Every token and session of the user stops working. */
+  async revokeCredentials(userId: number, now: string, db: Db = this.#db): Promise<void> {
+    await db.updateTable('api_tokens').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
+    await db.deleteFrom('sessions').where('user_id', '=', userId).execute();
+  }
+}
