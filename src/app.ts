@@ -50,6 +50,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   }
 
   const limiters = createLimiterFactory(config.redisUrl, logger);
+  await limiters.ready();
   const services = createServices(database, config, limiters);
   if (config.admin !== null) await services.users.ensureAdmin(config.admin, logger);
 
