@@ -28,6 +28,10 @@ export interface Config {
   logLevel: LogLevel;
   /** Trust X-Forwarded-* headers (client address, protocol) from a reverse proxy. */
   trustProxy: boolean;
+  /** smtp(s):// URL for outgoing mail; null: mail is kept in the outbox only. */
+  smtpUrl: string | null;
+  /** Sender address of outgoing mail. */
+  mailFrom: string;
 }
 
 export class ConfigError extends Error {
@@ -64,6 +68,8 @@ export function loadConfig(env: Env = process.env): Config {
     tokenTtlDays: integer('TOKEN_TTL_DAYS', read('TOKEN_TTL_DAYS'), 30, 1, 3650),
     logLevel: oneOf('LOG_LEVEL', read('LOG_LEVEL'), LOG_LEVELS, 'info'),
     trustProxy: boolean('TRUST_PROXY', read('TRUST_PROXY'), false),
+    smtpUrl: smtpUrl(read('SMTP_URL')),
+    mailFrom: read('MAIL_FROM') ?? 'Forum <forum@localhost>',
   };
 }
 
@@ -106,6 +112,14 @@ function redisUrl(raw: string | undefined): string | null {
   if (raw === undefined) return null;
   if (!/^rediss?:\/\//.test(raw) || !URL.canParse(raw)) {
     throw new ConfigError('REDIS_URL', `must be a redis:// or rediss:// URL (got "${redact(raw)}")`);
+  }
+  return raw;
+}
+
+function smtpUrl(raw: string | undefined): string | null {
+  if (raw === undefined) return null;
+  if (!/^smtps?:\/\//.test(raw) || !URL.canParse(raw)) {
+    throw new ConfigError('SMTP_URL', `must be an smtp:// or smtps:// URL (got "${redact(raw)}")`);
   }
   return raw;
 }

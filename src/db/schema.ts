@@ -47,8 +47,81 @@ export interface SessionsTable {
   expires_at: Timestamp;
 }
 
+export type ContentStatus = 'published' | 'pending';
+
+export interface ForumsTable {
+  id: Generated<number>;
+  name: string;
+  description: Generated<string>;
+  display_order: Generated<number>;
+  /** Published topics and posts, kept in step by the forum service's transactions. */
+  topics_count: Generated<number>;
+  posts_count: Generated<number>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface TopicsTable {
+  id: Generated<number>;
+  forum_id: number;
+  title: string;
+  author_id: number | null;
+  status: ContentStatus;
+  posts_count: Generated<number>;
+  views_count: Generated<number>;
+  last_post_at: Timestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface PostsTable {
+  id: Generated<number>;
+  topic_id: number;
+  author_id: number | null;
+  body: string;
+  status: ContentStatus;
+  held_by_filter_id: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface WatchlistTable {
+  user_id: number;
+  topic_id: number;
+  created_at: Timestamp;
+}
+
+export interface OutboxTable {
+  id: Generated<number>;
+  to_address: string;
+  subject: string;
+  body: string;
+  created_at: Timestamp;
+  sent_at: Timestamp | null;
+  error: string | null;
+}
+
+export type AccountKeyPurpose = 'activation' | 'password_reset';
+
+export interface AccountKeysTable {
+  id: Generated<number>;
+  user_id: number;
+  purpose: AccountKeyPurpose;
+  /** SHA-256 of the key sent by mail. */
+  key_hash: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+}
+
 export interface Database {
   users: UsersTable;
   api_tokens: ApiTokensTable;
   sessions: SessionsTable;
+  forums: ForumsTable;
+  topics: TopicsTable;
+  posts: PostsTable;
+  watchlist: WatchlistTable;
+  outbox: OutboxTable;
+  account_keys: AccountKeysTable;
 }

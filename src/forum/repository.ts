@@ -1,0 +1,253 @@
+// SQL for forums, topics, posts and the watchlist. Counters on forums and
+// topics count published content only and change in the same transaction as
+// the rows they count (see service.ts).
+import { sql, type Kysely, type RawBuilder, type Selectable, type Transaction } from 'kysely';
+import type { ContentStatus, Database, ForumsTable, PostsTable, TopicsTable } from '../db/schema.ts';
+
+export type ForumRow = Selectable<ForumsTable>;
+export type TopicRow = Selectable<TopicsTable>;
+export type PostRow = Selectable<PostsTable>;
+
+export interface Author {
+  author_name: string | null;
+}
+export type TopicWithAuthor = TopicRow & Author;
+export type PostWithAuthor = PostRow & Author & { author_signature: string | null; author_email: string | null };
+
+/** Who may see pending content: everyone sees published; authors their own; moderators all. */
+export interface Visibility {
+  viewerId: number | null;
+  seesAllPending: boolean;
+}
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+export class ForumRepository {
+  readonly #db: Kysely<Database>;
+
+  constructor(db: Kysely<Database>) {
+    this.#db = db;
+  }
+
+  transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+    return this.#db.transaction().execute(work);
+  }
+
+  // Forums
+
+  findForum(id: number, db: Db = this.#db): Promise<ForumRow | undefined> {
+    return db.selectFrom('forums').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  async listForums(offset: number, limit: number): Promise<{ rows: ForumRow[]; total: number }> {
+    const [rows, count] = await Promise.all([
+      this.#db.selectFrom('forums').selectAll().orderBy('display_order').orderBy('id').offset(offset).limit(limit).execute(),
+      this.#db.selectFrom('forums').select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: Number(count.total) };
+  }
+
+  insertForum(values: { name: string; description: string; display_order: number }, now: string): Promise<ForumRow> {
+    return this.#db.insertInto('forums').values({ ...values, created_at: now, updated_at: now }).returningAll().executeTakeFirstOrThrow();
+  }
+
+  updateForum(id: number, values: Partial<{ name: string; description: string; display_order: number }>, now: string): Promise<ForumRow | undefined> {
+    return this.#db.updateTable('forums').set({ ...values, updated_at: now }).where('id', '=', id).returningAll().executeTakeFirst();
+  }
+
+  /** Deletes the forum when it has no topics at all; false when it has some. */
+  async deleteEmptyForum(id: number): Promise<boolean> {
+    const result = await this.#db
+      .deleteFrom('forums')
+      .where('id', '=', id)
+      .where((eb) => eb.not(eb.exists(eb.selectFrom('topics').select('topics.id').whereRef('topics.forum_id', '=', 'forums.id'))))
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  async adjustForumCounts(id: number, topics: number, posts: number, db: Db): Promise<void> {
+    if (topics === 0 && posts === 0) return;
+    await db
+      .updateTable('forums')
+      .set((eb) => ({ topics_count: eb('topics_count', '+', topics), posts_count: eb('posts_count', '+', posts) }))
+      .where('id', '=', id)
+      .execute();
+  }
+
+  // Topics
+
+  findTopic(id: number, db: Db = this.#db): Promise<TopicWithAuthor | undefined> {
+    return db
+      .selectFrom('topics')
+      .leftJoin('users', 'users.id', 'topics.author_id')
+      .selectAll('topics')
+      .select('users.username as author_name')
+      .where('topics.id', '=', id)
+      .executeTakeFirst();
+  }
+
+  async listTopics(forumId: number, visibility: Visibility, offset: number, limit: number): Promise<{ rows: TopicWithAuthor[]; total: number }> {
+    const base = this.#db.selectFrom('topics').where('topics.forum_id', '=', forumId).where(visible('topics', visibility));
+    const [rows, count] = await Promise.all([
+      base
+        .leftJoin('users', 'users.id', 'topics.author_id')
+        .selectAll('topics')
+        .select('users.username as author_name')
+        .orderBy('topics.last_post_at', 'desc')
+        .orderBy('topics.id', 'desc')
+        .offset(offset)
+        .limit(limit)
+        .execute(),
+      base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: Number(count.total) };
+  }
+
+  insertTopic(values: { forum_id: number; title: string; author_id: number; status: ContentStatus }, now: string, db: Db): Promise<TopicRow> {
+    return db
+      .insertInto('topics')
+      .values({ ...values, posts_count: 0, last_post_at: now, created_at: now, updated_at: now })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  }
+
+  async updateTopic(id: number, values: Partial<{ title: string; status: ContentStatus; updated_at: string; last_post_at: string }>, db: Db): Promise<void> {
+    await db.updateTable('topics').set(values).where('id', '=', id).execute();
+  }
+
+  async adjustTopicPosts(id: number, posts: number, db: Db): Promise<void> {
+    if (posts === 0) return;
+    await db.updateTable('topics').set((eb) => ({ posts_count: eb('posts_count', '+', posts) })).where('id', '=', id).execute();
+  }
+
+  async deleteTopic(id: number, db: Db): Promise<void> {
+    await db.deleteFrom('topics').where('id', '=', id).execute();
+  }
+
+  async addViews(counts: ReadonlyMap<number, number>): Promise<void> {
+    for (const [topicId, views] of counts) {
+      await this.#db.updateTable('topics').set((eb) => ({ views_count: eb('views_count', '+', views) })).where('id', '=', topicId).execute();
+    }
+  }
+
+  // Posts
+
+  findPost(id: number, db: Db = this.#db): Promise<PostWithAuthor | undefined> {
+    return db
+      .selectFrom('posts')
+      .leftJoin('users', 'users.id', 'posts.author_id')
+      .selectAll('posts')
+      .select(['users.username as author_name', 'users.signature as author_signature', 'users.email as author_email'])
+      .where('posts.id', '=', id)
+      .executeTakeFirst();
+  }
+
+  async listPosts(topicId: number, visibility: Visibility, offset: number, limit: number): Promise<{ rows: PostWithAuthor[]; total: number }> {
+    const base = this.#db.selectFrom('posts').where('posts.topic_id', '=', topicId).where(visible('posts', visibility));
+    const [rows, count] = await Promise.all([
+      base
+        .leftJoin('users', 'users.id', 'posts.author_id')
+        .selectAll('posts')
+        .select(['users.username as author_name', 'users.signature as author_signature', 'users.email as author_email'])
+        .orderBy('posts.id')
+        .offset(offset)
+        .limit(limit)
+        .execute(),
+      base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: Number(count.total) };
+  }
+
+  /** The first post of a topic: its opening message. */
+  async firstPostId(topicId: number, db: Db = this.#db): Promise<number | undefined> {
+    const row = await db.selectFrom('posts').select('id').where('topic_id', '=', topicId).orderBy('id').limit(1).executeTakeFirst();
+    return row?.id;
+  }
+
+  /** Posts waiting for a moderator, oldest first, with their topic. */
+  async listPending(offset: number, limit: number): Promise<{ rows: Array<PostWithAuthor & { topic_title: string }>; total: number }> {
+    const base = this.#db.selectFrom('posts').where('posts.status', '=', 'pending');
+    const [rows, count] = await Promise.all([
+      base
+        .innerJoin('topics', 'topics.id', 'posts.topic_id')
+        .leftJoin('users', 'users.id', 'posts.author_id')
+        .selectAll('posts')
+        .select(['users.username as author_name', 'users.signature as author_signature', 'users.email as author_email', 'topics.title as topic_title'])
+        .orderBy('posts.id')
+        .offset(offset)
+        .limit(limit)
+        .execute(),
+      base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: Number(count.total) };
+  }
+
+  insertPost(values: { topic_id: number; author_id: number; body: string; status: ContentStatus; held_by_filter_id: number | null }, now: string, db: Db): Promise<PostRow> {
+    return db.insertInto('posts').values({ ...values, created_at: now, updated_at: now }).returningAll().executeTakeFirstOrThrow();
+  }
+
+  async updatePost(id: number, values: Partial<{ body: string; status: ContentStatus; held_by_filter_id: number | null; updated_at: string }>, db: Db): Promise<void> {
+    await db.updateTable('posts').set(values).where('id', '=', id).execute();
+  }
+
+  async deletePost(id: number, db: Db): Promise<void> {
+    await db.deleteFrom('posts').where('id', '=', id).execute();
+  }
+
+  // Watchlist
+
+  async watch(userId: number, topicId: number, now: string): Promise<void> {
+    await this.#db
+      .insertInto('watchlist')
+      .values({ user_id: userId, topic_id: topicId, created_at: now })
+      .onConflict((oc) => oc.columns(['user_id', 'topic_id']).doNothing())
+      .execute();
+  }
+
+  async unwatch(userId: number, topicId: number): Promise<void> {
+    await this.#db.deleteFrom('watchlist').where('user_id', '=', userId).where('topic_id', '=', topicId).execute();
+  }
+
+  async isWatching(userId: number, topicId: number): Promise<boolean> {
+    const row = await this.#db.selectFrom('watchlist').select('topic_id').where('user_id', '=', userId).where('topic_id', '=', topicId).executeTakeFirst();
+    return row !== undefined;
+  }
+
+  async watchedTopics(userId: number, offset: number, limit: number): Promise<{ rows: TopicWithAuthor[]; total: number }> {
+    const base = this.#db.selectFrom('watchlist').innerJoin('topics', 'topics.id', 'watchlist.topic_id').where('watchlist.user_id', '=', userId);
+    const [rows, count] = await Promise.all([
+      base
+        .leftJoin('users', 'users.id', 'topics.author_id')
+        .selectAll('topics')
+        .select('users.username as author_name')
+        .orderBy('topics.last_post_at', 'desc')
+        .orderBy('topics.id', 'desc')
+        .offset(offset)
+        .limit(limit)
+        .execute(),
+      base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: Number(count.total) };
+  }
+
+  /** E-mail addresses of the users watching a topic, except `exceptUserId`. */
+  async watcherAddresses(topicId: number, exceptUserId: number): Promise<string[]> {
+    const rows = await this.#db
+      .selectFrom('watchlist')
+      .innerJoin('users', 'users.id', 'watchlist.user_id')
+      .select('users.email')
+      .where('watchlist.topic_id', '=', topicId)
+      .where('users.id', '!=', exceptUserId)
+      .where('users.status', '=', 'active')
+      .execute();
+    return rows.map((row) => row.email);
+  }
+}
+
+/** Published rows, plus the viewer's own pending ones, or every row for moderators. */
+function visible(table: 'topics' | 'posts', visibility: Visibility): RawBuilder<boolean> {
+  if (visibility.seesAllPending) return sql<boolean>`1 = 1`;
+  const published = sql<boolean>`${sql.ref(`${table}.status`)} = 'published'`;
+  if (visibility.viewerId === null) return published;
+  return sql<boolean>`(${published} or ${sql.ref(`${table}.author_id`)} = ${visibility.viewerId})`;
+}

@@ -1,0 +1,106 @@
+// The JSON shapes of forums, topics and posts, each built in one function.
+// `url` is the semantic path of the page; `title_html`/`body_html` are the
+// text as displayed (replacement rules applied, emoji rendered, escaped).
+import { Type, type Static } from 'typebox';
+import { Nullable } from '../http/schemas.ts';
+import { SecondsTimestamp, isoSeconds } from '../http/timestamps.ts';
+import { forumPath, profilePath, topicPath } from '../urls/paths.ts';
+import type { ForumRow, PostWithAuthor, TopicWithAuthor } from './repository.ts';
+
+const Status = Type.Union([Type.Literal('published'), Type.Literal('pending')]);
+
+export const AuthorResource = Type.Object({ id: Type.Integer(), name: Type.String(), url: Type.String() });
+
+export const ForumResource = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  description: Type.String(),
+  display_order: Type.Integer(),
+  topics_count: Type.Integer({ description: 'Published topics' }),
+  posts_count: Type.Integer({ description: 'Published posts' }),
+  url: Type.String({ description: 'Semantic page path, e.g. /forum/general.1/' }),
+  created_at: SecondsTimestamp,
+  updated_at: SecondsTimestamp,
+});
+
+export const TopicResource = Type.Object({
+  id: Type.Integer(),
+  forum_id: Type.Integer(),
+  title: Type.String({ description: 'As written' }),
+  title_html: Type.String({ description: 'As displayed' }),
+  author: Nullable(AuthorResource),
+  status: Status,
+  posts_count: Type.Integer(),
+  views_count: Type.Integer(),
+  url: Type.String({ description: 'Semantic page path, e.g. /topic/hello-world.12/' }),
+  last_post_at: SecondsTimestamp,
+  created_at: SecondsTimestamp,
+  updated_at: SecondsTimestamp,
+});
+
+export const PostResource = Type.Object({
+  id: Type.Integer(),
+  topic_id: Type.Integer(),
+  author: Nullable(AuthorResource),
+  body: Type.String({ description: 'As written' }),
+  body_html: Type.String({ description: 'As displayed' }),
+  status: Status,
+  url: Type.String({ description: 'The post on its topic page' }),
+  created_at: SecondsTimestamp,
+  updated_at: SecondsTimestamp,
+});
+
+export function forumResource(row: ForumRow): Static<typeof ForumResource> {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    display_order: row.display_order,
+    topics_count: row.topics_count,
+    posts_count: row.posts_count,
+    url: forumPath(row),
+    created_at: isoSeconds(row.created_at),
+    updated_at: isoSeconds(row.updated_at),
+  };
+}
+
+/** `displayTitle`: the title with replacement rules applied (also the slug's source). */
+export function topicResource(row: TopicWithAuthor, displayTitle: string, titleHtml: string): Static<typeof TopicResource> {
+  return {
+    id: row.id,
+    forum_id: row.forum_id,
+    title: row.title,
+    title_html: titleHtml,
+    author: author(row.author_id, row.author_name),
+    status: row.status,
+    posts_count: row.posts_count,
+    views_count: row.views_count,
+    url: topicPath({ id: row.id, title: displayTitle }),
+    last_post_at: isoSeconds(row.last_post_at),
+    created_at: isoSeconds(row.created_at),
+    updated_at: isoSeconds(row.updated_at),
+  };
+}
+
+export function postResource(row: PostWithAuthor, bodyHtml: string, topic: { id: number; title: string }): Static<typeof PostResource> {
+  return {
+    id: row.id,
+    topic_id: row.topic_id,
+    author: author(row.author_id, row.author_name),
+    body: row.body,
+    body_html: bodyHtml,
+    status: row.status,
+    url: postPath(topic, row.id),
+    created_at: isoSeconds(row.created_at),
+    updated_at: isoSeconds(row.updated_at),
+  };
+}
+
+/** A post's place: its topic page, which shows the page holding `post`. */
+export function postPath(topic: { id: number; title: string }, postId: number): string {
+  return topicPath(topic, { post: postId, _fragment: `post-${postId}` });
+}
+
+function author(id: number | null, name: string | null): Static<typeof AuthorResource> | null {
+  return id === null || name === null ? null : { id, name, url: profilePath({ id, name }) };
+}
