@@ -121,6 +121,10 @@ describe('slugify: rule 1, non-ASCII is transliterated to readable ASCII', () =>
       assert.equal(slugify('ज़िंदगी फ़िल्म २०२४'), 'zindagi-film-2024');
     });
 
+    it('leaves letters outside the Hindi table to the generic fallback (Sindhi ॻ)', () => {
+      assert.equal(slugify('ॻाल्हि'), 'galhi');
+    });
+
     it('keeps the final a after a conjunct ending in r, y or v only', () => {
       assert.equal(slugify('चित्र सत्य धर्म शब्द'), 'chitra-satya-dharm-shabd');
     });

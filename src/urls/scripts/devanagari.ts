@@ -36,6 +36,7 @@ const SOUNDED_CONJUNCT_ENDINGS = new Set(['r', 'y', 'v']);
 const VIRAMA = '्';
 const NUKTA = '़';
 const OM = 'ॐ';
+const OTHER_LETTER = /\p{L}/u;
 const DEVANAGARI_ZERO = 0x0966;
 
 export const DEVANAGARI_RUN = '[\\u0900-\\u0963\\u0966-\\u097f]+';
@@ -82,8 +83,14 @@ function syllables(word: string[]): Syllable[] {
     } else if (ch === OM) {
       current = { consonants: [], vowel: 'om', bare: false, coda: '', keepInherent: false };
       result.push(current);
+    } else if (OTHER_LETTER.test(ch)) {
+      // A letter this table lacks (Sindhi ॻ, ॲ…) is written as itself for the generic fallback;
+      // the extension block's consonants still take vowel signs and the inherent a.
+      const consonantLike = ch >= '\u0978' && ch <= '\u097f';
+      current = { consonants: [ch], vowel: consonantLike ? null : '', bare: false, coda: '', keepInherent: false };
+      result.push(current);
     }
-    // Anything else (avagraha, stray signs) is silent.
+    // Anything else (stray signs) is silent.
   }
   return result;
 }
