@@ -12,7 +12,10 @@ describe('graceful shutdown', () => {
     const t = await startTestApp('sqlite');
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
+    let entered!: () => void;
+    const handlerEntered = new Promise<void>((resolve) => (entered = resolve));
     t.app.get('/api/test/slow', async () => {
+      entered();
       await released;
       return { done: true };
     });
@@ -22,9 +25,9 @@ describe('graceful shutdown', () => {
     const base = `http://127.0.0.1:${address.port}`;
 
     const inFlight = fetch(`${base}/api/test/slow`).then(async (response) => ({ status: response.status, body: await response.json() }));
-    await sleep(100);
+    await handlerEntered;
     const closing = closeGracefully(t.app, 5000);
-    await sleep(100);
+    while (t.app.server.listening) await sleep(10);
     await assert.rejects(fetch(`${base}/api/hello`), 'new connections are refused while draining');
     release();
 
