@@ -24,6 +24,7 @@ import { RequestLogController } from './http/request-log.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { createServices, type Services } from './services.ts';
 import { helloRoutes, probeRoutes } from './system/routes.ts';
+import { userRoutes } from './users/routes.ts';
 import { renderErrorPage } from './web/error-page.ts';
 
 /** The Fastify instance with TypeBox typing of route schemas. */
@@ -98,6 +99,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(helloRoutes, { prefix: '/api' });
   await app.register(authRoutes, { prefix: '/api', auth: services.auth });
   await app.register(loginPages, { auth: services.auth });
+  await app.register(userRoutes, { prefix: '/api', users: services.users, baseUrl: config.baseUrl });
 
   return { app, database, services };
 }
