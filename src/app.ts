@@ -20,6 +20,7 @@ import { validatorCompiler } from './http/validation.ts';
 import { createServices, type Services } from './services.ts';
 import { helloRoutes, probeRoutes } from './system/routes.ts';
 import { renderErrorPage } from './web/error-page.ts';
+import { wordFilterRoutes } from './word-filters/routes.ts';
 
 /** The Fastify instance with TypeBox typing of route schemas. */
 export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
@@ -83,6 +84,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(probeRoutes, { database });
   await app.register(helloRoutes, { prefix: '/api' });
   await app.register(authRoutes, { prefix: '/api', auth: services.auth });
+  await app.register(wordFilterRoutes, { prefix: '/api/word-filters', wordFilters: services.wordFilters, config });
 
   return { app, database, services };
 }

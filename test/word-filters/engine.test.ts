@@ -122,6 +122,7 @@ describe('word-filter engine: regex patterns', () => {
     assert.deepEqual(matched([rule('/\\p{Cyrillic}+/u', 'regex', 'block')], 'abc ПРИВЕТ'), ['ПРИВЕТ']);
     assert.deepEqual(matched([rule('\\u0041\\u{42}', 'regex', 'block', { case_sensitive: true })], 'AB ab'), ['AB']);
     assert.deepEqual(matched([rule('(?<![\\p{L}])кот', 'regex', 'block')], 'скот кот'), ['кот']);
+    assert.deepEqual(matched([rule('(?<word>sp(a)m)|\\Q(x)\\E', 'regex', 'block')], 'spam (x) x'), ['spam', '(x)']);
   });
 });
 
@@ -198,7 +199,9 @@ describe('word-filter engine: hostile patterns and text', () => {
     book.check('warm up', 'posts');
     const text = `${'a'.repeat(50_000)}!`;
     const ms = elapsed(() => book.check(text, 'posts'));
-    assert.ok(ms < 200, `took ${ms.toFixed(1)} ms`);
+    // A backtracking engine would not finish these within a lifetime; a
+    // generous bound keeps the test steady on a busy machine.
+    assert.ok(ms < 1000, `took ${ms.toFixed(1)} ms`);
   });
 
   it('stays fast on one giant word against many wildcard rules', () => {
@@ -210,7 +213,7 @@ describe('word-filter engine: hostile patterns and text', () => {
     const ms = elapsed(() => (result = book.check(text, 'posts')));
     assert.equal(result!.action, 'allow');
     assert.equal(result!.text, '***');
-    assert.ok(ms < 200, `took ${ms.toFixed(1)} ms`);
+    assert.ok(ms < 1000, `took ${ms.toFixed(1)} ms`);
   });
 
   it('costs about the same per character on short and long text', () => {
