@@ -26,6 +26,7 @@ import { createServices, type Services } from './services.ts';
 import { helloRoutes, probeRoutes } from './system/routes.ts';
 import { userRoutes } from './users/routes.ts';
 import { renderErrorPage } from './web/error-page.ts';
+import { wordFilterRoutes } from './word-filters/routes.ts';
 
 /** The Fastify instance with TypeBox typing of route schemas. */
 export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
@@ -100,6 +101,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(authRoutes, { prefix: '/api', auth: services.auth });
   await app.register(loginPages, { auth: services.auth });
   await app.register(userRoutes, { prefix: '/api', users: services.users, baseUrl: config.baseUrl });
+  await app.register(wordFilterRoutes, { prefix: '/api/word-filters', wordFilters: services.wordFilters, config });
 
   return { app, database, services };
 }

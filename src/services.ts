@@ -8,15 +8,19 @@ import { LoginThrottle } from './auth/login-throttle.ts';
 import { AuthService } from './auth/service.ts';
 import { UsersRepository } from './users/repository.ts';
 import { UsersService } from './users/service.ts';
+import { WordFiltersRepository } from './word-filters/repository.ts';
+import { WordFiltersService } from './word-filters/service.ts';
 
 export interface Services {
   users: UsersService;
   auth: AuthService;
+  wordFilters: WordFiltersService;
 }
 
 export function createServices(database: DatabaseHandle, config: Config, limiters: LimiterFactory): Services {
   const usersRepository = new UsersRepository(database.db, database.dialect);
   const users = new UsersService(database.db, usersRepository);
   const auth = new AuthService(usersRepository, new CredentialsRepository(database.db), new LoginThrottle(limiters), config.tokenTtlDays);
-  return { users, auth };
+  const wordFilters = new WordFiltersService(database.db, database.dialect, new WordFiltersRepository(database.db, database.dialect), database.changes);
+  return { users, auth, wordFilters };
 }

@@ -17,6 +17,11 @@ export function lower(dialect: Dialect, value: Expression<string>): RawBuilder<s
   return dialect === 'postgres' ? sql<string>`lower(${value})` : sql<string>`unicode_lower(${value})`;
 }
 
+/** Case-insensitive sort key that orders alike on both databases: by code point, whatever PostgreSQL's collation. */
+export function caseInsensitiveOrder(dialect: Dialect, value: Expression<string>): RawBuilder<string> {
+  return dialect === 'postgres' ? sql<string>`lower(${value}) collate "C"` : sql<string>`unicode_lower(${value})`;
+}
+
 /** Case-insensitive "contains" with LIKE wildcards in the term taken literally. */
 export function containsText(dialect: Dialect, column: Expression<string | null>, term: string): RawBuilder<boolean> {
   const pattern = `%${escapeLike(term.toLowerCase())}%`;

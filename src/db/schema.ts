@@ -3,6 +3,7 @@
 // Booleans come back as 0/1 from SQLite and true/false from PostgreSQL, hence
 // `boolean | number` on reads; resources convert with Boolean().
 import type { ColumnType, Generated } from 'kysely';
+import type { ContentType, FilterType, PatternType, Severity } from '../word-filters/rules.ts';
 
 export type Timestamp = string;
 export type Flag = ColumnType<boolean | number, boolean, boolean>;
@@ -45,6 +46,28 @@ export interface SessionsTable {
   csrf_token: string;
   created_at: Timestamp;
   expires_at: Timestamp;
+}
+
+export interface WordFiltersTable {
+  id: Generated<number>;
+  pattern: string;
+  replacement: string | null;
+  filter_type: FilterType;
+  pattern_type: PatternType;
+  severity: Severity;
+  is_active: Flag;
+  case_sensitive: Flag;
+  notes: string | null;
+  /** Null once the creating user is deleted. */
+  creator_id: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** A word filter's applies_to, one row per content type. */
+export interface WordFilterContentTypesTable {
+  word_filter_id: number;
+  content_type: ContentType;
 }
 
 export type ContentStatus = 'published' | 'pending';
@@ -118,6 +141,8 @@ export interface Database {
   users: UsersTable;
   api_tokens: ApiTokensTable;
   sessions: SessionsTable;
+  word_filters: WordFiltersTable;
+  word_filter_content_types: WordFilterContentTypesTable;
   forums: ForumsTable;
   topics: TopicsTable;
   posts: PostsTable;

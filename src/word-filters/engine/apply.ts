@@ -1,0 +1,98 @@
+// From matches to a verdict: block beats moderate beats replace, and every
+// replace rule that matches is applied, longest match first, each to the
+// original text (a replacement is never matched again).
+import type { FilterType, Severity } from '../rules.ts';
+import type { Hit, Matcher } from './matcher.ts';
+import { codePointLength } from './text.ts';
+
+/** Longest text checked, in characters (code points); longer text is refused, not cut. */
+export const MAX_TEXT_LENGTH = 200_000;
+/** Matches listed in a result; the action and the text always account for all of them. */
+export const MAX_REPORTED_MATCHES = 1000;
+/**
+ * Time for locating regex matches after the one-pass screen. Each RE2 run
+ * is linear, but many matching regexes on a long text add up; past the
+ * budget the remaining ones still decide the action (from the screen), and
+ * replacements that could not be placed send the text to moderation.
+ */
+export const LOCATE_BUDGET_MS = 50;
+
+export type CheckAction = 'allow' | 'moderate' | 'block';
+
+export interface FilterMatch {
+  filter_id: number;
+  filter_type: FilterType;
+  severity: Severity;
+  /** UTF-16 offsets into the checked text, end exclusive (String.prototype.slice). */
+  start: number;
+  end: number;
+  match: string;
+}
+
+export interface CheckResult {
+  action: CheckAction;
+  /** The text with every applicable replacement made. */
+  text: string;
+  matches: FilterMatch[];
+}
+
+export class TextTooLongError extends Error {
+  constructor() {
+    super(`The text must not be greater than ${MAX_TEXT_LENGTH} characters.`);
+    this.name = 'TextTooLongError';
+  }
+}
+
+export function applyRules(matcher: Matcher, text: string, options: { locateBudgetMs?: number } = {}): CheckResult {
+  if (text.length > MAX_TEXT_LENGTH && codePointLength(text) > MAX_TEXT_LENGTH) throw new TextTooLongError();
+  if (matcher.rules.length === 0 || text === '') return { action: 'allow', text, matches: [] };
+
+  const { hits, unlocated } = matcher.scan(text, performance.now() + (options.locateBudgetMs ?? LOCATE_BUDGET_MS));
+  const rules = matcher.rules;
+  let blocked = false;
+  let moderated = false;
+  for (const hit of hits) {
+    const type = rules[hit.rule]!.filter_type;
+    if (type === 'block') blocked = true;
+    else if (type === 'moderate') moderated = true;
+  }
+  for (const rule of unlocated) {
+    if (rules[rule]!.filter_type === 'block') blocked = true;
+    else moderated = true;
+  }
+
+  const matches = hits
+    .sort((a, b) => a.start - b.start || b.end - a.end || rules[a.rule]!.id - rules[b.rule]!.id)
+    .slice(0, MAX_REPORTED_MATCHES)
+    .map((hit): FilterMatch => {
+      const rule = rules[hit.rule]!;
+      return { filter_id: rule.id, filter_type: rule.filter_type, severity: rule.severity, start: hit.start, end: hit.end, match: text.slice(hit.start, hit.end) };
+    });
+
+  return {
+    action: blocked ? 'block' : moderated ? 'moderate' : 'allow',
+    text: replace(text, hits.filter((hit) => rules[hit.rule]!.filter_type === 'replace'), matcher),
+    matches,
+  };
+}
+
+function replace(text: string, hits: Hit[], matcher: Matcher): string {
+  if (hits.length === 0) return text;
+  const rules = matcher.rules;
+  const longestFirst = [...hits].sort((a, b) => b.end - b.start - (a.end - a.start) || a.start - b.start || rules[a.rule]!.id - rules[b.rule]!.id);
+  const taken = new Uint8Array(text.length);
+  const chosen: Hit[] = [];
+  for (const hit of longestFirst) {
+    if (taken.subarray(hit.start, hit.end).includes(1)) continue;
+    taken.fill(1, hit.start, hit.end);
+    chosen.push(hit);
+  }
+  chosen.sort((a, b) => a.start - b.start);
+  let out = '';
+  let at = 0;
+  for (const hit of chosen) {
+    out += text.slice(at, hit.start) + (rules[hit.rule]!.replacement ?? '');
+    at = hit.end;
+  }
+  return out + text.slice(at);
+}

@@ -1,0 +1,90 @@
+// The rules of one content type compiled into one matcher: exact and
+// wildcard rules in two word indexes (ignoring case / as written), regex
+// rules in one RE2 set. Built once per rule set, used for every text.
+import type { FilterRule, FilterType } from '../rules.ts';
+import { compileRegex, locate, RegexProblem, RegexSet, type CompiledRegex } from './regex-patterns.ts';
+import { findWords } from './text.ts';
+import { WordIndex } from './word-patterns.ts';
+
+/** A match of rule `rules[rule]` at text[start, end). */
+export interface Hit {
+  rule: number;
+  start: number;
+  end: number;
+}
+
+export interface Scan {
+  hits: Hit[];
+  /** Regex rules known to match whose places were not looked up before the deadline. */
+  unlocated: number[];
+}
+
+/** A rule that could not be compiled (saved before a stricter engine, say) is skipped, and reported here. */
+export type InvalidRuleListener = (rule: FilterRule, problem: string) => void;
+
+const PRECEDENCE: Record<FilterType, number> = { block: 0, moderate: 1, replace: 2 };
+
+export class Matcher {
+  readonly rules: readonly FilterRule[];
+  readonly #ignoringCase = new WordIndex(false);
+  readonly #asWritten = new WordIndex(true);
+  readonly #regexes: Array<CompiledRegex | undefined> = [];
+  readonly #regexSet: RegexSet | undefined;
+
+  /** `compiled` lets matchers of several content types share compiled regexes. */
+  constructor(rules: readonly FilterRule[], options: { compiled?: Map<number, CompiledRegex>; onInvalid?: InvalidRuleListener } = {}) {
+    this.rules = rules;
+    const regexEntries: Array<{ rule: number; compiled: CompiledRegex }> = [];
+    rules.forEach((rule, index) => {
+      if (rule.pattern_type === 'regex') {
+        let compiled = options.compiled?.get(rule.id);
+        if (compiled === undefined) {
+          try {
+            compiled = compileRegex(rule.pattern, rule.case_sensitive);
+            options.compiled?.set(rule.id, compiled);
+          } catch (error) {
+            options.onInvalid?.(rule, error instanceof RegexProblem ? error.message : String(error));
+            return;
+          }
+        }
+        this.#regexes[index] = compiled;
+        regexEntries.push({ rule: index, compiled });
+        return;
+      }
+      const index_ = rule.case_sensitive ? this.#asWritten : this.#ignoringCase;
+      index_.add(index, rule.pattern, rule.pattern_type === 'wildcard');
+    });
+    this.#regexSet = regexEntries.length > 0 ? new RegexSet(regexEntries) : undefined;
+  }
+
+  /**
+   * Every match of every rule. Regex rules are first screened all at once;
+   * those that match are then located one by one, the strongest first, until
+   * `deadline` (a performance.now() value) passes.
+   */
+  scan(text: string, deadline: number): Scan {
+    const hits: Hit[] = [];
+    const sink = (rule: number, start: number, end: number): void => {
+      hits.push({ rule, start, end });
+    };
+    if (this.#ignoringCase.size > 0 || this.#asWritten.size > 0) {
+      const words = findWords(text);
+      this.#ignoringCase.scan(text, words, sink);
+      this.#asWritten.scan(text, words, sink);
+    }
+
+    const unlocated: number[] = [];
+    if (this.#regexSet !== undefined) {
+      const matching = this.#regexSet.matchingRules(text);
+      matching.sort((a, b) => PRECEDENCE[this.rules[a]!.filter_type] - PRECEDENCE[this.rules[b]!.filter_type] || a - b);
+      for (const rule of matching) {
+        if (performance.now() > deadline) {
+          unlocated.push(rule);
+          continue;
+        }
+        locate(this.#regexes[rule]!, text, (start, end) => sink(rule, start, end));
+      }
+    }
+    return { hits, unlocated };
+  }
+}

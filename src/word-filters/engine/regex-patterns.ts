@@ -1,0 +1,192 @@
+// Regex rules run on RE2 (re2js, a pure-JavaScript port): matching time is
+// linear in the text whatever the pattern, so `/^(a+)+$/` cannot stall the
+// process. The price is RE2's syntax: no look-ahead and no back-references
+// (captureless look-behind is allowed). A pattern is "valid" exactly when it
+// compiles here, the engine that applies it.
+//
+// Patterns come bare (`\b\d{3}-\d{4}\b`) or PCRE-style with delimiters and
+// flags (`/\b\d{3}-\d{4}\b/i`): i (ignore case), m (^ and $ at line ends),
+// s (. matches newline), x (white space and # comments ignored), u (accepted:
+// RE2 always matches by code point) and g (accepted: every match is found).
+import { RE2JS, RE2Set } from 're2js';
+
+export class RegexProblem extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RegexProblem';
+  }
+}
+
+export interface CompiledRegex {
+  /** The pattern with its flags written inline, as RE2 takes it. */
+  source: string;
+  regex: RE2JS;
+}
+
+const KNOWN_FLAGS = new Set(['i', 'm', 's', 'x', 'u', 'g']);
+/** RE2 instructions; far above any sensible filter, far below what slows a match. */
+const MAX_PROGRAM_SIZE = 20_000;
+
+/** Compiles a rule's pattern or says, in a sentence, why it cannot be used. */
+export function compileRegex(pattern: string, caseSensitive: boolean): CompiledRegex {
+  const { body, flags } = splitDelimiters(pattern);
+  for (const flag of flags) {
+    if (!KNOWN_FLAGS.has(flag)) throw new RegexProblem(`The pattern flag "${flag}" is not supported; use i, m, s, u or x.`);
+  }
+  let translated = toRe2Syntax(flags.includes('x') ? stripExtended(body) : body);
+  const inline = [!caseSensitive || flags.includes('i') ? 'i' : '', flags.includes('m') ? 'm' : '', flags.includes('s') ? 's' : ''].join('');
+  if (inline !== '') translated = `(?${inline})${translated}`;
+
+  let regex: RE2JS;
+  try {
+    regex = RE2JS.compile(translated, RE2JS.LOOKBEHINDS);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message.replace(/^error parsing regexp: /, '') : String(error);
+    throw new RegexProblem(`The pattern is not a valid regular expression (RE2 syntax, without look-ahead or back-references): ${reason}.`);
+  }
+  if (regex.programSize() > MAX_PROGRAM_SIZE) throw new RegexProblem('The pattern is too complex.');
+  if (regex.test('')) throw new RegexProblem('The pattern must not match empty text.');
+  return { source: translated, regex };
+}
+
+/** `/body/flags` → body and flags; anything else is a bare body. */
+export function splitDelimiters(pattern: string): { body: string; flags: string } {
+  const delimited = /^\/([\s\S]*)\/([A-Za-z]*)$/.exec(pattern);
+  return delimited === null ? { body: pattern, flags: '' } : { body: delimited[1]!, flags: delimited[2]! };
+}
+
+/**
+ * JavaScript's `\uXXXX` and `\u{X…}` in RE2's spelling `\x{…}`, and every
+ * group made non-capturing: only the whole match is used, and RE2 finds
+ * match positions markedly faster without submatches to track.
+ */
+function toRe2Syntax(body: string): string {
+  let out = '';
+  let inClass = false;
+  for (let i = 0; i < body.length; i++) {
+    const char = body[i]!;
+    if (char !== '\\') {
+      if (inClass) {
+        if (char === ']') inClass = false;
+        out += char;
+      } else if (char === '[') {
+        inClass = true;
+        out += char;
+        if (body[i + 1] === '^') out += body[++i];
+        if (body[i + 1] === ']') out += body[++i];
+      } else if (char === '(') {
+        const named = /^\?P?<([A-Za-z_][A-Za-z0-9_]*)>/.exec(body.slice(i + 1));
+        if (named !== null) {
+          out += '(?:';
+          i += named[0].length;
+        } else {
+          out += body[i + 1] === '?' ? '(' : '(?:';
+        }
+      } else {
+        out += char;
+      }
+      continue;
+    }
+    const next = body[i + 1];
+    if (next === 'Q') {
+      // \Q…\E quotes everything up to \E, parentheses included.
+      const end = body.indexOf('\\E', i + 2);
+      const stop = end < 0 ? body.length : end + 2;
+      out += body.slice(i, stop);
+      i = stop - 1;
+      continue;
+    }
+    if (next === 'u') {
+      const braced = /^\{([0-9A-Fa-f]{1,6})\}/.exec(body.slice(i + 2));
+      const plain = /^[0-9A-Fa-f]{4}/.exec(body.slice(i + 2));
+      if (braced !== null) {
+        out += `\\x{${braced[1]}}`;
+        i += 1 + braced[0].length;
+        continue;
+      }
+      if (plain !== null) {
+        out += `\\x{${plain[0]}}`;
+        i += 1 + plain[0].length;
+        continue;
+      }
+    }
+    out += char + (next ?? '');
+    i++;
+  }
+  return out;
+}
+
+/** The x flag: drop white space and `#` comments outside character classes. */
+function stripExtended(body: string): string {
+  let out = '';
+  let inClass = false;
+  for (let i = 0; i < body.length; i++) {
+    const char = body[i]!;
+    if (char === '\\') {
+      const next = body[i + 1] ?? '';
+      // An escaped space stays a space.
+      out += /\s/.test(next) ? `\\x{${next.charCodeAt(0).toString(16)}}` : char + next;
+      i++;
+      continue;
+    }
+    if (inClass) {
+      out += char;
+      if (char === ']') inClass = false;
+      continue;
+    }
+    if (char === '[') {
+      inClass = true;
+      out += char;
+      // A `]` right after `[` or `[^` is a member, not the end.
+      if (body[i + 1] === '^') out += body[++i];
+      if (body[i + 1] === ']') out += body[++i];
+      continue;
+    }
+    if (/\s/.test(char)) continue;
+    if (char === '#') {
+      while (i < body.length && body[i] !== '\n') i++;
+      continue;
+    }
+    out += char;
+  }
+  return out;
+}
+
+/**
+ * Every regex rule of one matcher in one RE2 automaton: one pass over the
+ * text says which rules match at all; only those are then run on their own
+ * to find where.
+ */
+export class RegexSet {
+  readonly #set: RE2Set;
+  readonly #rules: number[] = [];
+
+  constructor(entries: ReadonlyArray<{ rule: number; compiled: CompiledRegex }>) {
+    this.#set = new RE2Set(RE2Set.UNANCHORED, RE2JS.LOOKBEHINDS);
+    for (const entry of entries) {
+      this.#set.add(entry.compiled.source);
+      this.#rules.push(entry.rule);
+    }
+    this.#set.compile();
+  }
+
+  get size(): number {
+    return this.#rules.length;
+  }
+
+  /** The rules (matcher indexes) that match somewhere in the text. */
+  matchingRules(text: string): number[] {
+    if (this.#rules.length === 0) return [];
+    return this.#set.match(text).map((id) => this.#rules[id]!);
+  }
+}
+
+/** Every non-empty match of the regex, in order, as [start, end) offsets. */
+export function locate(compiled: CompiledRegex, text: string, sink: (start: number, end: number) => void): void {
+  const matcher = compiled.regex.matcher(text);
+  while (matcher.find()) {
+    const start = matcher.start();
+    const end = matcher.end();
+    if (end > start) sink(start, end);
+  }
+}

@@ -1,0 +1,45 @@
+// All active rules, with a matcher per content type compiled on first use.
+// A rule book is immutable: when rules change, a new book replaces it.
+import type { ContentType, FilterRule } from '../rules.ts';
+import { applyRules, type CheckResult } from './apply.ts';
+import { Matcher, type InvalidRuleListener } from './matcher.ts';
+import type { CompiledRegex } from './regex-patterns.ts';
+
+export interface ActiveRule extends FilterRule {
+  applies_to: readonly ContentType[];
+}
+
+export class RuleBook {
+  readonly #byType = new Map<ContentType, FilterRule[]>();
+  readonly #matchers = new Map<ContentType, Matcher>();
+  // A regex rule applying to several content types is compiled once.
+  readonly #compiled = new Map<number, CompiledRegex>();
+  readonly #onInvalid: InvalidRuleListener | undefined;
+
+  constructor(rules: readonly ActiveRule[], onInvalid?: InvalidRuleListener) {
+    this.#onInvalid = onInvalid;
+    for (const rule of rules) {
+      for (const type of rule.applies_to) {
+        const list = this.#byType.get(type);
+        if (list === undefined) this.#byType.set(type, [rule]);
+        else list.push(rule);
+      }
+    }
+  }
+
+  matcher(contentType: ContentType): Matcher {
+    let matcher = this.#matchers.get(contentType);
+    if (matcher === undefined) {
+      matcher = new Matcher(this.#byType.get(contentType) ?? [], {
+        compiled: this.#compiled,
+        ...(this.#onInvalid !== undefined ? { onInvalid: this.#onInvalid } : {}),
+      });
+      this.#matchers.set(contentType, matcher);
+    }
+    return matcher;
+  }
+
+  check(text: string, contentType: ContentType): CheckResult {
+    return applyRules(this.matcher(contentType), text);
+  }
+}

@@ -1,0 +1,254 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { applyRules, MAX_REPORTED_MATCHES, MAX_TEXT_LENGTH, TextTooLongError, type CheckResult } from '../../src/word-filters/engine/apply.ts';
+import { Matcher } from '../../src/word-filters/engine/matcher.ts';
+import { RuleBook, type ActiveRule } from '../../src/word-filters/engine/rule-book.ts';
+import type { FilterType, PatternType } from '../../src/word-filters/rules.ts';
+
+let nextId = 0;
+
+function rule(pattern: string, patternType: PatternType, filterType: FilterType, extra: Partial<ActiveRule> = {}): ActiveRule {
+  return {
+    id: ++nextId,
+    pattern,
+    pattern_type: patternType,
+    filter_type: filterType,
+    replacement: filterType === 'replace' ? '***' : null,
+    severity: 'medium',
+    case_sensitive: false,
+    applies_to: ['posts'],
+    ...extra,
+  };
+}
+
+function check(rules: ActiveRule[], text: string): CheckResult {
+  return new RuleBook(rules).check(text, 'posts');
+}
+
+/** The matched texts, in order. */
+function matched(rules: ActiveRule[], text: string): string[] {
+  return check(rules, text).matches.map((match) => match.match);
+}
+
+function elapsed(work: () => void): number {
+  const started = performance.now();
+  work();
+  return performance.now() - started;
+}
+
+describe('word-filter engine: exact patterns', () => {
+  it('matches whole words only', () => {
+    assert.deepEqual(matched([rule('hell', 'exact', 'block')], 'Hello hell, shell hell_o hell-fire'), ['hell', 'hell']);
+  });
+
+  it('ignores case unless the rule is case sensitive', () => {
+    assert.deepEqual(matched([rule('darn', 'exact', 'block')], 'DARN Darn darn'), ['DARN', 'Darn', 'darn']);
+    assert.deepEqual(matched([rule('Darn', 'exact', 'block', { case_sensitive: true })], 'DARN Darn darn'), ['Darn']);
+  });
+
+  it('knows word boundaries in any script (Cyrillic, accents, Greek)', () => {
+    assert.deepEqual(matched([rule('кот', 'exact', 'block')], 'Скот, КОТ и котик; кот.'), ['КОТ', 'кот']);
+    assert.deepEqual(matched([rule('café', 'exact', 'block')], 'cafés CAFÉ café'), ['CAFÉ', 'café']);
+    assert.deepEqual(matched([rule('ΟΔΟΣ', 'exact', 'block')], 'οδος, Οδοσ'), ['οδος', 'Οδοσ']);
+  });
+
+  it('matches a phrase across any run of white space, but not across other punctuation', () => {
+    const rules = [rule('bad word', 'exact', 'block')];
+    assert.deepEqual(matched(rules, 'a bad word, a Bad\n\t word, a bad-word, a badword'), ['bad word', 'Bad\n\t word']);
+  });
+
+  it('matches punctuation in a pattern literally, with boundaries only at word edges', () => {
+    assert.deepEqual(matched([rule('$hit', 'exact', 'block')], 'hit $hit a$hit $hits'), ['$hit', '$hit']);
+    assert.deepEqual(matched([rule(':-(', 'exact', 'block')], 'sad :-( face:-('), [':-(', ':-(']);
+    assert.deepEqual(matched([rule('c++', 'exact', 'block')], 'c c++ bc++'), ['c++']);
+  });
+
+  it('reports UTF-16 offsets into the text as given', () => {
+    const result = check([rule('darn', 'exact', 'block')], '😀 é darn');
+    assert.equal(result.matches[0]!.start, 5);
+    assert.equal(result.matches[0]!.end, 9);
+    assert.equal('😀 é darn'.slice(5, 9), 'darn');
+  });
+
+  it('folds the Turkish dotted capital I without shifting offsets', () => {
+    const result = check([rule('darn', 'exact', 'block')], 'İİ DARN');
+    assert.deepEqual(result.matches.map((m) => [m.start, m.end, m.match]), [[3, 7, 'DARN']]);
+  });
+});
+
+describe('word-filter engine: wildcard patterns', () => {
+  it('reads * as any run of word characters (also none) and ? as exactly one', () => {
+    assert.deepEqual(matched([rule('f*ck', 'wildcard', 'block')], 'fck fuck fuuuck f-ck fucks afuck'), ['fck', 'fuck', 'fuuuck']);
+    assert.deepEqual(matched([rule('b?tch', 'wildcard', 'block')], 'btch bitch b1tch biitch BATCH'), ['bitch', 'b1tch', 'BATCH']);
+  });
+
+  it('anchors at word edges unless the pattern starts or ends with *', () => {
+    assert.deepEqual(matched([rule('*shit*', 'wildcard', 'block')], 'shit bullshitting shi t'), ['shit', 'bullshitting']);
+    assert.deepEqual(matched([rule('ass*', 'wildcard', 'block')], 'ass assassin bass'), ['ass', 'assassin']);
+    assert.deepEqual(matched([rule('*hole', 'wildcard', 'block')], 'hole asshole holes'), ['hole', 'asshole']);
+  });
+
+  it('matches phrases in which * stands for a whole word', () => {
+    assert.deepEqual(matched([rule('buy * now', 'wildcard', 'block')], 'buy pills now, buy now, buy cheap pills now'), ['buy pills now']);
+  });
+
+  it('works on Cyrillic and counts ? as one character even outside the BMP', () => {
+    assert.deepEqual(matched([rule('бл*ть', 'wildcard', 'block')], 'БЛЯТЬ блин блть'), ['БЛЯТЬ', 'блть']);
+    assert.deepEqual(matched([rule('a?b', 'wildcard', 'block')], 'a𝒳b a𝒳𝒳b'), ['a𝒳b']);
+  });
+
+  it('takes * and ? literally in exact patterns', () => {
+    assert.deepEqual(matched([rule('f*ck', 'exact', 'block')], 'fuck f*ck'), ['f*ck']);
+  });
+});
+
+describe('word-filter engine: regex patterns', () => {
+  it('accepts bare patterns and /…/flags, ignoring case unless case sensitive', () => {
+    assert.deepEqual(matched([rule('\\b\\d{3}-\\d{4}\\b', 'regex', 'block')], 'call 555-1234 or 5555-12345'), ['555-1234']);
+    assert.deepEqual(matched([rule('/spam+/', 'regex', 'block')], 'SPAMMM spam'), ['SPAMMM', 'spam']);
+    assert.deepEqual(matched([rule('/spam+/', 'regex', 'block', { case_sensitive: true })], 'SPAMMM spam'), ['spam']);
+    assert.deepEqual(matched([rule('/spam+/i', 'regex', 'block', { case_sensitive: true })], 'SPAMMM spam'), ['SPAMMM', 'spam']);
+  });
+
+  it('honours the m, s and x flags', () => {
+    assert.deepEqual(matched([rule('/^buy$/m', 'regex', 'block')], 'hello\nbuy\nnow'), ['buy']);
+    assert.deepEqual(matched([rule('/^buy$/', 'regex', 'block')], 'hello\nbuy\nnow'), []);
+    assert.deepEqual(matched([rule('/a.b/s', 'regex', 'block')], 'a\nb'), ['a\nb']);
+    assert.deepEqual(matched([rule('/a.b/', 'regex', 'block')], 'a\nb'), []);
+    assert.deepEqual(matched([rule('/ \\d{3} - \\d{4}  # a phone number\n/x', 'regex', 'block')], 'call 555-1234'), ['555-1234']);
+  });
+
+  it('understands Unicode classes, escapes and captureless look-behind', () => {
+    assert.deepEqual(matched([rule('/\\p{Cyrillic}+/u', 'regex', 'block')], 'abc ПРИВЕТ'), ['ПРИВЕТ']);
+    assert.deepEqual(matched([rule('\\u0041\\u{42}', 'regex', 'block', { case_sensitive: true })], 'AB ab'), ['AB']);
+    assert.deepEqual(matched([rule('(?<![\\p{L}])кот', 'regex', 'block')], 'скот кот'), ['кот']);
+    assert.deepEqual(matched([rule('(?<word>sp(a)m)|\\Q(x)\\E', 'regex', 'block')], 'spam (x) x'), ['spam', '(x)']);
+  });
+});
+
+describe('word-filter engine: precedence and replacement', () => {
+  it('blocks when any block rule matches, whatever else matches', () => {
+    const rules = [rule('darn', 'exact', 'replace'), rule('spam', 'exact', 'moderate'), rule('scam', 'exact', 'block')];
+    assert.equal(check(rules, 'darn spam scam').action, 'block');
+    assert.equal(check(rules, 'darn spam').action, 'moderate');
+    assert.equal(check(rules, 'darn').action, 'allow');
+    assert.equal(check(rules, 'nothing here').action, 'allow');
+  });
+
+  it('applies replacements whatever the action, and reports every match by position', () => {
+    const rules = [rule('darn', 'exact', 'replace', { replacement: 'd**n', severity: 'low' }), rule('spam', 'exact', 'moderate', { severity: 'high' })];
+    const result = check(rules, 'spam darn');
+    assert.equal(result.action, 'moderate');
+    assert.equal(result.text, 'spam d**n');
+    assert.deepEqual(result.matches, [
+      { filter_id: rules[1]!.id, filter_type: 'moderate', severity: 'high', start: 0, end: 4, match: 'spam' },
+      { filter_id: rules[0]!.id, filter_type: 'replace', severity: 'low', start: 5, end: 9, match: 'darn' },
+    ]);
+  });
+
+  it('applies every replace rule, the longest match first, where matches overlap', () => {
+    const rules = [
+      rule('bad', 'exact', 'replace', { replacement: '[b]' }),
+      rule('bad word', 'exact', 'replace', { replacement: '[phrase]' }),
+      rule('word', 'exact', 'replace', { replacement: '[w]' }),
+    ];
+    assert.equal(check(rules, 'bad word, bad, word').text, '[phrase], [b], [w]');
+    assert.equal(check(rules, 'bad word, bad, word').matches.length, 5);
+  });
+
+  it('never matches replaced text again', () => {
+    const rules = [rule('darn', 'exact', 'replace', { replacement: 'heck' }), rule('heck', 'exact', 'replace', { replacement: 'h**k' })];
+    assert.equal(check(rules, 'darn heck').text, 'heck h**k');
+  });
+
+  it('keeps content types apart', () => {
+    const book = new RuleBook([rule('darn', 'exact', 'block', { applies_to: ['signatures', 'usernames'] })]);
+    assert.equal(book.check('darn', 'signatures').action, 'block');
+    assert.equal(book.check('darn', 'usernames').action, 'block');
+    assert.equal(book.check('darn', 'posts').action, 'allow');
+  });
+
+  it('skips a stored regex it cannot compile, and says so', () => {
+    const bad = rule('(?=look-ahead)', 'regex', 'block');
+    const problems: string[] = [];
+    const book = new RuleBook([bad, rule('darn', 'exact', 'block')], (found, problem) => problems.push(`${found.id}: ${problem}`));
+    assert.equal(book.check('darn', 'posts').action, 'block');
+    assert.equal(problems.length, 1);
+    assert.match(problems[0]!, new RegExp(`^${bad.id}: The pattern is not a valid regular expression`));
+  });
+});
+
+describe('word-filter engine: hostile patterns and text', () => {
+  it('evaluates /^(a+)+$/ against 100 KB of a followed by ! in under 50 ms', () => {
+    const book = new RuleBook([rule('/^(a+)+$/', 'regex', 'block')]);
+    book.check('warm up', 'posts');
+    const text = `${'a'.repeat(100_000)}!`;
+    let result: CheckResult | undefined;
+    const ms = elapsed(() => (result = book.check(text, 'posts')));
+    assert.equal(result!.action, 'allow');
+    assert.ok(ms < 50, `took ${ms.toFixed(1)} ms`);
+  });
+
+  it('keeps other catastrophic-backtracking classics linear', () => {
+    const book = new RuleBook([
+      rule('(a|aa)+$', 'regex', 'block'),
+      rule('(\\w+\\s?)+$', 'regex', 'moderate'),
+      rule('(x+x+)+y', 'regex', 'block'),
+      rule('(.*a){12}', 'regex', 'block'),
+    ]);
+    book.check('warm up', 'posts');
+    const text = `${'a'.repeat(50_000)}!`;
+    const ms = elapsed(() => book.check(text, 'posts'));
+    // A backtracking engine would not finish these within a lifetime; a
+    // generous bound keeps the test steady on a busy machine.
+    assert.ok(ms < 1000, `took ${ms.toFixed(1)} ms`);
+  });
+
+  it('stays fast on one giant word against many wildcard rules', () => {
+    const rules = Array.from({ length: 200 }, (_, i) => rule(`*a${'?'.repeat(i % 5)}b${i}*`, 'wildcard', 'block'));
+    const book = new RuleBook([...rules, rule('a*a*a*a*a*c', 'wildcard', 'block'), rule('*aaaa*', 'wildcard', 'replace')]);
+    book.check('warm up', 'posts');
+    const text = 'a'.repeat(150_000);
+    let result: CheckResult | undefined;
+    const ms = elapsed(() => (result = book.check(text, 'posts')));
+    assert.equal(result!.action, 'allow');
+    assert.equal(result!.text, '***');
+    assert.ok(ms < 1000, `took ${ms.toFixed(1)} ms`);
+  });
+
+  it('costs about the same per character on short and long text', () => {
+    const book = new RuleBook(Array.from({ length: 300 }, (_, i) => rule(`word${i}`, 'exact', 'replace')));
+    const sentence = 'the quick brown fox jumps over word7 the lazy dog ';
+    book.check(sentence, 'posts');
+    const short = sentence.repeat(20);
+    const long = sentence.repeat(2000);
+    const perCharShort = Math.min(...Array.from({ length: 5 }, () => elapsed(() => book.check(short, 'posts')))) / short.length;
+    const perCharLong = Math.min(...Array.from({ length: 3 }, () => elapsed(() => book.check(long, 'posts')))) / long.length;
+    assert.ok(perCharLong < perCharShort * 5, `short ${perCharShort} ms/char, long ${perCharLong} ms/char`);
+  });
+
+  it(`refuses text over ${MAX_TEXT_LENGTH} characters, counting code points`, () => {
+    const book = new RuleBook([rule('darn', 'exact', 'block')]);
+    assert.throws(() => book.check('a'.repeat(MAX_TEXT_LENGTH + 1), 'posts'), TextTooLongError);
+    assert.equal(book.check('a'.repeat(MAX_TEXT_LENGTH), 'posts').action, 'allow');
+    // 200,000 emoji are 400,000 UTF-16 units but 200,000 characters.
+    assert.equal(book.check('😀'.repeat(MAX_TEXT_LENGTH), 'posts').action, 'allow');
+  });
+
+  it(`lists at most ${MAX_REPORTED_MATCHES} matches but replaces them all`, () => {
+    const result = check([rule('x', 'exact', 'replace', { replacement: 'y' })], 'x '.repeat(3000));
+    assert.equal(result.matches.length, MAX_REPORTED_MATCHES);
+    assert.equal(result.text, 'y '.repeat(3000));
+  });
+
+  it('lets regex rules it had no time to locate still decide: block blocks, replace holds for moderation', () => {
+    const block = new Matcher([rule('spam+', 'regex', 'block')]);
+    assert.deepEqual(block.scan('spammm', Number.NEGATIVE_INFINITY).unlocated, [0]);
+    assert.equal(applyRules(block, 'spammm', { locateBudgetMs: -1 }).action, 'block');
+    const replace = new Matcher([rule('spam+', 'regex', 'replace')]);
+    const result = applyRules(replace, 'spammm', { locateBudgetMs: -1 });
+    assert.equal(result.action, 'moderate');
+    assert.equal(result.text, 'spammm');
+    assert.equal(applyRules(replace, 'spammm').text, '***');
+  });
+});
