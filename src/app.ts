@@ -24,6 +24,7 @@ import { RequestLogController } from './http/request-log.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { createServices, type Services } from './services.ts';
 import { helloRoutes, probeRoutes } from './system/routes.ts';
+import { forumRoutes } from './forum/routes.ts';
 import { userRoutes } from './users/routes.ts';
 import { renderErrorPage } from './web/error-page.ts';
 import { wordFilterRoutes } from './word-filters/routes.ts';
@@ -53,7 +54,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   const limiters = createLimiterFactory(config.redisUrl, logger);
   await limiters.ready();
-  const services = createServices(database, config, limiters);
+  const services = createServices(database, config, limiters, logger);
   if (config.admin !== null) await services.users.ensureAdmin(config.admin, logger);
 
   const app = Fastify({
@@ -101,6 +102,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(authRoutes, { prefix: '/api', auth: services.auth });
   await app.register(loginPages, { auth: services.auth });
   await app.register(userRoutes, { prefix: '/api', users: services.users, baseUrl: config.baseUrl });
+  await app.register(forumRoutes, { prefix: '/api', forum: services.forum, presenter: services.presenter, baseUrl: config.baseUrl });
   await app.register(wordFilterRoutes, { prefix: '/api/word-filters', wordFilters: services.wordFilters, config });
 
   return { app, database, services };

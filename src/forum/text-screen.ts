@@ -1,14 +1,10 @@
 // What the forum needs from the word filters: a verdict on a piece of user
-// text of one content type. WordFilterChecker (src/word-filters) provides it.
-export type ContentType = 'posts' | 'private_messages' | 'comments' | 'signatures' | 'usernames' | 'topics';
+// text of one content type (WordFiltersService.check provides it).
+import type { CheckResult } from '../word-filters/engine/apply.ts';
+import type { ContentType } from '../word-filters/rules.ts';
 
-export interface ScreenResult {
-  action: 'allow' | 'moderate' | 'block';
-  /** The text with every replacement made, for display. */
-  text: string;
-  matches: Array<{ filter_id: number; filter_type: 'replace' | 'block' | 'moderate' }>;
-}
+export type { ContentType };
 
 export interface TextScreen {
-  check(text: string, contentType: ContentType): Promise<ScreenResult>;
+  check(text: string, contentType: ContentType): Promise<CheckResult>;
 }
