@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import pino, { type Logger } from 'pino';
+import { adminPages } from './admin/index.ts';
 import { installCsrfProtection } from './auth/csrf.ts';
 import { installAuthentication } from './auth/guard.ts';
 import { createLimiterFactory } from './auth/limiters.ts';
@@ -104,6 +105,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(userRoutes, { prefix: '/api', users: services.users, baseUrl: config.baseUrl });
   await app.register(forumRoutes, { prefix: '/api', forum: services.forum, presenter: services.presenter, baseUrl: config.baseUrl });
   await app.register(wordFilterRoutes, { prefix: '/api/word-filters', wordFilters: services.wordFilters, config });
+  await app.register(adminPages, { services });
 
   return { app, database, services };
 }

@@ -11,6 +11,7 @@ import { ForumPresenter } from './forum/presenter.ts';
 import { ForumRepository } from './forum/repository.ts';
 import { ForumService } from './forum/service.ts';
 import { OutboxMailer, type Mailer } from './mail/mailer.ts';
+import { Outbox } from './mail/outbox.ts';
 import { UsersRepository } from './users/repository.ts';
 import { UsersService } from './users/service.ts';
 import { WordFiltersRepository } from './word-filters/repository.ts';
@@ -21,6 +22,7 @@ export interface Services {
   auth: AuthService;
   wordFilters: WordFiltersService;
   mailer: Mailer;
+  outbox: Outbox;
   forum: ForumService;
   presenter: ForumPresenter;
 }
@@ -38,5 +40,5 @@ export function createServices(database: DatabaseHandle, config: Config, limiter
   const forum = new ForumService(new ForumRepository(database.db), wordFilters, mailer);
   // TODO(integration): replace with the emoji catalog's lookup when the emoji branch lands.
   const presenter = new ForumPresenter(wordFilters, async () => () => undefined);
-  return { users, auth, wordFilters, mailer, forum, presenter };
+  return { users, auth, wordFilters, mailer, outbox: new Outbox(database.db), forum, presenter };
 }

@@ -39,7 +39,7 @@ const Fields = {
   notes: Nullable(Type.String({ maxLength: NOTES_MAX_LENGTH, description: 'For the moderators; not shown to users' })),
 };
 
-const CreateBody = Type.Object({
+export const CreateBody = Type.Object({
   pattern: Fields.pattern,
   replacement: Type.Optional(Fields.replacement),
   filter_type: Fields.filter_type,
@@ -51,7 +51,7 @@ const CreateBody = Type.Object({
   notes: Type.Optional(Fields.notes),
 });
 
-const PatchBody = Type.Partial(CreateBody);
+export const PatchBody = Type.Partial(CreateBody);
 
 const FilterProperties = {
   filter_type: Type.Optional(OneOf(FILTER_TYPES)),
@@ -63,7 +63,7 @@ const FilterProperties = {
 
 const Direction = OneOf(['asc', 'desc'] as const);
 
-const ListQuery = Type.Object({
+export const ListQuery = Type.Object({
   ...PageQueryProperties,
   ...FilterProperties,
   search: Type.Optional(Type.String({ maxLength: 255, description: 'Text contained in the pattern or the notes' })),
@@ -75,7 +75,7 @@ const ListQuery = Type.Object({
 
 const SearchQuery = Type.Object({ ...SearchQueryProperties, ...FilterProperties });
 
-const CheckBody = Type.Object({
+export const CheckBody = Type.Object({
   text: Type.String({ minLength: 1, maxLength: MAX_TEXT_LENGTH, description: `The text to check, up to ${MAX_TEXT_LENGTH} characters` }),
   content_type: OneOf(CONTENT_TYPES, 'Where the text would be written: selects the rules that apply'),
 });
@@ -177,9 +177,10 @@ export const wordFilterRoutes: FastifyPluginAsyncTypebox<{ wordFilters: WordFilt
   });
 };
 
-type FilterQuery = Static<typeof SearchQuery> | Static<typeof ListQuery>;
+export type ListQueryValue = Static<typeof ListQuery>;
+type FilterQuery = Static<typeof SearchQuery> | ListQueryValue;
 
-function listFilter(query: FilterQuery): WordFilterListFilter {
+export function listFilter(query: FilterQuery): WordFilterListFilter {
   return {
     filter_type: query.filter_type,
     pattern_type: query.pattern_type,
@@ -191,7 +192,7 @@ function listFilter(query: FilterQuery): WordFilterListFilter {
 }
 
 /** `sort`/`order` (the overview's names) win over `sort_by`/`sort_order`; a named field sorts ascending unless told. */
-function sortOf(query: Static<typeof ListQuery>): WordFilterSort {
+export function sortOf(query: ListQueryValue): WordFilterSort {
   const field = query.sort ?? query.sort_by;
   const direction = query.order ?? query.sort_order;
   return field === undefined ? { field: 'created_at', direction: direction ?? 'desc' } : { field, direction: direction ?? 'asc' };

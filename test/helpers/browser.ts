@@ -24,21 +24,30 @@ export class Browser {
     return this.request('GET', url);
   }
 
-  /** Posts a form, adding the CSRF token the last page carried unless `_csrf` is given. */
-  post(url: string, form: Record<string, string>): Promise<PageResponse> {
-    return this.request('POST', url, { _csrf: this.csrf ?? '', ...form });
+  /**
+   * Posts a form, adding the CSRF token the last page carried unless `_csrf`
+   * is given. A list value repeats its field (checkbox groups).
+   */
+  post(url: string, form: Record<string, string | string[]>, headers: Record<string, string> = {}): Promise<PageResponse> {
+    return this.request('POST', url, { _csrf: this.csrf ?? '', ...form }, headers);
   }
 
   /** The CSRF token of the last page (its meta tag). */
   csrf: string | undefined;
 
-  async request(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, form?: Record<string, string>): Promise<PageResponse> {
+  async request(
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+    url: string,
+    form?: Record<string, string | string[]>,
+    headers: Record<string, string> = {},
+  ): Promise<PageResponse> {
+    const payload = form === undefined ? undefined : new URLSearchParams(Object.entries(form).flatMap(([key, value]) => (Array.isArray(value) ? value : [value]).map((v): [string, string] => [key, v])));
     const response = await this.#t.app.inject({
       method,
       url,
-      headers: { ...this.#headers, ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
+      headers: { ...this.#headers, ...headers, ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
       cookies: Object.fromEntries(this.cookies),
-      ...(form ? { payload: new URLSearchParams(form).toString() } : {}),
+      ...(payload ? { payload: payload.toString() } : {}),
     });
     for (const cookie of response.cookies as PageResponse['setCookies']) {
       if (cookie.value === '') this.cookies.delete(cookie.name);

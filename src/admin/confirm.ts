@@ -1,0 +1,56 @@
+// Destructive actions ask first. A plain form post without `confirmed`
+// answers with this page; with htmx the button asks in a dialog
+// (hx-confirm) and sends `confirmed` itself.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { html, type SafeHtml } from '../web/html.ts';
+import { csrfInput, localPath } from '../web/page.ts';
+import { sendAdminPage, type SectionId } from './layout.ts';
+import { flag, text, type SubmittedForm } from './forms.ts';
+
+export interface Confirmation {
+  section: SectionId;
+  title: string;
+  question: string;
+  details?: SafeHtml;
+  action: string;
+  confirmLabel: string;
+  cancelHref: string;
+  returnTo?: string;
+}
+
+export function sendConfirmPage(request: FastifyRequest, reply: FastifyReply, c: Confirmation): FastifyReply {
+  return sendAdminPage(request, reply, {
+    title: c.title,
+    section: c.section,
+    body: html`<h1>${c.title}</h1>
+<p>${c.question}</p>
+${c.details ?? ''}
+<form method="post" action="${c.action}" class="actions">
+  ${csrfInput(request, reply)}
+  <input type="hidden" name="confirmed" value="1">
+  ${c.returnTo === undefined ? '' : html`<input type="hidden" name="return" value="${c.returnTo}">`}
+  <button type="submit" class="danger">${c.confirmLabel}</button>
+  <a class="button secondary" href="${c.cancelHref}">Cancel</a>
+</form>`,
+  });
+}
+
+export function isConfirmed(form: SubmittedForm): boolean {
+  return flag(form, 'confirmed');
+}
+
+/** Hidden field carrying the list page to come back to after a plain form post. */
+export function returnField(path: string): SafeHtml {
+  return html`<input type="hidden" name="return" value="${path}">`;
+}
+
+/** Where to go back to: the submitted `return` when it is a page of this section, else `fallback`. */
+export function returnTo(form: SubmittedForm, fallback: string): string {
+  const target = localPath(text(form, 'return'), fallback);
+  return target.startsWith(fallback) ? target : fallback;
+}
+
+/** htmx attributes of a destructive button: ask in a dialog, then send `confirmed`. */
+export function htmxConfirm(question: string): SafeHtml {
+  return html` hx-confirm="${question}" hx-vals='{"confirmed":"1"}'`;
+}

@@ -1,0 +1,73 @@
+// /admin/: the sections this viewer may use, each with the number that says
+// whether it needs attention.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { ForumService } from '../forum/service.ts';
+import type { Outbox } from '../mail/outbox.ts';
+import type { UsersService } from '../users/service.ts';
+import { html } from '../web/html.ts';
+import type { WordFiltersService } from '../word-filters/service.ts';
+import { STAFF, requirePage, viewer } from './guard.ts';
+import { sectionsFor, sendAdminPage, type SectionId } from './layout.ts';
+
+export interface DashboardServices {
+  forum: ForumService;
+  wordFilters: WordFiltersService;
+  users: UsersService;
+  outbox: Outbox;
+}
+
+const ONE = { page: 1, perPage: 1, offset: 0 };
+const NEWEST = { field: 'created_at', direction: 'desc' } as const;
+
+type Count = { figure: number; label: string; extra?: string };
+
+export const dashboardPage: FastifyPluginAsyncTypebox<DashboardServices> = async (app, services) => {
+  app.get('/admin', async (_request, reply) => reply.redirect('/admin/', 301));
+
+  app.get('/admin/', { preHandler: requirePage(STAFF) }, async (request, reply) => {
+    const sections = sectionsFor(viewer(request));
+    const counts = new Map<SectionId, Count>();
+    for (const section of sections) {
+      const count = await countFor(section.id, services);
+      if (count !== undefined) counts.set(section.id, count);
+    }
+    return sendAdminPage(request, reply, {
+      title: 'Dashboard',
+      section: 'dashboard',
+      body: html`<h1>Administration</h1>
+<ul class="cards">
+  ${sections.map((section) => {
+    const count = counts.get(section.id);
+    return html`<li id="card-${section.id}">
+    <h2><a href="${section.path}">${section.title}</a></h2>
+    ${count === undefined ? '' : html`<p class="count">${count.figure} <span class="muted">${count.label}</span></p>${count.extra === undefined ? '' : html`<p>${count.extra}</p>`}`}
+    <p class="muted">${section.summary}</p>
+  </li>`;
+  })}
+</ul>`,
+    });
+  });
+};
+
+async function countFor(id: SectionId, { forum, wordFilters, users, outbox }: DashboardServices): Promise<Count | undefined> {
+  switch (id) {
+    case 'moderation':
+      return { figure: (await forum.listPending(ONE)).total, label: 'waiting' };
+    case 'word-filters': {
+      const [all, active] = await Promise.all([wordFilters.list({}, NEWEST, ONE), wordFilters.list({ is_active: true }, NEWEST, ONE)]);
+      return { figure: all.total, label: 'rules', extra: `${active.total} active` };
+    }
+    case 'users': {
+      const [all, banned] = await Promise.all([users.list({}, 0, 1), users.list({ status: 'banned' }, 0, 1)]);
+      return { figure: all.total, label: 'users', extra: `${banned.total} banned` };
+    }
+    case 'forums':
+      return { figure: (await forum.listForums(ONE)).total, label: 'forums' };
+    case 'outbox': {
+      const counts = await outbox.counts();
+      return { figure: counts.total, label: 'messages', extra: `${counts.failed} failed` };
+    }
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,17 @@
+// The admin area at /admin/: one module per section, all calling the same
+// services as the API.
+import type { FastifyPluginAsync } from 'fastify';
+import type { Services } from '../services.ts';
+import { adminAssets } from './assets.ts';
+import { dashboardPage } from './dashboard.ts';
+import { moderationPages } from './moderation.ts';
+import { wordFilterTesterPage } from './word-filter-tester.ts';
+import { wordFilterPages } from './word-filters.ts';
+
+export const adminPages: FastifyPluginAsync<{ services: Services }> = async (app, { services }) => {
+  await app.register(adminAssets);
+  await app.register(dashboardPage, services);
+  await app.register(moderationPages, { forum: services.forum, wordFilters: services.wordFilters });
+  await app.register(wordFilterTesterPage, { wordFilters: services.wordFilters });
+  await app.register(wordFilterPages, { wordFilters: services.wordFilters });
+};

@@ -1,0 +1,49 @@
+// Admin page fixtures: signed-in browsers of each role, and readers for the
+// parts of a page the tests look at (field errors, the notice, table rows).
+import type { Role } from '../../src/db/schema.ts';
+import type { UserRow } from '../../src/users/repository.ts';
+import type { TestApp } from '../helpers/app.ts';
+import { TEST_PASSWORD, createUser } from '../helpers/auth.ts';
+import { Browser } from '../helpers/browser.ts';
+
+/** Headers htmx sends with its requests. */
+export const HTMX = { 'hx-request': 'true' };
+
+export interface SignedInBrowser {
+  browser: Browser;
+  user: UserRow;
+}
+
+/** A browser logged in through /login/ as a new active user of that role. */
+export async function signedInBrowser(t: TestApp, role: Role, name?: string): Promise<SignedInBrowser> {
+  const user = await createUser(t, { role, ...(name !== undefined ? { name } : {}) });
+  const browser = new Browser(t);
+  const login = await browser.logIn(user.username, TEST_PASSWORD);
+  if (login.status !== 303) throw new Error(`login failed: ${login.status}`);
+  // Any page now carries the session's CSRF token (the login page had the guest one).
+  await browser.get('/admin/');
+  return { browser, user };
+}
+
+/** The message(s) shown under a field of a form (ids are `<form>-<field>-error`). */
+export function fieldError(body: string, form: string, field: string): string | undefined {
+  const match = new RegExp(`<p class="field-error" id="${form}-${field}-error">([\\s\\S]*?)</p>`).exec(body);
+  return match?.[1]?.replace(/<br>/g, '\n').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>');
+}
+
+/** The one-time notice at the top of an admin page. */
+export function notice(body: string): { kind: string; text: string } | undefined {
+  const match = /<div id="admin-live"[^>]*><p class="notice (\w+)">([^<]*)<\/p>/.exec(body);
+  return match === null ? undefined : { kind: match[1]!, text: unescape(match[2]!) };
+}
+
+/** The `<tr id="…">` row with that id, or undefined. */
+export function row(body: string, id: string): string | undefined {
+  const start = body.indexOf(`<tr id="${id}">`);
+  if (start < 0) return undefined;
+  return body.slice(start, body.indexOf('</tr>', start) + 5);
+}
+
+export function unescape(text: string): string {
+  return text.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+}
