@@ -4,7 +4,10 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Services } from '../services.ts';
 import { adminAssets } from './assets.ts';
 import { dashboardPage } from './dashboard.ts';
+import { forumPages } from './forums.ts';
 import { moderationPages } from './moderation.ts';
+import { outboxPages } from './outbox.ts';
+import { userPages } from './users.ts';
 import { wordFilterTesterPage } from './word-filter-tester.ts';
 import { wordFilterPages } from './word-filters.ts';
 
@@ -14,4 +17,7 @@ export const adminPages: FastifyPluginAsync<{ services: Services }> = async (app
   await app.register(moderationPages, { forum: services.forum, wordFilters: services.wordFilters });
   await app.register(wordFilterTesterPage, { wordFilters: services.wordFilters });
   await app.register(wordFilterPages, { wordFilters: services.wordFilters });
+  await app.register(userPages, { users: services.users });
+  await app.register(forumPages, { forum: services.forum });
+  await app.register(outboxPages, { outbox: services.outbox });
 };

@@ -11,7 +11,7 @@ import type { UsersService } from './service.ts';
 
 const security = [{ bearer: [] }];
 
-const ListQuery = Type.Object({
+export const ListQuery = Type.Object({
   ...PageQueryProperties,
   search: Type.Optional(Type.String({ maxLength: 255, description: 'Part of the user name or e-mail address' })),
   role: Type.Optional(RoleSchema),
@@ -26,7 +26,7 @@ const CreateBody = Type.Object({
   status: Type.Optional(StatusSchema),
 });
 
-const UpdateBody = Type.Object({
+export const UpdateBody = Type.Object({
   username: Type.Optional(Username),
   email: Type.Optional(Email),
   password: Type.Optional(Password),

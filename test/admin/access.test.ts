@@ -21,16 +21,30 @@ describeEachDatabase('admin area: who may open what', (db) => {
     moderator = await signedInBrowser(t, 'moderator');
     member = await signedInBrowser(t, 'user');
     const rule = await createRule(t, { pattern: 'access' }, admin.user.id);
+    const forum = await t.services.forum.createForum({ name: 'Access forum' });
+    await t.services.mailer.send({ to: 'someone@example.test', subject: 'Hello', text: 'Body' });
+    const [mail] = (await t.services.outbox.list({ page: 1, perPage: 1, offset: 0 })).rows;
     staffPages = ['/admin/', '/admin/moderation/', '/admin/word-filters/', '/admin/word-filters/tester/', `/admin/word-filters/${rule.id}/`];
     adminPages = [
       '/admin/word-filters/new/',
       `/admin/word-filters/${rule.id}/delete/`,
+      '/admin/users/',
+      `/admin/users/${member.user.id}/`,
+      '/admin/forums/',
+      `/admin/forums/${forum.id}/`,
+      '/admin/outbox/',
+      `/admin/outbox/${mail!.id}/`,
     ];
     adminActions = [
       '/admin/word-filters/',
       `/admin/word-filters/${rule.id}/`,
       `/admin/word-filters/${rule.id}/active/`,
       `/admin/word-filters/${rule.id}/delete/`,
+      `/admin/users/${member.user.id}/`,
+      '/admin/forums/',
+      `/admin/forums/${forum.id}/`,
+      `/admin/forums/${forum.id}/order/`,
+      `/admin/forums/${forum.id}/delete/`,
     ];
   });
   after(() => t.close());
@@ -109,6 +123,8 @@ describeEachDatabase('admin area: who may open what', (db) => {
         const response = await moderator.browser.post(url, { confirmed: '1', is_active: '0', display_order: '1', name: 'x', role: 'admin', status: 'active' });
         assert.equal(response.status, 403, url);
       }
+      const self = await t.services.users.get(moderator.user.id);
+      assert.equal(self.role, 'moderator', 'did not promote themselves');
     });
 
     it('see only their sections in the admin menu', async () => {
@@ -130,7 +146,7 @@ describeEachDatabase('admin area: who may open what', (db) => {
     });
 
     it('get the 404 page for unknown or malformed ids', async () => {
-      for (const url of ['/admin/word-filters/999999/', '/admin/word-filters/abc/']) {
+      for (const url of ['/admin/word-filters/999999/', '/admin/word-filters/abc/', '/admin/users/999999/', '/admin/forums/999999/', '/admin/outbox/999999/']) {
         const response = await admin.browser.get(url);
         assert.equal(response.status, 404, url);
         assert.match(response.body, /<h1>Not found<\/h1>/, url);
@@ -148,6 +164,7 @@ describeEachDatabase('admin area: who may open what', (db) => {
       }
       const afterwards = await t.services.wordFilters.list({}, { field: 'id', direction: 'asc' }, { page: 1, perPage: 100, offset: 0 });
       assert.deepEqual(afterwards, before);
+      assert.equal((await t.services.users.get(member.user.id)).status, 'active');
     });
 
     it('accepts the token in the X-CSRF-Token header, as htmx sends it', async () => {

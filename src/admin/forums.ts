@@ -1,0 +1,193 @@
+// /admin/forums/: create, rename, describe, reorder and delete (only when
+// empty) forums, through ForumService with the API's body schemas.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { ForumRow } from '../forum/repository.ts';
+import { FORUM_DESCRIPTION_MAX, FORUM_NAME_MAX, ForumBodies } from '../forum/routes.ts';
+import type { ForumService } from '../forum/service.ts';
+import { ApiError } from '../http/errors.ts';
+import { PageQueryProperties, pageRequest, type PageRequest } from '../http/pagination.ts';
+import { IdParams } from '../http/schemas.ts';
+import { checkForm } from '../http/validation.ts';
+import { forumPath } from '../urls/paths.ts';
+import { html, type SafeHtml } from '../web/html.ts';
+import { csrfInput } from '../web/page.ts';
+import { htmxConfirm, isConfirmed, returnField, returnTo, sendConfirmPage } from './confirm.ts';
+import { redirectWithNotice } from './flash.ts';
+import { errorSummary, formState, optionalText, submitted, text, textArea, textInput, validationErrors, withoutBlanks, type FormState, type SubmittedForm } from './forms.ts';
+import { ADMINS, requirePage } from './guard.ts';
+import { isHtmx, sendNoticeOnly } from './htmx.ts';
+import { sendAdminPage } from './layout.ts';
+import { pagination, rangeText } from './lists.ts';
+
+const BASE = '/admin/forums/';
+const PageQuery = Type.Object(PageQueryProperties);
+
+export const forumPages: FastifyPluginAsyncTypebox<{ forum: ForumService }> = async (app, { forum }) => {
+  const admin = requirePage(ADMINS);
+
+  const showList = async (request: FastifyRequest, reply: FastifyReply, create: FormState, status = 200) => {
+    const query = checkForm(PageQuery, withoutBlanks(request.query));
+    const page = pageRequest(query.ok ? { per_page: 100, ...query.value } : { per_page: 100 });
+    return listPage(request, reply, { page, ...(await forum.listForums(page)), create, status });
+  };
+
+  app.get(BASE, { preHandler: admin }, async (request, reply) => showList(request, reply, formState('new-forum', { display_order: 0 })));
+
+  app.post(BASE, { preHandler: admin }, async (request, reply) => {
+    const values = forumValues(submitted(request.body));
+    const checked = checkForm(ForumBodies.create, values);
+    if (!checked.ok) return showList(request, reply, formState('new-forum', values, checked.errors), 422);
+    const created = await forum.createForum(checked.value);
+    return redirectWithNotice(request, reply, BASE, `Forum “${created.name}” created.`);
+  });
+
+  app.get(`${BASE}:id/`, { preHandler: admin, schema: { params: IdParams } }, async (request, reply) => {
+    const row = await forum.getForum(request.params.id);
+    return editPage(request, reply, row, formState('forum', row));
+  });
+
+  app.post(`${BASE}:id/`, { preHandler: admin, schema: { params: IdParams } }, async (request, reply) => {
+    const row = await forum.getForum(request.params.id);
+    const values = forumValues(submitted(request.body));
+    const checked = checkForm(ForumBodies.update, { ...values, description: values['description'] ?? '' });
+    if (!checked.ok) return editPage(request, reply, row, formState('forum', values, checked.errors), 422);
+    try {
+      const updated = await forum.updateForum(row.id, checked.value);
+      return redirectWithNotice(request, reply, BASE, `Forum “${updated.name}” saved.`);
+    } catch (error) {
+      return editPage(request, reply, row, formState('forum', values, validationErrors(error)), 422);
+    }
+  });
+
+  // Reordering from the table: with htmx the table is swapped for the re-sorted one the redirect shows.
+  app.post(`${BASE}:id/order/`, { preHandler: admin, schema: { params: IdParams } }, async (request, reply) => {
+    const form = submitted(request.body);
+    const back = returnTo(form, BASE);
+    const row = await forum.getForum(request.params.id);
+    const checked = checkForm(ForumBodies.update, { display_order: text(form, 'display_order') ?? '' });
+    if (!checked.ok) {
+      const message = `${row.name}: ${Object.values(checked.errors).flat().join(' ')}`;
+      if (isHtmx(request)) return sendNoticeOnly(reply, message, 'error');
+      return redirectWithNotice(request, reply, back, message, 'error');
+    }
+    const updated = await forum.updateForum(row.id, checked.value);
+    return redirectWithNotice(request, reply, back, `Forum “${updated.name}” moved to position ${updated.display_order}.`);
+  });
+
+  app.post(`${BASE}:id/delete/`, { preHandler: admin, schema: { params: IdParams } }, async (request, reply) => {
+    const form = submitted(request.body);
+    const back = returnTo(form, BASE);
+    const row = await forum.getForum(request.params.id);
+    if (!isConfirmed(form)) {
+      return sendConfirmPage(request, reply, {
+        section: 'forums',
+        title: `Delete forum “${row.name}”`,
+        question: `Delete the forum “${row.name}”? Only an empty forum can be deleted.`,
+        action: `${BASE}${row.id}/delete/`,
+        confirmLabel: 'Delete forum',
+        cancelHref: back,
+        returnTo: back,
+      });
+    }
+    try {
+      await forum.deleteForum(row.id);
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.code !== 'CONFLICT') throw error;
+      if (isHtmx(request)) return sendNoticeOnly(reply, `“${row.name}”: ${error.message}`, 'error');
+      return redirectWithNotice(request, reply, back, `“${row.name}”: ${error.message}`, 'error');
+    }
+    return redirectWithNotice(request, reply, back, `Forum “${row.name}” deleted.`);
+  });
+};
+
+function forumValues(form: SubmittedForm): Record<string, unknown> {
+  const order = optionalText(form, 'display_order');
+  return {
+    name: text(form, 'name') ?? '',
+    ...(text(form, 'description') !== undefined ? { description: text(form, 'description') } : {}),
+    ...(order !== undefined ? { display_order: order } : {}),
+  };
+}
+
+interface ListState {
+  page: PageRequest;
+  rows: ForumRow[];
+  total: number;
+  create: FormState;
+  status: number;
+}
+
+function listPage(request: FastifyRequest, reply: FastifyReply, state: ListState): FastifyReply {
+  const back = request.url;
+  const info = { page: state.page.page, perPage: state.page.perPage, total: state.total };
+  return sendAdminPage(request, reply, {
+    title: 'Forums',
+    section: 'forums',
+    status: state.status,
+    body: html`<h1>Forums</h1>
+<div id="forums">
+<p class="muted">${rangeText(info, state.rows.length, 'forums')} Forums are listed by position, then by age.</p>
+${state.rows.length === 0 ? '' : html`<div class="table-wrap"><table>
+  <caption class="visually-hidden">Forums</caption>
+  <thead><tr><th scope="col">Forum</th><th scope="col" class="num">Topics</th><th scope="col" class="num">Posts</th><th scope="col">Position</th><th scope="col">Actions</th></tr></thead>
+  <tbody>${state.rows.map((row) => forumRow(request, reply, row, back))}</tbody>
+</table></div>`}
+${pagination(request, info, 'Forum pages')}
+</div>
+<h2 id="new-forum-title">New forum</h2>
+${errorSummary(state.create)}
+<form method="post" action="${BASE}" class="stacked" aria-labelledby="new-forum-title" novalidate>
+  ${csrfInput(request, reply)}
+  ${forumFields(state.create)}
+  <div><button type="submit">Create forum</button></div>
+</form>`,
+  });
+}
+
+function forumFields(form: FormState): SafeHtml {
+  return html`${textInput(form, { name: 'name', label: 'Name', required: true, maxlength: FORUM_NAME_MAX })}
+  ${textArea(form, { name: 'description', label: 'Description', maxlength: FORUM_DESCRIPTION_MAX, rows: 3, hint: 'Shown under the name on the forum list.' })}
+  ${textInput(form, { name: 'display_order', label: 'Position', type: 'number', min: 0, hint: 'Lower numbers come first.' })}`;
+}
+
+function forumRow(request: FastifyRequest, reply: FastifyReply, row: ForumRow, back: string): SafeHtml {
+  const name = `forum “${row.name}”`;
+  const order = formState(`forum-${row.id}`, row);
+  return html`<tr id="forum-${row.id}">
+  <th scope="row"><a href="${forumPath(row)}">${row.name}</a>${row.description === '' ? '' : html`<br><span class="muted">${row.description}</span>`}</th>
+  <td class="num">${row.topics_count}</td>
+  <td class="num">${row.posts_count}</td>
+  <td>
+    <form method="post" action="${BASE}${row.id}/order/" class="inline-edit" hx-post="${BASE}${row.id}/order/" hx-target="#forums" hx-select="#forums" hx-swap="outerHTML" hx-select-oob="#admin-live">
+      ${csrfInput(request, reply)}${returnField(back)}
+      ${textInput(order, { name: 'display_order', label: `Position of ${row.name}`, type: 'number', min: 0 })}
+      <button type="submit" class="small secondary">Move<span class="visually-hidden"> ${name}</span></button>
+    </form>
+  </td>
+  <td class="actions">
+    <a href="${BASE}${row.id}/">Edit<span class="visually-hidden"> ${name}</span></a>
+    <form method="post" action="${BASE}${row.id}/delete/" class="inline" hx-post="${BASE}${row.id}/delete/" hx-target="#forums" hx-select="#forums" hx-swap="outerHTML" hx-select-oob="#admin-live"${htmxConfirm(`Delete ${name}?`)}>
+      ${csrfInput(request, reply)}${returnField(back)}
+      <button type="submit" class="small danger">Delete<span class="visually-hidden"> ${name}</span></button>
+    </form>
+  </td>
+</tr>`;
+}
+
+function editPage(request: FastifyRequest, reply: FastifyReply, row: ForumRow, form: FormState, status = 200): FastifyReply {
+  return sendAdminPage(request, reply, {
+    title: `Edit forum “${row.name}”`,
+    section: 'forums',
+    status,
+    body: html`<p><a href="${BASE}">← Forums</a></p>
+<h1>Edit forum “${row.name}”</h1>
+${errorSummary(form)}
+<form method="post" action="${BASE}${row.id}/" class="stacked" novalidate>
+  ${csrfInput(request, reply)}
+  ${forumFields(form)}
+  <div class="actions"><button type="submit">Save forum</button><a href="${BASE}">Cancel</a></div>
+</form>`,
+  });
+}

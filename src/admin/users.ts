@@ -1,0 +1,130 @@
+// /admin/users/: find users (the API's list filters), see their bonus
+// points, change role and status (a ban ends every login at once) through
+// UsersService, which also keeps admins from locking themselves out.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FieldErrors } from '../http/errors.ts';
+import { pageRequest } from '../http/pagination.ts';
+import { IdParams } from '../http/schemas.ts';
+import { checkForm } from '../http/validation.ts';
+import { profilePath } from '../urls/paths.ts';
+import type { UserRow } from '../users/repository.ts';
+import { ListQuery, UpdateBody } from '../users/routes.ts';
+import type { UsersService } from '../users/service.ts';
+import { html, type SafeHtml } from '../web/html.ts';
+import { csrfInput } from '../web/page.ts';
+import { returnField, returnTo } from './confirm.ts';
+import { redirectWithNotice } from './flash.ts';
+import { errorSummary, formState, humanize, options, selectField, submitted, text, textInput, validationErrors, withoutBlanks, type FormState } from './forms.ts';
+import { ADMINS, requirePage, viewer } from './guard.ts';
+import { isHtmx, liveNotice, sendFragment } from './htmx.ts';
+import { sendAdminPage } from './layout.ts';
+import { pagination, rangeText, timestamp } from './lists.ts';
+
+const BASE = '/admin/users/';
+const ROLES = ['user', 'moderator', 'admin'] as const;
+const STATUSES = ['pending', 'active', 'banned'] as const;
+
+export const userPages: FastifyPluginAsyncTypebox<{ users: UsersService }> = async (app, { users }) => {
+  const admin = requirePage(ADMINS);
+
+  app.get(BASE, { preHandler: admin }, async (request, reply) => {
+    const raw = withoutBlanks(request.query);
+    const query = checkForm(ListQuery, raw);
+    const filters = formState('filters', raw, query.ok ? {} : query.errors);
+    const page = pageRequest(query.ok ? query.value : {});
+    const { rows, total } = query.ok ? await users.list(query.value, page.offset, page.perPage) : { rows: [], total: 0 };
+    const back = request.url;
+    return sendAdminPage(request, reply, {
+      title: 'Users',
+      section: 'users',
+      status: query.ok ? 200 : 422,
+      body: html`<h1>Users</h1>
+<form method="get" action="${BASE}" class="toolbar" role="search" aria-label="Find users">
+  ${textInput(filters, { name: 'search', label: 'Name or e-mail contains', type: 'search', maxlength: 255 })}
+  ${selectField(filters, { name: 'role', label: 'Role', blank: 'Any', options: options(ROLES) })}
+  ${selectField(filters, { name: 'status', label: 'Status', blank: 'Any', options: options(STATUSES) })}
+  <div class="actions"><button type="submit">Search</button><a href="${BASE}">Clear</a></div>
+</form>
+${errorSummary(filters, 'The search is not valid:')}
+${!query.ok ? '' : html`<p class="muted">${rangeText({ page: page.page, perPage: page.perPage, total }, rows.length, 'users')}</p>
+${rows.length === 0 ? '' : html`<div class="table-wrap"><table>
+  <caption class="visually-hidden">Users</caption>
+  <thead><tr><th scope="col">Name</th><th scope="col">E-mail</th><th scope="col" class="num">Bonus points</th><th scope="col">Joined</th><th scope="col">Role and status</th></tr></thead>
+  <tbody>${rows.map((row) => userRow(request, reply, row, back))}</tbody>
+</table></div>`}
+${pagination(request, { page: page.page, perPage: page.perPage, total }, 'User pages')}`}`,
+    });
+  });
+
+  app.get(`${BASE}:id/`, { preHandler: admin, schema: { params: IdParams } }, async (request, reply) => {
+    const user = await users.get(request.params.id);
+    return userPage(request, reply, user, formState(`user-${user.id}`, user));
+  });
+
+  app.post(`${BASE}:id/`, { preHandler: admin, schema: { params: IdParams } }, async (request, reply) => {
+    const form = submitted(request.body);
+    const back = returnTo(form, BASE);
+    const current = await users.get(request.params.id);
+    const values = { role: text(form, 'role') ?? '', status: text(form, 'status') ?? '' };
+    const checked = checkForm(UpdateBody, values);
+    let errors: FieldErrors;
+    if (checked.ok) {
+      try {
+        const updated = await users.update(current.id, { role: checked.value.role, status: checked.value.status }, viewer(request));
+        const message = `${updated.username} is now ${updated.role === 'user' ? 'a user' : `a ${updated.role}`} (${updated.status}).`;
+        if (isHtmx(request)) return sendFragment(reply, html`${userRow(request, reply, updated, back)}${liveNotice(message)}`);
+        return redirectWithNotice(request, reply, back, message);
+      } catch (error) {
+        errors = validationErrors(error);
+      }
+    } else {
+      errors = checked.errors;
+    }
+    const state = formState(`user-${current.id}`, values, errors);
+    if (isHtmx(request)) return sendFragment(reply, userRow(request, reply, current, back, state), 422);
+    return userPage(request, reply, current, state, 422);
+  });
+};
+
+function userRow(request: FastifyRequest, reply: FastifyReply, user: UserRow, back: string, state?: FormState): SafeHtml {
+  return html`<tr id="user-${user.id}">
+  <th scope="row"><a href="${profilePath({ id: user.id, name: user.username })}">${user.username}</a></th>
+  <td>${user.email}</td>
+  <td class="num">${user.bonus_points}</td>
+  <td>${timestamp(user.created_at)}</td>
+  <td>${accessForm(request, reply, user, state ?? formState(`user-${user.id}`, user), back, true)}</td>
+</tr>`;
+}
+
+function accessForm(request: FastifyRequest, reply: FastifyReply, user: UserRow, form: FormState, back: string, inline: boolean): SafeHtml {
+  if (request.user?.id === user.id) {
+    return html`${humanize(user.role)}, ${user.status} <span class="muted">(you: another admin changes your own access)</span>`;
+  }
+  const action = `${BASE}${user.id}/`;
+  return html`<form method="post" action="${action}" class="${inline ? 'inline-edit' : 'stacked'}"${inline ? html` hx-post="${action}" hx-target="closest tr" hx-swap="outerHTML"` : ''}>
+    ${csrfInput(request, reply)}${returnField(back)}
+    ${selectField(form, { name: 'role', label: inline ? `Role of ${user.username}` : 'Role', options: options(ROLES) })}
+    ${selectField(form, { name: 'status', label: inline ? `Status of ${user.username}` : 'Status', hint: inline ? undefined : 'Banned users cannot log in; a ban ends their sessions and tokens at once.', options: options(STATUSES) })}
+    <button type="submit" class="small">Save<span class="visually-hidden"> ${user.username}</span></button>
+  </form>`;
+}
+
+function userPage(request: FastifyRequest, reply: FastifyReply, user: UserRow, form: FormState, status = 200): FastifyReply {
+  return sendAdminPage(request, reply, {
+    title: user.username,
+    section: 'users',
+    status,
+    body: html`<p><a href="${BASE}">← Users</a></p>
+<h1>${user.username}</h1>
+${errorSummary(form)}
+<dl class="facts">
+  <dt>E-mail</dt><dd>${user.email}</dd>
+  <dt>Bonus points</dt><dd>${user.bonus_points}</dd>
+  <dt>Joined</dt><dd>${timestamp(user.created_at)}</dd>
+  <dt>Profile</dt><dd><a href="${profilePath({ id: user.id, name: user.username })}">Public profile</a></dd>
+</dl>
+<h2>Role and status</h2>
+${accessForm(request, reply, user, form, BASE, false)}`,
+  });
+}
