@@ -62,7 +62,8 @@ export function installErrorHandling(app: FastifyInstance, allowed: AllowedMetho
   app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
     const methods = allowed.for(path);
-    if (methods.length > 0) {
+    // A route that ran and found nothing (a missing static file) is a 404, not a 405.
+    if (methods.length > 0 && !methods.includes(request.method)) {
       reply.header('allow', methods.join(', '));
       return sendGeneral(request, reply, new ApiError('METHOD_NOT_ALLOWED', `The ${request.method} method is not supported for this route. Supported methods: ${methods.join(', ')}.`));
     }

@@ -75,6 +75,12 @@ describeEachDatabase('HTTP conventions', (db) => {
     assert.match(String(response.headers['allow']), /GET/);
   });
 
+  it('answers a missing file under a static path with 404, not 405 (the method was right)', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/assets/no-such-file.css' });
+    assert.equal(response.statusCode, 404);
+    assert.equal(response.headers['allow'], undefined);
+  });
+
   it('answers malformed JSON with 400 BAD_REQUEST', async () => {
     const response = await t.app.inject({ method: 'POST', url: '/api/test/things', headers: { 'content-type': 'application/json' }, payload: '{"title": ' });
     assert.equal(response.statusCode, 400);
