@@ -2,6 +2,7 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from 'fastify';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
+import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { randomUUID } from 'node:crypto';
@@ -24,6 +25,8 @@ import { registerOpenApi } from './http/openapi.ts';
 import { RequestLogController } from './http/request-log.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { createServices, type Services } from './services.ts';
+import { IMAGE_RULES } from './emoji/images/store.ts';
+import { imageFileRoutes, imageUploadRoutes } from './emoji/images/routes.ts';
 import { helloRoutes, probeRoutes } from './system/routes.ts';
 import { forumRoutes } from './forum/routes.ts';
 import { userRoutes } from './users/routes.ts';
@@ -56,6 +59,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const limiters = createLimiterFactory(config.redisUrl, logger);
   await limiters.ready();
   const services = createServices(database, config, limiters, logger);
+  try {
+    await services.images.init();
+  } catch (error) {
+    await limiters.close();
+    await database.close();
+    throw error;
+  }
   if (config.admin !== null) await services.users.ensureAdmin(config.admin, logger);
 
   const app = Fastify({
@@ -88,6 +98,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.decorate('site', { baseUrl: config.baseUrl, name: 'Forum' });
   await app.register(cookie);
   await app.register(formbody);
+  // Before CSRF protection: a multipart form's _csrf field must be read by then.
+  // Files are kept in memory up to the largest upload (routes lower it), one
+  // byte over so a handler can tell "too large" apart and say so.
+  await app.register(multipart, {
+    attachFieldsToBody: 'keyValues',
+    throwFileSizeLimit: false,
+    limits: { fileSize: IMAGE_RULES.sprites.maxBytes + 1, files: 1, fields: 100, parts: 101 },
+  });
   installAuthentication(app, services.auth);
   installRateLimits(app, limiters, config.rateLimit);
   installCsrfProtection(app);
@@ -105,6 +123,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(userRoutes, { prefix: '/api', users: services.users, baseUrl: config.baseUrl });
   await app.register(forumRoutes, { prefix: '/api', forum: services.forum, presenter: services.presenter, baseUrl: config.baseUrl });
   await app.register(wordFilterRoutes, { prefix: '/api/word-filters', wordFilters: services.wordFilters, config });
+  await app.register(imageUploadRoutes, { prefix: '/api', images: services.images });
+  await app.register(imageFileRoutes, { images: services.images });
   await app.register(adminPages, { services });
 
   return { app, database, services };

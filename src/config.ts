@@ -32,6 +32,8 @@ export interface Config {
   smtpUrl: string | null;
   /** Sender address of outgoing mail. */
   mailFrom: string;
+  /** Folder for uploaded emoji images and sprite sheets (created at start if missing). */
+  uploadDir: string;
 }
 
 export class ConfigError extends Error {
@@ -70,6 +72,7 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: boolean('TRUST_PROXY', read('TRUST_PROXY'), false),
     smtpUrl: smtpUrl(read('SMTP_URL')),
     mailFrom: read('MAIL_FROM') ?? 'Forum <forum@localhost>',
+    uploadDir: uploadDir(read('UPLOAD_DIR') ?? './data/uploads'),
   };
 }
 
@@ -121,6 +124,14 @@ function smtpUrl(raw: string | undefined): string | null {
   if (!/^smtps?:\/\//.test(raw) || !URL.canParse(raw)) {
     throw new ConfigError('SMTP_URL', `must be an smtp:// or smtps:// URL (got "${redact(raw)}")`);
   }
+  return raw;
+}
+
+// A file path, not a URL: uploads are files this process writes and serves.
+// Whether the folder can be written is checked at start (emoji/images/store.ts).
+function uploadDir(raw: string): string {
+  if (/[\u0000-\u001f]/.test(raw)) throw new ConfigError('UPLOAD_DIR', 'must be a folder path without control characters');
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(raw)) throw new ConfigError('UPLOAD_DIR', `must be a folder path on this machine, not a URL (got "${redact(raw)}")`);
   return raw;
 }
 

@@ -10,6 +10,7 @@ import { AuthService } from './auth/service.ts';
 import { ForumPresenter } from './forum/presenter.ts';
 import { ForumRepository } from './forum/repository.ts';
 import { ForumService } from './forum/service.ts';
+import { ImageStore } from './emoji/images/store.ts';
 import { OutboxMailer, type Mailer } from './mail/mailer.ts';
 import { Outbox } from './mail/outbox.ts';
 import { UsersRepository } from './users/repository.ts';
@@ -23,6 +24,8 @@ export interface Services {
   wordFilters: WordFiltersService;
   mailer: Mailer;
   outbox: Outbox;
+  /** Uploaded emoji images and sprite sheets. */
+  images: ImageStore;
   forum: ForumService;
   presenter: ForumPresenter;
 }
@@ -40,5 +43,5 @@ export function createServices(database: DatabaseHandle, config: Config, limiter
   const forum = new ForumService(new ForumRepository(database.db), wordFilters, mailer);
   // TODO(integration): replace with the emoji catalog's lookup when the emoji branch lands.
   const presenter = new ForumPresenter(wordFilters, async () => () => undefined);
-  return { users, auth, wordFilters, mailer, outbox: new Outbox(database.db), forum, presenter };
+  return { users, auth, wordFilters, mailer, outbox: new Outbox(database.db), images: new ImageStore(config.uploadDir), forum, presenter };
 }

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { describe, it } from 'node:test';
 import { ConfigError, loadConfig } from '../src/config.ts';
+import { startTestApp } from './helpers/app.ts';
 
 describe('loadConfig', () => {
   it('gives the documented defaults for an empty environment', () => {
@@ -16,6 +17,11 @@ describe('loadConfig', () => {
     assert.equal(config.emojiCatalog, 'unicode');
     assert.equal(config.tokenTtlDays, 30);
     assert.equal(config.logLevel, 'info');
+    assert.equal(config.uploadDir, './data/uploads');
+  });
+
+  it('reads UPLOAD_DIR as a folder path', () => {
+    assert.equal(loadConfig({ UPLOAD_DIR: '/var/lib/forum/uploads' }).uploadDir, '/var/lib/forum/uploads');
   });
 
   it('reads every variable of the runtime contract', () => {
@@ -64,6 +70,8 @@ describe('loadConfig', () => {
     ['LOG_LEVEL', { LOG_LEVEL: 'loud' }],
     ['ADMIN_PASSWORD', { ADMIN_USERNAME: 'root', ADMIN_EMAIL: 'root@example.org' }],
     ['ADMIN_USERNAME', { ADMIN_PASSWORD: 'secret123' }],
+    ['UPLOAD_DIR', { UPLOAD_DIR: 's3://bucket/uploads' }],
+    ['UPLOAD_DIR', { UPLOAD_DIR: './up\u0007loads' }],
   ];
   for (const [variable, env] of bad) {
     it(`rejects ${JSON.stringify(env)} naming ${variable}`, () => {
@@ -73,6 +81,15 @@ describe('loadConfig', () => {
 
   it('does not echo database credentials in its error', () => {
     assert.throws(() => loadConfig({ DATABASE_URL: 'mysql://user:hunter2@db/forum' }), (error: Error) => !error.message.includes('hunter2'));
+  });
+});
+
+describe('start-up with an UPLOAD_DIR it cannot write to', () => {
+  it('stops with a ConfigError naming UPLOAD_DIR', async () => {
+    await assert.rejects(
+      startTestApp('sqlite', { env: { UPLOAD_DIR: '/dev/null/uploads' } }),
+      (error: unknown) => error instanceof ConfigError && error.variable === 'UPLOAD_DIR' && /^UPLOAD_DIR must be a folder the server can write to/.test(error.message),
+    );
   });
 });
 

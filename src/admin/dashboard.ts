@@ -1,6 +1,7 @@
 // /admin/: the sections this viewer may use, each with the number that says
 // whether it needs attention.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { ImageStore } from '../emoji/images/store.ts';
 import type { ForumService } from '../forum/service.ts';
 import type { Outbox } from '../mail/outbox.ts';
 import type { UsersService } from '../users/service.ts';
@@ -14,6 +15,7 @@ export interface DashboardServices {
   wordFilters: WordFiltersService;
   users: UsersService;
   outbox: Outbox;
+  images: ImageStore;
 }
 
 const ONE = { page: 1, perPage: 1, offset: 0 };
@@ -49,7 +51,7 @@ export const dashboardPage: FastifyPluginAsyncTypebox<DashboardServices> = async
   });
 };
 
-async function countFor(id: SectionId, { forum, wordFilters, users, outbox }: DashboardServices): Promise<Count | undefined> {
+async function countFor(id: SectionId, { forum, wordFilters, users, outbox, images }: DashboardServices): Promise<Count | undefined> {
   switch (id) {
     case 'moderation':
       return { figure: (await forum.listPending(ONE)).total, label: 'waiting' };
@@ -66,6 +68,10 @@ async function countFor(id: SectionId, { forum, wordFilters, users, outbox }: Da
     case 'outbox': {
       const counts = await outbox.counts();
       return { figure: counts.total, label: 'messages', extra: `${counts.failed} failed` };
+    }
+    case 'emoji-images': {
+      const [custom, sprites] = await Promise.all([images.list('custom'), images.list('sprites')]);
+      return { figure: custom.length, label: 'images', extra: `${sprites.length} sprite sheets` };
     }
     default:
       return undefined;

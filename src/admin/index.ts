@@ -4,6 +4,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Services } from '../services.ts';
 import { adminAssets } from './assets.ts';
 import { dashboardPage } from './dashboard.ts';
+import { emojiImagePages } from './emoji-images.ts';
 import { forumPages } from './forums.ts';
 import { moderationPages } from './moderation.ts';
 import { outboxPages } from './outbox.ts';
@@ -20,4 +21,5 @@ export const adminPages: FastifyPluginAsync<{ services: Services }> = async (app
   await app.register(userPages, { users: services.users });
   await app.register(forumPages, { forum: services.forum });
   await app.register(outboxPages, { outbox: services.outbox });
+  await app.register(emojiImagePages, { images: services.images });
 };

@@ -34,6 +34,7 @@ describeEachDatabase('admin area: who may open what', (db) => {
       `/admin/forums/${forum.id}/`,
       '/admin/outbox/',
       `/admin/outbox/${mail!.id}/`,
+      '/admin/emoji-images/',
     ];
     adminActions = [
       '/admin/word-filters/',
@@ -45,6 +46,8 @@ describeEachDatabase('admin area: who may open what', (db) => {
       `/admin/forums/${forum.id}/`,
       `/admin/forums/${forum.id}/order/`,
       `/admin/forums/${forum.id}/delete/`,
+      '/admin/emoji-images/custom/',
+      '/admin/emoji-images/sprites/',
     ];
   });
   after(() => t.close());

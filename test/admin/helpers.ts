@@ -5,6 +5,7 @@ import type { UserRow } from '../../src/users/repository.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { TEST_PASSWORD, createUser } from '../helpers/auth.ts';
 import { Browser } from '../helpers/browser.ts';
+import { multipart } from '../helpers/images.ts';
 
 /** Headers htmx sends with its requests. */
 export const HTMX = { 'hx-request': 'true' };
@@ -46,4 +47,21 @@ export function row(body: string, id: string): string | undefined {
 
 export function unescape(text: string): string {
   return text.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+}
+
+/** Posts a multipart form (file uploads) with the browser's cookies, as a browser does. */
+export async function postMultipart(
+  t: TestApp,
+  browser: Browser,
+  url: string,
+  fields: Parameters<typeof multipart>[0],
+): Promise<{ status: number; body: string; location: string | undefined }> {
+  const body = await multipart({ _csrf: browser.csrf ?? '', ...fields });
+  const response = await t.app.inject({ method: 'POST', url, payload: body.payload, headers: body.headers, cookies: Object.fromEntries(browser.cookies) });
+  for (const cookie of response.cookies) {
+    if (cookie.value === '') browser.cookies.delete(cookie.name);
+    else browser.cookies.set(cookie.name, cookie.value);
+  }
+  const location = response.headers['location'];
+  return { status: response.statusCode, body: response.body, location: typeof location === 'string' ? location : undefined };
 }

@@ -1,5 +1,8 @@
 // Builds the real app on a fresh database for a test, and runs a suite once
 // per configured database.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe } from 'node:test';
 import pino, { type Logger } from 'pino';
 import { buildApp, type BuiltApp } from '../../src/app.ts';
@@ -33,12 +36,15 @@ export function testConfig(database: TestDatabase, env: Record<string, string> =
 
 export async function startTestApp(kind: DatabaseKind, options: StartOptions = {}): Promise<TestApp> {
   const testDatabase = await createTestDatabase(kind, { sqliteFile: options.sqliteFile ?? false });
-  const config = testConfig(testDatabase, options.env);
+  // Uploads go to a fresh folder per app, never into the working tree.
+  const uploads = mkdtempSync(join(tmpdir(), 'forum-uploads-'));
+  const config = testConfig(testDatabase, { UPLOAD_DIR: uploads, ...options.env });
   let built: BuiltApp;
   try {
     built = await buildApp(config, { logger: options.logger ?? pino({ level: config.logLevel }) });
   } catch (error) {
     await testDatabase.drop();
+    rmSync(uploads, { recursive: true, force: true });
     throw error;
   }
   return {
@@ -48,6 +54,7 @@ export async function startTestApp(kind: DatabaseKind, options: StartOptions = {
     async close() {
       await built.app.close();
       await testDatabase.drop();
+      rmSync(uploads, { recursive: true, force: true });
     },
   };
 }
