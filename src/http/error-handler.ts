@@ -32,15 +32,11 @@ export function isApiRequest(request: FastifyRequest): boolean {
 export function installErrorHandling(app: FastifyInstance, allowed: AllowedMethods, renderPage: PageRenderer): void {
   app.setErrorHandler(async (error: FastifyError | Error, request, reply) => {
     const api = isApiRequest(request);
-    // Error bodies go out exactly as built here; a route's response schema for
-    // the status documents them but must not filter their fields.
-    reply.serializer(JSON.stringify);
-
     if (error instanceof ValidationError) {
-      return reply.code(error.status).send({ message: error.message, errors: error.errors });
+      return asJson(reply).code(error.status).send({ message: error.message, errors: error.errors });
     }
     if (error instanceof ModelNotFoundError || error instanceof ResourceNotFoundError) {
-      return api ? reply.code(404).send({ message: error.message }) : renderPage(request, reply, notFoundPage());
+      return api ? asJson(reply).code(404).send({ message: error.message }) : renderPage(request, reply, notFoundPage());
     }
 
     const fastifyError = error as FastifyError & { validation?: ErrorObject[]; validationContext?: string };
@@ -49,7 +45,7 @@ export function installErrorHandling(app: FastifyInstance, allowed: AllowedMetho
       const errors = fieldErrors(fastifyError.validation);
       const status = request.routeOptions.config.validationStatus ?? 422;
       const validation = new ValidationError(errors, status);
-      return reply.code(status).send({ message: validation.message, errors });
+      return asJson(reply).code(status).send({ message: validation.message, errors });
     }
 
     const apiError = error instanceof ApiError ? error : fromFrameworkError(fastifyError);
@@ -75,8 +71,17 @@ export function installErrorHandling(app: FastifyInstance, allowed: AllowedMetho
     if (!isApiRequest(request) && error.code !== 'RATE_LIMITED') {
       return renderPage(request, reply, { status: error.status, title: pageTitle(error.code), message: error.message });
     }
-    return reply.code(error.status).send(errorEnvelope(error.code, error.message, error.details));
+    return asJson(reply).code(error.status).send(errorEnvelope(error.code, error.message, error.details));
   }
+}
+
+/**
+ * Error bodies go out exactly as built here: a route's response schema for
+ * the status documents them but must not filter their fields. Only JSON
+ * bodies: an HTML page given this serializer would be sent as a JSON string.
+ */
+function asJson(reply: FastifyReply): FastifyReply {
+  return reply.serializer(JSON.stringify);
 }
 
 function notFoundMessage(request: FastifyRequest): string {

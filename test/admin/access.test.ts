@@ -92,6 +92,7 @@ describeEachDatabase('admin area: who may open what', (db) => {
         const response = await member.browser.get(url);
         assert.equal(response.status, 403, url);
         assert.match(String(response.headers['content-type']), /^text\/html/);
+        assert.ok(response.body.startsWith('<!doctype html>'), url);
         assert.match(response.body, /<h1>Forbidden<\/h1>/, url);
       }
     });

@@ -75,6 +75,13 @@ describeEachDatabase('HTTP conventions', (db) => {
     assert.match(String(response.headers['allow']), /GET/);
   });
 
+  it('answers pages with an HTML error page, sent as HTML (not as a JSON string)', async () => {
+    const response = await t.app.inject({ method: 'POST', url: '/login/', payload: 'username=a&password=b', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    assert.equal(response.statusCode, 403);
+    assert.match(String(response.headers['content-type']), /^text\/html/);
+    assert.ok(response.body.startsWith('<!doctype html>'), response.body.slice(0, 40));
+  });
+
   it('answers a missing file under a static path with 404, not 405 (the method was right)', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/assets/no-such-file.css' });
     assert.equal(response.statusCode, 404);
