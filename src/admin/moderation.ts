@@ -43,7 +43,7 @@ export const moderationPages: FastifyPluginAsyncTypebox<{ forum: ForumService; w
       section: 'moderation',
       body: html`<h1>Moderation queue</h1>
 <p class="muted">Posts a word filter held back, oldest first. Approving publishes the post; rejecting deletes it (with its topic when it is the topic’s opening post) and tells the author by mail.</p>
-<p class="muted" id="queue-count">${rangeText({ page: page.page, perPage: page.perPage, total }, rows.length, 'posts waiting')}</p>
+${queueCount(total, rangeText({ page: page.page, perPage: page.perPage, total }, rows.length, 'posts waiting'))}
 ${rows.length === 0 ? '' : html`<div class="table-wrap"><table>
   <caption class="visually-hidden">Posts waiting for moderation</caption>
   <thead><tr><th scope="col">Post</th><th scope="col">Author</th><th scope="col">Topic</th><th scope="col">Held by</th><th scope="col">Written</th><th scope="col">Decision</th></tr></thead>
@@ -57,7 +57,7 @@ ${pagination(request, { page: page.page, perPage: page.perPage, total }, 'Queue 
     const back = returnTo(submitted(request.body), BASE);
     const post = await forum.approvePost(request.params.id, viewer(request));
     const message = `Post #${post.id} approved and published.`;
-    if (isHtmx(request)) return sendFragment(reply, liveNotice(message));
+    if (isHtmx(request)) return sendFragment(reply, html`${liveNotice(message)}${await remaining(forum)}`);
     return redirectWithNotice(request, reply, back, message);
   });
 
@@ -86,10 +86,20 @@ ${pagination(request, { page: page.page, perPage: page.perPage, total }, 'Queue 
       return redirectWithNotice(request, reply, back, error.message, 'error');
     }
     const message = `Post #${post.id} rejected and deleted; its author was told by mail.`;
-    if (isHtmx(request)) return sendFragment(reply, liveNotice(message));
+    if (isHtmx(request)) return sendFragment(reply, html`${liveNotice(message)}${await remaining(forum)}`);
     return redirectWithNotice(request, reply, back, message);
   });
 };
+
+function queueCount(total: number, text: string, outOfBand = false): SafeHtml {
+  return html`<p class="muted" id="queue-count" data-total="${total}"${outOfBand ? html` hx-swap-oob="true"` : ''}>${text}</p>`;
+}
+
+/** After an inline decision: the queue's size now, replacing the line above the table. */
+async function remaining(forum: ForumService): Promise<SafeHtml> {
+  const { total } = await forum.listPending({ page: 1, perPage: 1, offset: 0 });
+  return queueCount(total, total === 0 ? 'No posts waiting.' : `${total} post${total === 1 ? '' : 's'} waiting.`, true);
+}
 
 /** The rules that held these posts; a rule deleted since then (or unknown, id 0) is absent. */
 async function heldBy(wordFilters: WordFiltersService, posts: readonly PendingPost[]): Promise<Map<number, WordFilterRecord>> {

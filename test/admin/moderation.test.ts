@@ -74,7 +74,9 @@ describeEachDatabase('admin moderation queue', (db) => {
       const response = await moderator.browser.post(`/admin/moderation/${postId}/approve/`, {}, HTMX);
       assert.equal(response.status, 200);
       assert.ok(response.body.startsWith('<div id="admin-live"'));
-      assert.match(response.body, /hx-swap-oob="true"/);
+      assert.match(response.body, /hx-swap-oob="true"><p class="notice ok">Post #\d+ approved and published\.<\/p>/);
+      const { total } = await t.services.forum.listPending({ page: 1, perPage: 1, offset: 0 });
+      assert.match(response.body, new RegExp(`<p class="muted" id="queue-count" data-total="${total}" hx-swap-oob="true">`), 'the count above the table is updated too');
       assert.equal((await t.services.forum.getPost(postId, null)).status, 'published');
     });
   });
