@@ -129,8 +129,10 @@ describeEachDatabase('word-filter writes', (db) => {
     it('rejects a regex the engine cannot run (422 on pattern)', async () => {
       const cases: Array<[string, RegExp]> = [
         ['(unclosed', /^The pattern is not a valid regular expression .*missing closing \)/],
-        ['(?=look-ahead)', /^The pattern is not a valid regular expression .*unsupported Perl syntax/],
-        ['(a)\\1', /^The pattern is not a valid regular expression .*invalid escape sequence/],
+        ['(?=look-ahead)', /^The pattern uses look-around \(\(\?=, \(\?!, \(\?<=, \(\?<!\), which the filter engine \(RE2\) does not support\.$/],
+        ['/(?<!\\w)behind/i', /^The pattern uses look-around/],
+        ['(a)\\1', /^The pattern uses a back-reference, which the filter engine \(RE2\) does not support\.$/],
+        ['\\p{Nope}', /^The pattern is not a valid regular expression .*invalid character class range/],
         ['/spam/y', /^The pattern flag "y" is not supported; use i, m, s, u or x\.$/],
         ['a*', /^The pattern must not match empty text\.$/],
       ];

@@ -3,7 +3,7 @@
 // rules in one RE2 set. Built once per rule set, used for every text.
 import type { FilterRule, FilterType } from '../rules.ts';
 import { compileRegex, locate, RegexProblem, RegexSet, type CompiledRegex } from './regex-patterns.ts';
-import { findWords } from './text.ts';
+import { findWords, fold } from './text.ts';
 import { WordIndex } from './word-patterns.ts';
 
 /** A match of rule `rules[rule]` at text[start, end). */
@@ -75,6 +75,8 @@ export class Matcher {
 
     const unlocated: number[] = [];
     if (this.#regexSet !== undefined) {
+      let folded: string | undefined;
+      const foldedText = (): string => (folded ??= fold(text));
       const matching = this.#regexSet.matchingRules(text);
       matching.sort((a, b) => PRECEDENCE[this.rules[a]!.filter_type] - PRECEDENCE[this.rules[b]!.filter_type] || a - b);
       for (const rule of matching) {
@@ -82,7 +84,7 @@ export class Matcher {
           unlocated.push(rule);
           continue;
         }
-        locate(this.#regexes[rule]!, text, (start, end) => sink(rule, start, end));
+        locate(this.#regexes[rule]!, text, foldedText, (start, end) => sink(rule, start, end));
       }
     }
     return { hits, unlocated };

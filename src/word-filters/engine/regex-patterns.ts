@@ -1,8 +1,10 @@
 // Regex rules run on RE2 (re2js, a pure-JavaScript port): matching time is
 // linear in the text whatever the pattern, so `/^(a+)+$/` cannot stall the
-// process. The price is RE2's syntax: no look-ahead and no back-references
-// (captureless look-behind is allowed). A pattern is "valid" exactly when it
-// compiles here, the engine that applies it.
+// process. The price is RE2's syntax: no look-around and no back-references.
+// (re2js can do captureless look-behind, but a single such rule drops the
+// shared automaton to its slow path: 200 of them cost 285 ms per 10 KB.)
+// A pattern is "valid" exactly when it compiles here, the engine that
+// applies it.
 //
 // Patterns come bare (`\b\d{3}-\d{4}\b`) or PCRE-style with delimiters and
 // flags (`/\b\d{3}-\d{4}\b/i`): i (ignore case), m (^ and $ at line ends),
@@ -21,6 +23,13 @@ export interface CompiledRegex {
   /** The pattern with its flags written inline, as RE2 takes it. */
   source: string;
   regex: RE2JS;
+  /**
+   * The same pattern without (?i), to be run on case-folded text. RE2 skips
+   * ahead to a literal prefix with indexOf only when case matters, so this
+   * finds matches of a case-insensitive rule up to 100 times faster. Only
+   * made when the pattern names no upper-case character in any way.
+   */
+  foldedLocator?: RE2JS;
 }
 
 const KNOWN_FLAGS = new Set(['i', 'm', 's', 'x', 'u', 'g']);
@@ -35,22 +44,38 @@ export function compileRegex(pattern: string, caseSensitive: boolean): CompiledR
   }
   let translated = toRe2Syntax(flags.includes('x') ? stripExtended(body) : body);
   const inline = [!caseSensitive || flags.includes('i') ? 'i' : '', flags.includes('m') ? 'm' : '', flags.includes('s') ? 's' : ''].join('');
+  const body2 = translated;
   if (inline !== '') translated = `(?${inline})${translated}`;
 
   let regex: RE2JS;
   try {
-    regex = RE2JS.compile(translated, RE2JS.LOOKBEHINDS);
+    regex = RE2JS.compile(translated);
   } catch (error) {
     const reason = error instanceof Error ? error.message.replace(/^error parsing regexp: /, '') : String(error);
-    throw new RegexProblem(`The pattern is not a valid regular expression (RE2 syntax, without look-ahead or back-references): ${reason}.`);
+    throw new RegexProblem(`The pattern is not a valid regular expression (RE2 syntax, without look-around or back-references): ${reason}.`);
   }
   if (regex.programSize() > MAX_PROGRAM_SIZE) throw new RegexProblem('The pattern is too complex.');
   if (regex.test('')) throw new RegexProblem('The pattern must not match empty text.');
-  return { source: translated, regex };
+  const compiled: CompiledRegex = { source: translated, regex };
+  if (inline.includes('i') && namesNoUpperCase(body2)) {
+    const rest = inline.replace('i', '');
+    compiled.foldedLocator = RE2JS.compile(rest === '' ? body2 : `(?${rest})${body2}`);
+  }
+  return compiled;
+}
+
+/**
+ * On folded text, where no upper-case letter is left, a pattern ignoring
+ * case matches exactly where the same pattern minding case does, provided
+ * the pattern itself has no upper-case letter, no escape that spells one
+ * (\x{41}) and no class that means one (\p{Lu}, [[:upper:]]).
+ */
+function namesNoUpperCase(body: string): boolean {
+  return body === body.toLowerCase() && !/\\x|\[:(?:upper|lower):\]|\(\?[a-z-]*i/.test(body);
 }
 
 /** `/body/flags` → body and flags; anything else is a bare body. */
-export function splitDelimiters(pattern: string): { body: string; flags: string } {
+function splitDelimiters(pattern: string): { body: string; flags: string } {
   const delimited = /^\/([\s\S]*)\/([A-Za-z]*)$/.exec(pattern);
   return delimited === null ? { body: pattern, flags: '' } : { body: delimited[1]!, flags: delimited[2]! };
 }
@@ -75,6 +100,9 @@ function toRe2Syntax(body: string): string {
         if (body[i + 1] === '^') out += body[++i];
         if (body[i + 1] === ']') out += body[++i];
       } else if (char === '(') {
+        if (/^\(\?<?[=!]/.test(body.slice(i, i + 4))) {
+          throw new RegexProblem('The pattern uses look-around ((?=, (?!, (?<=, (?<!), which the filter engine (RE2) does not support.');
+        }
         const named = /^\?P?<([A-Za-z_][A-Za-z0-9_]*)>/.exec(body.slice(i + 1));
         if (named !== null) {
           out += '(?:';
@@ -88,6 +116,9 @@ function toRe2Syntax(body: string): string {
       continue;
     }
     const next = body[i + 1];
+    if (next !== undefined && (/[1-9]/.test(next) || (next === 'k' && body[i + 2] === '<'))) {
+      throw new RegexProblem('The pattern uses a back-reference, which the filter engine (RE2) does not support.');
+    }
     if (next === 'Q') {
       // \Q…\E quotes everything up to \E, parentheses included.
       const end = body.indexOf('\\E', i + 2);
@@ -162,7 +193,7 @@ export class RegexSet {
   readonly #rules: number[] = [];
 
   constructor(entries: ReadonlyArray<{ rule: number; compiled: CompiledRegex }>) {
-    this.#set = new RE2Set(RE2Set.UNANCHORED, RE2JS.LOOKBEHINDS);
+    this.#set = new RE2Set(RE2Set.UNANCHORED);
     for (const entry of entries) {
       this.#set.add(entry.compiled.source);
       this.#rules.push(entry.rule);
@@ -181,12 +212,29 @@ export class RegexSet {
   }
 }
 
-/** Every non-empty match of the regex, in order, as [start, end) offsets. */
-export function locate(compiled: CompiledRegex, text: string, sink: (start: number, end: number) => void): void {
-  const matcher = compiled.regex.matcher(text);
+/**
+ * Every non-empty match of the regex, in order, as [start, end) offsets.
+ * `folded` is the text case-folded without changing offsets (text.ts fold).
+ */
+export function locate(compiled: CompiledRegex, text: string, folded: () => string, sink: (start: number, end: number) => void): void {
+  if (compiled.foldedLocator !== undefined) {
+    // Folding rules differ slightly between RE2 and toLowerCase (ſ, ẞ): if the
+    // fast way finds nothing although the screen said "match", ask RE2 itself.
+    if (findAll(compiled.foldedLocator, folded(), sink) > 0) return;
+  }
+  findAll(compiled.regex, text, sink);
+}
+
+function findAll(regex: RE2JS, text: string, sink: (start: number, end: number) => void): number {
+  const matcher = regex.matcher(text);
+  let found = 0;
   while (matcher.find()) {
     const start = matcher.start();
     const end = matcher.end();
-    if (end > start) sink(start, end);
+    if (end > start) {
+      sink(start, end);
+      found++;
+    }
   }
+  return found;
 }

@@ -39,6 +39,11 @@ export class RuleBook {
     return matcher;
   }
 
+  /** Compiles the matcher of every content type that has rules, ahead of the first check. */
+  compileAll(): void {
+    for (const type of this.#byType.keys()) this.matcher(type);
+  }
+
   check(text: string, contentType: ContentType): CheckResult {
     return applyRules(this.matcher(contentType), text);
   }
