@@ -15,7 +15,7 @@ export interface Hit {
 
 export interface Scan {
   hits: Hit[];
-  /** Regex rules known to match whose places were not looked up before the deadline. */
+  /** Regex rules known to match whose places were not looked up within the time budget. */
   unlocated: number[];
 }
 
@@ -60,9 +60,9 @@ export class Matcher {
   /**
    * Every match of every rule. Regex rules are first screened all at once;
    * those that match are then located one by one, the strongest first, until
-   * `deadline` (a performance.now() value) passes.
+   * `locateBudgetMs` has been spent on that.
    */
-  scan(text: string, deadline: number): Scan {
+  scan(text: string, locateBudgetMs: number): Scan {
     const hits: Hit[] = [];
     const sink = (rule: number, start: number, end: number): void => {
       hits.push({ rule, start, end });
@@ -79,6 +79,7 @@ export class Matcher {
       const foldedText = (): string => (folded ??= fold(text));
       const matching = this.#regexSet.matchingRules(text);
       matching.sort((a, b) => PRECEDENCE[this.rules[a]!.filter_type] - PRECEDENCE[this.rules[b]!.filter_type] || a - b);
+      const deadline = performance.now() + locateBudgetMs;
       for (const rule of matching) {
         if (performance.now() > deadline) {
           unlocated.push(rule);

@@ -212,29 +212,73 @@ export class RegexSet {
   }
 }
 
+type Span = [start: number, end: number];
+
 /**
  * Every non-empty match of the regex, in order, as [start, end) offsets.
  * `folded` is the text case-folded without changing offsets (text.ts fold).
  */
 export function locate(compiled: CompiledRegex, text: string, folded: () => string, sink: (start: number, end: number) => void): void {
+  let spans: Span[] | undefined;
   if (compiled.foldedLocator !== undefined) {
-    // Folding rules differ slightly between RE2 and toLowerCase (ſ, ẞ): if the
-    // fast way finds nothing although the screen said "match", ask RE2 itself.
-    if (findAll(compiled.foldedLocator, folded(), sink) > 0) return;
+    // Folding rules differ slightly between RE2 and toLowerCase: if the fast
+    // way finds nothing although the screen said "match", ask RE2 itself.
+    spans = findSpans(compiled.foldedLocator, folded());
   }
-  findAll(compiled.regex, text, sink);
+  if (spans === undefined || spans.length === 0) spans = findSpans(compiled.regex, text);
+  for (const [start, end] of spans) sink(start, end);
 }
 
-function findAll(regex: RE2JS, text: string, sink: (start: number, end: number) => void): number {
+/** Texts longer than this are searched window by window. */
+const WINDOWED_FROM = 16_384;
+const WINDOW = 4096;
+/** Context read on each side of a window: a match may run this far past it. */
+const MARGIN = 512;
+
+/**
+ * RE2's full search (the NFA) costs about 50 ns a character, its yes/no
+ * answer (the DFA) under 10. On long text the DFA picks the windows that
+ * hold a match and the NFA runs on those alone. Each match found starts in
+ * its window's core and is read with context on both sides, so it is a
+ * match in the whole text too. If a match may run past a window (it
+ * touches the edge) or the DFA sees a match between those found, the whole
+ * text is searched instead.
+ */
+function findSpans(regex: RE2JS, text: string): Span[] {
+  if (text.length < WINDOWED_FROM) return findAll(regex, text, 0);
+  const spans: Span[] = [];
+  let lastEnd = 0;
+  for (let core = 0; core < text.length; core += WINDOW) {
+    const from = Math.max(0, core - MARGIN);
+    const to = Math.min(text.length, core + WINDOW + MARGIN);
+    const window = text.slice(from, to);
+    if (!regex.test(window)) continue;
+    for (const [start, end] of findAll(regex, window, from)) {
+      if (start < core || start >= core + WINDOW) continue;
+      if (end === to && to < text.length) return findAll(regex, text, 0);
+      if (start < lastEnd) continue;
+      spans.push([start, end]);
+      lastEnd = end;
+    }
+  }
+  // A match longer than a window's margin is seen by no window: look between the matches found.
+  let gapStart = 0;
+  for (const [start, end] of [...spans, [text.length, text.length] as Span]) {
+    if (start > gapStart && regex.test(text.slice(Math.max(0, gapStart - 1), Math.min(text.length, start + 1)))) {
+      return findAll(regex, text, 0);
+    }
+    gapStart = end;
+  }
+  return spans;
+}
+
+function findAll(regex: RE2JS, text: string, offset: number): Span[] {
   const matcher = regex.matcher(text);
-  let found = 0;
+  const spans: Span[] = [];
   while (matcher.find()) {
     const start = matcher.start();
     const end = matcher.end();
-    if (end > start) {
-      sink(start, end);
-      found++;
-    }
+    if (end > start) spans.push([start + offset, end + offset]);
   }
-  return found;
+  return spans;
 }
