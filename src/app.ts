@@ -1,13 +1,18 @@
 // buildApp(config): the whole service, used by main.ts and by the tests.
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from 'fastify';
 import cookie from '@fastify/cookie';
+import formbody from '@fastify/formbody';
+import fastifyStatic from '@fastify/static';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import pino, { type Logger } from 'pino';
+import { installCsrfProtection } from './auth/csrf.ts';
 import { installAuthentication } from './auth/guard.ts';
 import { createLimiterFactory } from './auth/limiters.ts';
 import { installRateLimits } from './auth/rate-limit.ts';
+import { loginPages } from './auth/pages.ts';
 import { authRoutes } from './auth/routes.ts';
 import type { Config } from './config.ts';
 import { openDatabase, type DatabaseHandle } from './db/database.ts';
@@ -19,6 +24,7 @@ import { RequestLogController } from './http/request-log.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { createServices, type Services } from './services.ts';
 import { helloRoutes, probeRoutes } from './system/routes.ts';
+import { userRoutes } from './users/routes.ts';
 import { renderErrorPage } from './web/error-page.ts';
 import { wordFilterRoutes } from './word-filters/routes.ts';
 
@@ -46,6 +52,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   }
 
   const limiters = createLimiterFactory(config.redisUrl, logger);
+  await limiters.ready();
   const services = createServices(database, config, limiters);
   if (config.admin !== null) await services.users.ensureAdmin(config.admin, logger);
 
@@ -76,15 +83,25 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await database.close();
   });
 
+  app.decorate('site', { baseUrl: config.baseUrl, name: 'Forum' });
   await app.register(cookie);
+  await app.register(formbody);
   installAuthentication(app, services.auth);
   installRateLimits(app, limiters, config.rateLimit);
+  installCsrfProtection(app);
+  await app.register(fastifyStatic, {
+    root: fileURLToPath(new URL('./web/assets/', import.meta.url)),
+    prefix: '/assets/',
+    maxAge: '1h',
+  });
 
   await registerOpenApi(app);
   await app.register(probeRoutes, { database });
   await app.register(helloRoutes, { prefix: '/api' });
   await app.register(authRoutes, { prefix: '/api', auth: services.auth });
-  await app.register(wordFilterRoutes, { prefix: '/api/word-filters', wordFilters: services.wordFilters, config });
+  await app.register(loginPages, { auth: services.auth });
+  await app.register(userRoutes, { prefix: '/api', users: services.users, baseUrl: config.baseUrl });
+  await app.register(wordFilterRoutes, { prefix: '/api/word-filters', wordFilters: services.wordFilters, baseUrl: config.baseUrl });
 
   return { app, database, services };
 }

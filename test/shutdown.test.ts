@@ -12,7 +12,10 @@ describe('graceful shutdown', () => {
     const t = await startTestApp('sqlite');
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
+    let entered!: () => void;
+    const handlerEntered = new Promise<void>((resolve) => (entered = resolve));
     t.app.get('/api/test/slow', async () => {
+      entered();
       await released;
       return { done: true };
     });
@@ -22,9 +25,9 @@ describe('graceful shutdown', () => {
     const base = `http://127.0.0.1:${address.port}`;
 
     const inFlight = fetch(`${base}/api/test/slow`).then(async (response) => ({ status: response.status, body: await response.json() }));
-    await sleep(100);
+    await handlerEntered;
     const closing = closeGracefully(t.app, 5000);
-    await sleep(100);
+    while (t.app.server.listening) await sleep(10);
     await assert.rejects(fetch(`${base}/api/hello`), 'new connections are refused while draining');
     release();
 
@@ -36,12 +39,17 @@ describe('graceful shutdown', () => {
 
   it('gives up at the deadline when a request never ends', async () => {
     const t = await startTestApp('sqlite');
-    t.app.get('/api/test/stuck', () => new Promise(() => {}));
+    let entered!: () => void;
+    const handlerEntered = new Promise<void>((resolve) => (entered = resolve));
+    t.app.get('/api/test/stuck', () => {
+      entered();
+      return new Promise(() => {});
+    });
     await t.app.listen({ host: '127.0.0.1', port: 0 });
     const address = t.app.server.address();
     assert.ok(address && typeof address === 'object');
     const stuck = fetch(`http://127.0.0.1:${address.port}/api/test/stuck`).catch(() => null);
-    await sleep(100);
+    await handlerEntered;
     const started = Date.now();
     assert.equal(await closeGracefully(t.app, 300), false);
     assert.ok(Date.now() - started < 2000);

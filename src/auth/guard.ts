@@ -1,11 +1,11 @@
-// Who is calling, and may they: one guard for Bearer tokens and web sessions.
+// Who is calling, and may they: one guard for Bearer tokens and web sessions
+// (CSRF for sessions: csrf.ts).
 // Every request is looked at once (onRequest); routes state what they need
 // with `preHandler: requireRole('admin')` or `requireUser()`.
 import type {} from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Role } from '../db/schema.ts';
 import { ApiError } from '../http/errors.ts';
-import { sameSecret } from './secrets.ts';
 import type { AuthService, AuthUser, Credentials } from './service.ts';
 
 declare module 'fastify' {
@@ -17,10 +17,6 @@ declare module 'fastify' {
 }
 
 export const SESSION_COOKIE = 'forum_session';
-export const CSRF_HEADER = 'x-csrf-token';
-export const CSRF_FIELD = '_csrf';
-
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export function installAuthentication(app: FastifyInstance, auth: AuthService): void {
   app.decorateRequest('user', null);
@@ -38,17 +34,6 @@ export function installAuthentication(app: FastifyInstance, auth: AuthService): 
     if (found !== null) {
       request.user = found.user;
       request.credentials = found.credentials;
-    }
-  });
-
-  // A session cookie is sent by the browser on its own, so a state-changing
-  // request authenticated by it must also prove it came from our pages.
-  app.addHook('preValidation', async (request) => {
-    const credentials = request.credentials;
-    if (credentials?.kind !== 'session' || SAFE_METHODS.has(request.method)) return;
-    const sent = request.headers[CSRF_HEADER] ?? formField(request.body, CSRF_FIELD);
-    if (typeof sent !== 'string' || !sameSecret(sent, credentials.csrfToken)) {
-      throw new ApiError('FORBIDDEN', 'CSRF token mismatch. Reload the page and try again.');
     }
   });
 }
@@ -77,8 +62,4 @@ export function assertUser(request: FastifyRequest): AuthUser {
 async function authenticateHeader(auth: AuthService, header: string) {
   const match = /^Bearer\s+([\w-]{16,200})\s*$/i.exec(header);
   return match?.[1] === undefined ? null : auth.authenticateToken(match[1]);
-}
-
-function formField(body: unknown, name: string): unknown {
-  return typeof body === 'object' && body !== null ? (body as Record<string, unknown>)[name] : undefined;
 }

@@ -9,13 +9,18 @@ import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from 'r
 export interface LimiterFactory {
   /** `points` per `durationSeconds` window, counters under the name `name`. */
   create(name: string, points: number, durationSeconds: number): RateLimiterAbstract;
+  /** Resolves once the shared store answers, or after a short wait without it. */
+  ready(): Promise<void>;
   close(): Promise<void>;
 }
+
+const CONNECT_WAIT_MS = 2000;
 
 export function createLimiterFactory(redisUrl: string | null, log: Logger): LimiterFactory {
   if (redisUrl === null) {
     return {
       create: (name, points, duration) => new RateLimiterMemory({ keyPrefix: name, points, duration }),
+      ready: async () => {},
       close: async () => {},
     };
   }
@@ -47,6 +52,17 @@ export function createLimiterFactory(redisUrl: string | null, log: Logger): Limi
         rejectIfRedisNotReady: true,
         insuranceLimiter: new RateLimiterMemory({ keyPrefix: name, points, duration }),
       }),
+    // Start with shared counters when Redis is there, without holding start-up hostage when it is not.
+    ready: () =>
+      redis.status === 'ready'
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, CONNECT_WAIT_MS);
+            redis.once('ready', () => {
+              clearTimeout(timer);
+              resolve();
+            });
+          }),
     close: async () => {
       redis.disconnect();
     },

@@ -1,12 +1,13 @@
 // The JSON shapes of the login endpoints.
 import { Type, type Static } from 'typebox';
+import { RoleSchema } from '../users/resource.ts';
 import type { AuthUser } from './service.ts';
 
 export const CurrentUser = Type.Object({
   id: Type.Integer(),
   name: Type.String(),
   email: Type.String(),
-  role: Type.Union([Type.Literal('user'), Type.Literal('moderator'), Type.Literal('admin')]),
+  role: RoleSchema,
 });
 
 export function currentUserResource(user: AuthUser): Static<typeof CurrentUser> {

@@ -4,6 +4,7 @@
 import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
 import addFormatsPlugin from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
+import type { Static, TSchema } from 'typebox';
 import type { FieldErrors } from './errors.ts';
 
 // ajv-formats ships CommonJS whose default export is the plugin function.
@@ -41,6 +42,25 @@ export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpP
   const ajv = httpPart === 'body' ? bodyAjv : textAjv;
   return ajv.compile(schema) as ValidateFunction;
 };
+
+export type FormCheck<T> = { ok: true; value: T } | { ok: false; errors: FieldErrors };
+
+const formValidators = new WeakMap<object, ValidateFunction>();
+
+/**
+ * Validate a submitted HTML form against the same schema (and so with the same
+ * messages) the API uses. Form fields are text, so values are coerced.
+ */
+export function checkForm<S extends TSchema>(schema: S, data: unknown): FormCheck<Static<S>> {
+  let validate = formValidators.get(schema);
+  if (validate === undefined) {
+    validate = textAjv.compile(schema);
+    formValidators.set(schema, validate);
+  }
+  const value = structuredClone(data ?? {});
+  if (validate(value)) return { ok: true, value: value as Static<S> };
+  return { ok: false, errors: fieldErrors(validate.errors ?? []) };
+}
 
 /** Ajv errors → field errors with human messages. */
 export function fieldErrors(errors: readonly ErrorObject[]): FieldErrors {

@@ -5,7 +5,8 @@ import type { Logger } from 'pino';
 import type { AdminBootstrap } from '../config.ts';
 import { isUniqueViolation } from '../db/dialect.ts';
 import type { Database, Role, UserStatus } from '../db/schema.ts';
-import { FieldErrorBag, ModelNotFoundError } from '../http/errors.ts';
+import { FieldErrorBag, ModelNotFoundError, ValidationError } from '../http/errors.ts';
+import type { AuthUser } from '../auth/service.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { UsersRepository, type UserListFilter, type UserRow } from './repository.ts';
 
@@ -66,8 +67,15 @@ export class UsersService {
     }
   }
 
-  async update(id: number, input: UpdateUserInput): Promise<UserRow> {
+  /** `actor`: the admin making the change, who cannot lock themselves out. */
+  async update(id: number, input: UpdateUserInput, actor?: AuthUser): Promise<UserRow> {
     const current = await this.get(id);
+    if (actor?.id === id) {
+      const errors = new FieldErrorBag();
+      if (input.role !== undefined && input.role !== current.role) errors.add('role', 'You cannot change your own role.');
+      if (input.status !== undefined && input.status !== 'active') errors.add('status', 'You cannot ban or deactivate yourself.');
+      errors.throwIfAny();
+    }
     await this.#assertFree(input.username, input.email, id);
     const passwordHash = input.password !== undefined ? await hashPassword(input.password) : undefined;
     const now = new Date().toISOString();
@@ -98,7 +106,8 @@ export class UsersService {
     }
   }
 
-  async delete(id: number): Promise<void> {
+  async delete(id: number, actor?: AuthUser): Promise<void> {
+    if (actor?.id === id) throw ValidationError.field('user', 'You cannot delete your own account here.');
     if (!(await this.repository.delete(id))) throw new ModelNotFoundError('User', id);
   }
 

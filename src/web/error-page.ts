@@ -2,12 +2,13 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorPage } from '../http/error-handler.ts';
 import { html } from './html.ts';
+import { sendPage } from './page.ts';
 
-export function renderErrorPage(_request: FastifyRequest, reply: FastifyReply, page: ErrorPage): FastifyReply {
-  const body = html`<!doctype html>
-<html lang="en">
-<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${page.title}</title></head>
-<body><main><h1>${page.title}</h1><p>${page.message}</p><p><a href="/">Back to the forum</a></p></main></body>
-</html>`;
-  return reply.code(page.status).type('text/html; charset=utf-8').send(body.value);
+export function renderErrorPage(request: FastifyRequest, reply: FastifyReply, page: ErrorPage): FastifyReply {
+  return sendPage(request, reply, {
+    status: page.status,
+    title: page.title,
+    head: html`<meta name="robots" content="noindex">`,
+    body: html`<h1>${page.title}</h1><p>${page.message}</p><p><a href="/">Back to the forums</a></p>`,
+  });
 }

@@ -52,9 +52,15 @@ describeEachDatabase('POST /api/login', (db) => {
       await login(name, 'wrong password', address);
       return Number(process.hrtime.bigint() - started) / 1e6;
     };
-    const known = [await time('Timing User', '10.1.0.1'), await time('Timing User', '10.1.0.2')];
-    const unknown = [await time('Timing Nobody', '10.1.0.3'), await time('Timing Nobody', '10.1.0.4')];
-    const ratio = Math.min(...unknown) / Math.min(...known);
+    // Interleaved, so load from elsewhere on the machine falls on both alike; medians, so one outlier does not decide.
+    const known: number[] = [];
+    const unknown: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      known.push(await time('Timing User', `10.1.${i}.1`));
+      unknown.push(await time(`Timing Nobody ${i}`, `10.1.${i}.2`));
+    }
+    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+    const ratio = median(unknown) / median(known);
     assert.ok(ratio > 0.5 && ratio < 2, `unknown/known = ${ratio.toFixed(2)}`);
   });
 

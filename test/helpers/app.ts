@@ -1,7 +1,7 @@
 // Builds the real app on a fresh database for a test, and runs a suite once
 // per configured database.
 import { describe } from 'node:test';
-import pino from 'pino';
+import pino, { type Logger } from 'pino';
 import { buildApp, type BuiltApp } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { createTestDatabase, databaseKinds, type DatabaseKind, type TestDatabase } from './databases.ts';
@@ -15,6 +15,8 @@ export interface TestApp extends BuiltApp {
 export interface StartOptions {
   env?: Record<string, string>;
   sqliteFile?: boolean;
+  /** Where the app logs (default: nowhere). */
+  logger?: Logger;
 }
 
 /** Configuration as a test wants it: quiet, empty catalog, generous limits unless overridden. */
@@ -34,7 +36,7 @@ export async function startTestApp(kind: DatabaseKind, options: StartOptions = {
   const config = testConfig(testDatabase, options.env);
   let built: BuiltApp;
   try {
-    built = await buildApp(config, { logger: pino({ level: config.logLevel }) });
+    built = await buildApp(config, { logger: options.logger ?? pino({ level: config.logLevel }) });
   } catch (error) {
     await testDatabase.drop();
     throw error;

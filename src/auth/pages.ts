@@ -1,0 +1,91 @@
+// The web login: /login/ starts a session (an HttpOnly cookie), /logout/ ends it.
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { ApiError } from '../http/errors.ts';
+import { checkForm } from '../http/validation.ts';
+import { html } from '../web/html.ts';
+import { csrfInput, localPath, sendPage } from '../web/page.ts';
+import { SESSION_COOKIE } from './guard.ts';
+import type { AuthService } from './service.ts';
+
+const LoginForm = Type.Object({
+  username: Type.String({ minLength: 1, maxLength: 255, notBlank: true }),
+  password: Type.String({ minLength: 1, maxLength: 1024 }),
+  next: Type.Optional(Type.String({ maxLength: 2000 })),
+});
+
+export const loginPages: FastifyPluginAsync<{ auth: AuthService }> = async (app, { auth }) => {
+  app.get('/login/', async (request, reply) => {
+    const next = localPath((request.query as { next?: unknown }).next);
+    if (request.user !== null) return reply.redirect(next, 303);
+    return loginPage(request, reply, { next });
+  });
+
+  app.post('/login/', async (request, reply) => {
+    const form = checkForm(LoginForm, request.body);
+    const next = localPath(form.ok ? form.value.next : (request.body as { next?: unknown } | undefined)?.next);
+    if (!form.ok) {
+      return loginPage(request, reply, { next, status: 422, message: 'Enter your user name and password.', username: usernameOf(request.body) });
+    }
+    try {
+      const user = await auth.checkCredentials(form.value.username, form.value.password, request.ip);
+      const session = await auth.startSession(user.id);
+      reply.setCookie(SESSION_COOKIE, session.cookieValue, {
+        path: '/',
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: request.protocol === 'https',
+        expires: new Date(session.expiresAt),
+      });
+      return reply.redirect(next, 303);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      return loginPage(request, reply, { next, status: error.status, message: error.message, username: form.value.username });
+    }
+  });
+
+  app.get('/logout/', async (request, reply) => {
+    if (request.user === null) return reply.redirect('/', 303);
+    return sendPage(request, reply, {
+      title: 'Log out',
+      body: html`<h1>Log out</h1>
+<form method="post" action="/logout/" class="stacked">${csrfInput(request, reply)}<p>Log out ${request.user.name} from this browser?</p><div><button type="submit">Log out</button></div></form>`,
+    });
+  });
+
+  app.post('/logout/', async (request, reply) => {
+    if (request.credentials?.kind === 'session') await auth.endSession(request.credentials.idHash);
+    reply.clearCookie(SESSION_COOKIE, { path: '/' });
+    return reply.redirect('/', 303);
+  });
+};
+
+interface LoginPageState {
+  next: string;
+  status?: number;
+  message?: string;
+  username?: string;
+}
+
+function loginPage(request: FastifyRequest, reply: FastifyReply, state: LoginPageState): FastifyReply {
+  return sendPage(request, reply, {
+    title: 'Log in',
+    canonical: '/login/',
+    status: state.status ?? 200,
+    body: html`<h1>Log in</h1>
+${state.message === undefined ? '' : html`<p class="notice error" role="alert">${state.message}</p>`}
+<form method="post" action="/login/" class="stacked">
+  ${csrfInput(request, reply)}
+  <input type="hidden" name="next" value="${state.next}">
+  <div><label for="username">User name</label><input id="username" name="username" type="text" autocomplete="username" required value="${state.username ?? ''}"></div>
+  <div><label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required></div>
+  <div><button type="submit">Log in</button></div>
+</form>
+<p><a href="/password-recovery/">Forgot your password?</a> · <a href="/register/">Create an account</a></p>`,
+  });
+}
+
+function usernameOf(body: unknown): string {
+  const value = typeof body === 'object' && body !== null ? (body as Record<string, unknown>)['username'] : undefined;
+  return typeof value === 'string' ? value : '';
+}

@@ -1,0 +1,93 @@
+// Where a legacy (phpBB-era) URL points now. Pure: the router looks the entity
+// up, builds its semantic path with the kept query and answers 301 (GET) or
+// serves the page with a canonical Link header (POST).
+import {
+  activationPath, bonusPath, parseId, passwordRecoveryPath, registerPath, settingsPath, watchlistPath,
+} from './paths.ts';
+
+export type LegacyTarget =
+  | {
+    kind: 'topic' | 'forum' | 'profile' | 'profile-email';
+    id: number;
+    /** The request's other parameters, in their order, for the new URL. */
+    query: URLSearchParams;
+  }
+  | { kind: 'page'; path: string; query: URLSearchParams };
+
+/** `/viewtopic` and `/viewtopic.php` are the same page. */
+function pageName(path: string): string {
+  return path.endsWith('.php') ? path.slice(0, -'.php'.length) : path;
+}
+
+/**
+ * The value of a parameter. A repeated parameter counts by its last value, as
+ * it did in the PHP engine these URLs come from.
+ */
+function lastValue(query: URLSearchParams, key: string): string | null {
+  return query.getAll(key).at(-1) ?? null;
+}
+
+function idParameter(query: URLSearchParams, key: string): number | null {
+  const value = lastValue(query, key);
+  return value === null ? null : parseId(value);
+}
+
+/** The query without the parameters the legacy URL used to select its page. */
+function without(query: URLSearchParams, ...keys: string[]): URLSearchParams {
+  const kept = new URLSearchParams(query);
+  for (const key of keys) kept.delete(key);
+  return kept;
+}
+
+type ProfileMode = (query: URLSearchParams) => LegacyTarget | null;
+
+function staticPage(path: string): ProfileMode {
+  return (query) => ({ kind: 'page', path, query: without(query, 'mode') });
+}
+
+function userPage(kind: 'profile' | 'profile-email'): ProfileMode {
+  return (query) => {
+    const id = idParameter(query, 'u');
+    return id === null ? null : { kind, id, query: without(query, 'mode', 'u') };
+  };
+}
+
+const PROFILE_MODES: Readonly<Record<string, ProfileMode>> = {
+  viewprofile: userPage('profile'),
+  email: userPage('profile-email'),
+  register: staticPage(registerPath()),
+  editprofile: staticPage(settingsPath()),
+  sendpassword: staticPage(passwordRecoveryPath()),
+  bonus: staticPage(bonusPath()),
+  watch: staticPage(watchlistPath()),
+  activate: (query) => {
+    const id = idParameter(query, 'u');
+    const key = lastValue(query, 'k');
+    if (id === null || key === null || key === '') return null;
+    return { kind: 'page', path: activationPath(id, key), query: without(query, 'mode', 'u', 'k') };
+  },
+};
+
+/**
+ * The target of a legacy URL, or null when the path is not a legacy page or
+ * its id/mode is missing or invalid (the router answers 404).
+ */
+export function legacyTarget(path: string, query: URLSearchParams): LegacyTarget | null {
+  switch (pageName(path)) {
+    case '/viewtopic': {
+      const id = idParameter(query, 't');
+      return id === null ? null : { kind: 'topic', id, query: without(query, 't') };
+    }
+    case '/viewforum': {
+      const id = idParameter(query, 'f');
+      return id === null ? null : { kind: 'forum', id, query: without(query, 'f') };
+    }
+    case '/profile': {
+      const mode = lastValue(query, 'mode');
+      const target = mode === null || !Object.hasOwn(PROFILE_MODES, mode) ? undefined : PROFILE_MODES[mode];
+      return target === undefined ? null : target(query);
+    }
+    default:
+      return null;
+  }
+}

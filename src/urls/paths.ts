@@ -1,0 +1,151 @@
+// Paths of the web pages (service-spec "Semantic URL pages"). Every link the
+// app prints is built here, so a page's address is defined once.
+import { slugify } from './slug.ts';
+
+/** Ids are 32-bit (decisions.md); an id outside 1..MAX_ID selects nothing. */
+export const MAX_ID = 2147483647;
+
+/** The reserved query key whose value becomes the `#fragment`. */
+export const FRAGMENT_KEY = '_fragment';
+
+export type QueryValue = string | number | boolean | null | undefined | readonly (string | number | boolean)[];
+
+/**
+ * Query parameters in the order given. undefined and null values are left out;
+ * an array repeats its key (`tag=a&tag=b`). Keys that look like array indexes
+ * ("1", "2") come first in a plain object, as JavaScript orders them: pass a
+ * URLSearchParams when such keys must keep another order.
+ */
+export type Query = URLSearchParams | Readonly<Record<string, QueryValue>>;
+
+export interface Topic {
+  id: number;
+  title: string;
+}
+
+export interface Forum {
+  id: number;
+  name: string;
+}
+
+export interface User {
+  id: number;
+  name: string;
+}
+
+function pairs(query: Query): [string, string][] {
+  if (query instanceof URLSearchParams) return [...query];
+  const result: [string, string][] = [];
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined || value === null) continue;
+    const values = Array.isArray(value) ? value : [value];
+    for (const item of values) result.push([key, String(item)]);
+  }
+  return result;
+}
+
+/** `path?k=v#fragment`: keys and values percent-encoded, `_fragment` moved behind the query. */
+export function withQuery(path: string, query?: Query): string {
+  if (query === undefined) return path;
+  let search = '';
+  let fragment = '';
+  for (const [key, value] of pairs(query)) {
+    if (key === FRAGMENT_KEY) {
+      fragment = value;
+      continue;
+    }
+    search += `${search === '' ? '?' : '&'}${encodeURIComponent(key)}=${encodeURIComponent(value)}`;
+  }
+  return path + search + (fragment === '' ? '' : `#${encodeURIComponent(fragment)}`);
+}
+
+/** Whether a number can be a row id; links to anything else are a bug, so builders throw. */
+export function isValidId(id: number): boolean {
+  return Number.isInteger(id) && id >= 1 && id <= MAX_ID;
+}
+
+function semanticSegment(name: string, id: number): string {
+  if (!isValidId(id)) throw new RangeError(`Not a valid id for a URL: ${id}`);
+  return `${slugify(name)}.${id}`;
+}
+
+/** `/topic/{slug}.{id}/` */
+export function topicPath(topic: Topic, query?: Query): string {
+  return withQuery(`/topic/${semanticSegment(topic.title, topic.id)}/`, query);
+}
+
+/** `/forum/{slug}.{id}/` */
+export function forumPath(forum: Forum, query?: Query): string {
+  return withQuery(`/forum/${semanticSegment(forum.name, forum.id)}/`, query);
+}
+
+/** `/profile/{slug}.{id}/` */
+export function profilePath(user: User, query?: Query): string {
+  return withQuery(`/profile/${semanticSegment(user.name, user.id)}/`, query);
+}
+
+/** `/profile/{slug}.{id}/email/`: send an e-mail to the user. */
+export function profileEmailPath(user: User, query?: Query): string {
+  return withQuery(`/profile/${semanticSegment(user.name, user.id)}/email/`, query);
+}
+
+export function bonusPath(query?: Query): string {
+  return withQuery('/profile/bonus/', query);
+}
+
+export function watchlistPath(query?: Query): string {
+  return withQuery('/profile/watchlist/', query);
+}
+
+export function registerPath(query?: Query): string {
+  return withQuery('/register/', query);
+}
+
+export function settingsPath(query?: Query): string {
+  return withQuery('/settings/', query);
+}
+
+export function passwordRecoveryPath(query?: Query): string {
+  return withQuery('/password-recovery/', query);
+}
+
+/** `/activate/{user_id}/{key}/`, the key percent-encoded as one path segment. */
+export function activationPath(userId: number, key: string, query?: Query): string {
+  if (!isValidId(userId)) throw new RangeError(`Not a valid id for a URL: ${userId}`);
+  if (key === '') throw new RangeError('An activation link needs a key');
+  return withQuery(`/activate/${userId}/${encodeURIComponent(key)}/`, query);
+}
+
+export function loginPath(query?: Query): string {
+  return withQuery('/login/', query);
+}
+
+export function logoutPath(query?: Query): string {
+  return withQuery('/logout/', query);
+}
+
+/** An absolute URL from an origin (BASE_URL, possibly with a path prefix) and a path. */
+export function absoluteUrl(origin: string, path: string): string {
+  const base = origin.replace(/\/+$/, '');
+  return base + (path.startsWith('/') ? path : `/${path}`);
+}
+
+const ID_TEXT = /^[1-9][0-9]{0,9}$/;
+
+/** A canonical decimal id (no sign, no leading zero, no spaces) in 1..MAX_ID, else null. */
+export function parseId(text: string): number | null {
+  if (!ID_TEXT.test(text)) return null;
+  const id = Number(text);
+  return id <= MAX_ID ? id : null;
+}
+
+/**
+ * The `{slug}.{id}` path segment. The id is what follows the last dot (a slug
+ * never holds a dot, but a hand-typed URL may: `v1.2.15` is slug `v1.2`, id 15).
+ */
+export function parseSemanticSegment(segment: string): { slug: string; id: number } | null {
+  const dot = segment.lastIndexOf('.');
+  if (dot < 0) return null;
+  const id = parseId(segment.slice(dot + 1));
+  return id === null ? null : { slug: segment.slice(0, dot), id };
+}

@@ -1,0 +1,20 @@
+// The rules of a user's fields, one definition each (API, forms and OpenAPI).
+import { Type } from 'typebox';
+
+export const USERNAME_MIN = 3;
+export const USERNAME_MAX = 32;
+export const PASSWORD_MIN = 8;
+
+/** Letters of any script, digits, space, `_ - .`; no space at either end. */
+export const Username = Type.String({
+  minLength: USERNAME_MIN,
+  maxLength: USERNAME_MAX,
+  pattern: '^[\\p{L}\\p{M}\\p{N}_.\\-](?:[\\p{L}\\p{M}\\p{N} _.\\-]*[\\p{L}\\p{M}\\p{N}_.\\-])?$',
+  description: `${USERNAME_MIN}-${USERNAME_MAX} characters: letters (any script), digits, space, _ - .`,
+});
+
+export const Email = Type.String({ format: 'email', maxLength: 255, description: 'Unique e-mail address' });
+
+export const Password = Type.String({ minLength: PASSWORD_MIN, maxLength: 1024, description: `At least ${PASSWORD_MIN} characters` });
+
+export const Signature = Type.String({ maxLength: 500, description: 'Shown under the user’s posts' });

@@ -1,0 +1,36 @@
+// The JSON shape of a user. E-mail, role and status are private: only admins
+// and the user see them; everyone else gets null in those fields.
+import { Type, type Static } from 'typebox';
+import type { AuthUser } from '../auth/service.ts';
+import { Nullable } from '../http/schemas.ts';
+import { SecondsTimestamp, isoSeconds } from '../http/timestamps.ts';
+import { profilePath } from '../urls/paths.ts';
+import type { UserRow } from './repository.ts';
+
+export const RoleSchema = Type.Union([Type.Literal('user'), Type.Literal('moderator'), Type.Literal('admin')], { description: 'user, moderator or admin' });
+export const StatusSchema = Type.Union([Type.Literal('pending'), Type.Literal('active'), Type.Literal('banned')], { description: 'pending, active or banned' });
+
+export const UserResource = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  email: Nullable(Type.String({ description: 'Admins and the user only' })),
+  role: Nullable(RoleSchema),
+  status: Nullable(StatusSchema),
+  url: Type.String({ description: 'Profile page path, e.g. /profile/alice.3/' }),
+  created_at: SecondsTimestamp,
+  updated_at: SecondsTimestamp,
+});
+
+export function userResource(row: UserRow, viewer: AuthUser | null): Static<typeof UserResource> {
+  const privileged = viewer !== null && (viewer.role === 'admin' || viewer.id === row.id);
+  return {
+    id: row.id,
+    name: row.username,
+    email: privileged ? row.email : null,
+    role: privileged ? row.role : null,
+    status: privileged ? row.status : null,
+    url: profilePath({ id: row.id, name: row.username }),
+    created_at: isoSeconds(row.created_at),
+    updated_at: isoSeconds(row.updated_at),
+  };
+}

@@ -1,0 +1,82 @@
+// Every HTML page goes out through sendPage(): one layout (navigation, the
+// user's state, the canonical link), escaped by default.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { csrfToken } from '../auth/csrf.ts';
+import { origin } from '../http/pagination.ts';
+import { html, type SafeHtml } from './html.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Site-wide settings pages need: the configured origin for absolute links. */
+    site: { baseUrl: string | null; name: string };
+  }
+}
+
+export interface PageOptions {
+  title: string;
+  body: SafeHtml;
+  /** Path of the canonical URL of this page (made absolute here). */
+  canonical?: string;
+  status?: number;
+  /** Extra elements for <head> (page-specific scripts, robots). */
+  head?: SafeHtml;
+}
+
+export function sendPage(request: FastifyRequest, reply: FastifyReply, options: PageOptions): FastifyReply {
+  const site = request.server.site;
+  const canonical = options.canonical === undefined ? undefined : new URL(options.canonical, origin(request, site.baseUrl)).toString();
+  const user = request.user;
+  const token = csrfToken(request, reply);
+  const document = html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${options.title} · ${site.name}</title>
+${canonical === undefined ? '' : html`<link rel="canonical" href="${canonical}">`}
+<meta name="csrf-token" content="${token}">
+<link rel="stylesheet" href="/assets/style.css">
+${options.head ?? ''}
+</head>
+<body>
+<a class="skip" href="#main">Skip to content</a>
+<header class="site">
+  <a class="brand" href="/">${site.name}</a>
+  <nav aria-label="Main">
+    <ul>
+      <li><a href="/">Forums</a></li>
+      ${user === null
+        ? html`<li><a href="/login/">Log in</a></li><li><a href="/register/">Register</a></li>`
+        : html`<li><a href="/profile/watchlist/">Watchlist</a></li>
+      <li><a href="/settings/">Settings</a></li>
+      ${user.role === 'user' ? '' : html`<li><a href="/admin/">Admin</a></li>`}
+      <li><form method="post" action="/logout/" class="inline"><input type="hidden" name="_csrf" value="${token}"><button type="submit" class="link">Log out ${user.name}</button></form></li>`}
+    </ul>
+  </nav>
+</header>
+<main id="main">
+${options.body}
+</main>
+<footer class="site"><p><a href="/api/docs">API documentation</a></p></footer>
+</body>
+</html>`;
+  return reply.code(options.status ?? 200).type('text/html; charset=utf-8').send(document.value);
+}
+
+/** Hidden CSRF field for a form on this page. */
+export function csrfInput(request: FastifyRequest, reply: FastifyReply): SafeHtml {
+  return html`<input type="hidden" name="_csrf" value="${csrfToken(request, reply)}">`;
+}
+
+/** Redirect target from a `next` parameter: only paths on this site, never another origin. */
+export function localPath(next: unknown, fallback = '/'): string {
+  if (typeof next !== 'string' || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return fallback;
+  return next;
+}
+
+/** preHandler for pages that need a login: guests go to /login/ and come back after. */
+export async function requirePageUser(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  if (request.user === null) {
+    await reply.redirect(`/login/?next=${encodeURIComponent(request.url)}`, 303);
+  }
+}

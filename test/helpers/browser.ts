@@ -1,0 +1,64 @@
+// A tiny cookie-keeping client over app.inject, for page tests that log in
+// and post forms the way a browser does.
+import type { TestApp } from './app.ts';
+
+export interface PageResponse {
+  status: number;
+  body: string;
+  headers: Record<string, string | string[] | number | undefined>;
+  location: string | undefined;
+  setCookies: Array<{ name: string; value: string; httpOnly?: boolean; secure?: boolean; sameSite?: string }>;
+}
+
+export class Browser {
+  readonly cookies = new Map<string, string>();
+  readonly #t: TestApp;
+  readonly #headers: Record<string, string>;
+
+  constructor(t: TestApp, headers: Record<string, string> = {}) {
+    this.#t = t;
+    this.#headers = headers;
+  }
+
+  get(url: string): Promise<PageResponse> {
+    return this.request('GET', url);
+  }
+
+  /** Posts a form, adding the CSRF token the last page carried unless `_csrf` is given. */
+  post(url: string, form: Record<string, string>): Promise<PageResponse> {
+    return this.request('POST', url, { _csrf: this.csrf ?? '', ...form });
+  }
+
+  /** The CSRF token of the last page (its meta tag). */
+  csrf: string | undefined;
+
+  async request(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, form?: Record<string, string>): Promise<PageResponse> {
+    const response = await this.#t.app.inject({
+      method,
+      url,
+      headers: { ...this.#headers, ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
+      cookies: Object.fromEntries(this.cookies),
+      ...(form ? { payload: new URLSearchParams(form).toString() } : {}),
+    });
+    for (const cookie of response.cookies as PageResponse['setCookies']) {
+      if (cookie.value === '') this.cookies.delete(cookie.name);
+      else this.cookies.set(cookie.name, cookie.value);
+    }
+    const token = /<meta name="csrf-token" content="([^"]+)">/.exec(response.body)?.[1];
+    if (token !== undefined) this.csrf = token;
+    const location = response.headers['location'];
+    return {
+      status: response.statusCode,
+      body: response.body,
+      headers: response.headers,
+      location: typeof location === 'string' ? location : undefined,
+      setCookies: response.cookies as PageResponse['setCookies'],
+    };
+  }
+
+  /** Opens /login/ and submits it; resolves to the response of the form post. */
+  async logIn(username: string, password: string, next?: string): Promise<PageResponse> {
+    await this.get(next === undefined ? '/login/' : `/login/?next=${encodeURIComponent(next)}`);
+    return this.post('/login/', { username, password, ...(next === undefined ? {} : { next }) });
+  }
+}
