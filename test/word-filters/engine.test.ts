@@ -126,7 +126,8 @@ describe('word-filter engine: regex patterns', () => {
   it('understands Unicode classes, escapes, named groups and quoting', () => {
     assert.deepEqual(matched([rule('/\\p{Cyrillic}+/u', 'regex', 'block')], 'abc ПРИВЕТ'), ['ПРИВЕТ']);
     assert.deepEqual(matched([rule('\\u0041\\u{42}', 'regex', 'block', { case_sensitive: true })], 'AB ab'), ['AB']);
-    assert.deepEqual(matched([rule('(?:^|[^\\p{L}])кот', 'regex', 'block')], 'скот кот'), [' кот']);
+    assert.deepEqual(matched([rule('(?:^|[^\\p{L}])кот', 'regex', 'block')], 'скот КОТ'), [' КОТ']);
+    assert.deepEqual(matched([rule('\\p{Lu}\\p{Lu}', 'regex', 'block', { case_sensitive: true })], 'ab AB'), ['AB']);
     assert.deepEqual(matched([rule('(?<word>sp(a)m)|\\Q(x)\\E', 'regex', 'block')], 'spam (x) x'), ['spam', '(x)']);
   });
 });

@@ -68,11 +68,18 @@ export function compileRegex(pattern: string, caseSensitive: boolean): CompiledR
  * On folded text, where no upper-case letter is left, a pattern ignoring
  * case matches exactly where the same pattern minding case does, provided
  * the pattern itself has no upper-case letter, no escape that spells one
- * (\x{41}) and no class that means one (\p{Lu}, [[:upper:]]).
+ * (\x{41}) and no class that means one (\p{Lu}, [[:upper:]]). Classes
+ * holding both cases of every letter they hold (\p{L}, \p{Cyrillic}) are
+ * fine.
  */
 function namesNoUpperCase(body: string): boolean {
-  return body === body.toLowerCase() && !/\\x|\[:(?:upper|lower):\]|\(\?[a-z-]*i/.test(body);
+  const rest = body.replace(/\\[pP](?:\{\^?([A-Za-z_]+)\}|([A-Za-z]))/g, (whole: string, braced?: string, single?: string) =>
+    CASE_SPECIFIC_CLASSES.has(braced ?? single ?? '') ? whole : '',
+  );
+  return rest === rest.toLowerCase() && !/\\x|\[:(?:upper|lower):\]|\(\?[a-z-]*i/.test(rest);
 }
+
+const CASE_SPECIFIC_CLASSES = new Set(['Lu', 'Ll', 'Lt', 'LC', 'Lowercase', 'Uppercase']);
 
 /** `/body/flags` → body and flags; anything else is a bare body. */
 function splitDelimiters(pattern: string): { body: string; flags: string } {
