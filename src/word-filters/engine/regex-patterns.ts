@@ -10,7 +10,7 @@
 // flags (`/\b\d{3}-\d{4}\b/i`): i (ignore case), m (^ and $ at line ends),
 // s (. matches newline), x (white space and # comments ignored), u (accepted:
 // RE2 always matches by code point) and g (accepted: every match is found).
-import { RE2JS, RE2Set } from 're2js';
+import { RE2JS } from 're2js';
 
 export class RegexProblem extends Error {
   constructor(message: string) {
@@ -30,7 +30,15 @@ export interface CompiledRegex {
    * made when the pattern names no upper-case character in any way.
    */
   foldedLocator?: RE2JS;
+  /**
+   * Literal text every match contains (RE2's own analysis), read from the
+   * folded text when `folded`; null when RE2 knows none (`\\d{3}-\\d{4}`).
+   * Lets a check skip the rule without running it.
+   */
+  requirement: Requirement | null;
 }
+
+export type Requirement = { literal: string; folded: boolean } | { all: Requirement[] } | { any: Requirement[] };
 
 const KNOWN_FLAGS = new Set(['i', 'm', 's', 'x', 'u', 'g']);
 /** RE2 instructions; far above any sensible filter, far below what slows a match. */
@@ -56,12 +64,44 @@ export function compileRegex(pattern: string, caseSensitive: boolean): CompiledR
   }
   if (regex.programSize() > MAX_PROGRAM_SIZE) throw new RegexProblem('The pattern is too complex.');
   if (regex.test('')) throw new RegexProblem('The pattern must not match empty text.');
-  const compiled: CompiledRegex = { source: translated, regex };
+  const compiled: CompiledRegex = { source: translated, regex, requirement: null };
   if (inline.includes('i') && namesNoUpperCase(body2)) {
     const rest = inline.replace('i', '');
     compiled.foldedLocator = RE2JS.compile(rest === '' ? body2 : `(?${rest})${body2}`);
+    compiled.requirement = requirementOf(compiled.foldedLocator.re2Input.prefilter, true);
+  } else if (!inline.includes('i')) {
+    compiled.requirement = requirementOf(regex.re2Input.prefilter, false);
   }
   return compiled;
+}
+
+/** Longest literal used for screening: a prefix of a required literal is required too. */
+const MAX_SCREEN_LITERAL = 24;
+/** Shorter literals are in nearly every text: requiring them screens nothing out. */
+const MIN_SCREEN_LITERAL = 3;
+
+/**
+ * RE2 computes, for a pattern minding case, a tree of literals that every
+ * match contains (RE2's "prefilter": EXACT, AND, OR). Read defensively: any
+ * shape not understood means "no requirement", which only costs speed.
+ */
+function requirementOf(prefilter: unknown, folded: boolean): Requirement | null {
+  const node = prefilter as { type?: unknown; str?: unknown; subs?: unknown } | null | undefined;
+  if (node === null || node === undefined || typeof node.type !== 'number') return null;
+  const subs = Array.isArray(node.subs) ? node.subs.map((sub: unknown) => requirementOf(sub, folded)) : [];
+  switch (node.type) {
+    case 1: // EXACT
+      return typeof node.str === 'string' && node.str.length >= MIN_SCREEN_LITERAL ? { literal: node.str.slice(0, MAX_SCREEN_LITERAL), folded } : null;
+    case 2: {
+      // AND: every known part is required; unknown parts just add nothing.
+      const known = subs.filter((sub): sub is Requirement => sub !== null);
+      return known.length === 0 ? null : known.length === 1 ? known[0]! : { all: known };
+    }
+    case 3: // OR: one unknown branch and nothing is required.
+      return subs.length === 0 || subs.includes(null) ? null : { any: subs as Requirement[] };
+    default:
+      return null;
+  }
 }
 
 /**
@@ -190,36 +230,9 @@ function stripExtended(body: string): string {
   return out;
 }
 
-/**
- * Every regex rule of one matcher in one RE2 automaton: one pass over the
- * text says which rules match at all; only those are then run on their own
- * to find where.
- */
-export class RegexSet {
-  readonly #set: RE2Set;
-  readonly #rules: number[] = [];
-
-  constructor(entries: ReadonlyArray<{ rule: number; compiled: CompiledRegex }>) {
-    this.#set = new RE2Set(RE2Set.UNANCHORED);
-    for (const entry of entries) {
-      this.#set.add(entry.compiled.source);
-      this.#rules.push(entry.rule);
-    }
-    this.#set.compile();
-  }
-
-  get size(): number {
-    return this.#rules.length;
-  }
-
-  /** The rules (matcher indexes) that match somewhere in the text. */
-  matchingRules(text: string): number[] {
-    if (this.#rules.length === 0) return [];
-    return this.#set.match(text).map((id) => this.#rules[id]!);
-  }
-}
-
 type Span = [start: number, end: number];
+
+const NON_ASCII = /[^\x00-\x7f]/;
 
 /**
  * Every non-empty match of the regex, in order, as [start, end) offsets.
@@ -228,11 +241,13 @@ type Span = [start: number, end: number];
 export function locate(compiled: CompiledRegex, text: string, folded: () => string, sink: (start: number, end: number) => void): void {
   let spans: Span[] | undefined;
   if (compiled.foldedLocator !== undefined) {
-    // Folding rules differ slightly between RE2 and toLowerCase: if the fast
-    // way finds nothing although the screen said "match", ask RE2 itself.
     spans = findSpans(compiled.foldedLocator, folded());
+    // Folding may differ from RE2's in a few non-ASCII letters (İ): when the
+    // fast way finds nothing there, RE2's own yes/no on the text decides.
+    if (spans.length === 0 && NON_ASCII.test(text) && compiled.regex.test(text)) spans = findSpans(compiled.regex, text);
+  } else {
+    spans = findSpans(compiled.regex, text);
   }
-  if (spans === undefined || spans.length === 0) spans = findSpans(compiled.regex, text);
   for (const [start, end] of spans) sink(start, end);
 }
 
@@ -252,6 +267,8 @@ const MARGIN = 512;
  * text is searched instead.
  */
 function findSpans(regex: RE2JS, text: string): Span[] {
+  // Rules come here when they may match (the screen); one DFA pass says whether they do.
+  if (!regex.test(text)) return [];
   if (text.length < WINDOWED_FROM) return findAll(regex, text, 0);
   const spans: Span[] = [];
   let lastEnd = 0;
