@@ -228,6 +228,18 @@ describeEachDatabase('word-filter writes', (db) => {
       assert.deepEqual((await send('PATCH', `/api/word-filters/${rule.id}`, { applies_to: [] })).json().errors, { applies_to: ['The applies to field is required.'] });
     });
 
+    it('ignores fields that are not the rule\'s own (id, creator, timestamps)', async () => {
+      const rule = await createRule(t, {}, admin.user.id);
+      const other = await signIn(t, 'admin');
+      const response = await send('PATCH', `/api/word-filters/${rule.id}`, { id: 77777, creator_id: other.user.id, created_at: '2000-01-01T00:00:00.000Z', severity: 'low' });
+      assert.equal(response.statusCode, 200);
+      const { data } = response.json();
+      assert.equal(data.id, rule.id);
+      assert.equal(data.creator.id, admin.user.id);
+      assert.equal(data.created_at.slice(0, 23), rule.created_at.slice(0, 23));
+      assert.equal(data.severity, 'low');
+    });
+
     it('answers 404 {message} for an unknown id', async () => {
       const response = await send('PATCH', '/api/word-filters/999999', { severity: 'high' });
       assert.equal(response.statusCode, 404);

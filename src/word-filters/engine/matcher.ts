@@ -52,8 +52,7 @@ export class Matcher {
         regexEntries.push({ rule: index, compiled });
         return;
       }
-      const index_ = rule.case_sensitive ? this.#asWritten : this.#ignoringCase;
-      index_.add(index, rule.pattern, rule.pattern_type === 'wildcard');
+      (rule.case_sensitive ? this.#asWritten : this.#ignoringCase).add(index, rule.pattern, rule.pattern_type === 'wildcard');
     });
     this.#regexScreen = regexEntries.length > 0 ? new RegexScreen(regexEntries) : undefined;
   }
