@@ -2,6 +2,7 @@
 // target next to /api/hello (and hello next to a bare node:http server) in the
 // same run. Results are printed as Markdown tables for bench/RESULTS.md.
 import { machine, measure, printTable, startBareServer, startService } from './lib.ts';
+import { wordFilters } from './word-filters.ts';
 
 type Group = () => Promise<void>;
 
@@ -15,6 +16,7 @@ const groups: Record<string, Group> = {
     await service.stop();
     printTable('hello vs bare node:http (target: hello ≥ 60% of bare)', [bareResult, hello], bareResult);
   },
+  'word-filters': wordFilters,
 };
 
 const requested = process.argv.slice(2);
