@@ -12,6 +12,7 @@ import { authRoutes } from './auth/routes.ts';
 import type { Config } from './config.ts';
 import { openDatabase, type DatabaseHandle } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
+import { emojiCatalogRoutes } from './emoji/routes.ts';
 import { trackAllowedMethods } from './http/allowed-methods.ts';
 import { installErrorHandling } from './http/error-handler.ts';
 import { registerOpenApi } from './http/openapi.ts';
@@ -83,6 +84,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(probeRoutes, { database });
   await app.register(helloRoutes, { prefix: '/api' });
   await app.register(authRoutes, { prefix: '/api', auth: services.auth });
+  await app.register(emojiCatalogRoutes, { prefix: '/api/emoji', emoji: services.emoji, baseUrl: config.baseUrl });
 
   return { app, database, services };
 }

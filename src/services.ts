@@ -6,17 +6,20 @@ import { CredentialsRepository } from './auth/credentials-repository.ts';
 import type { LimiterFactory } from './auth/limiters.ts';
 import { LoginThrottle } from './auth/login-throttle.ts';
 import { AuthService } from './auth/service.ts';
+import { createEmojiServices, type EmojiServices } from './emoji/services.ts';
 import { UsersRepository } from './users/repository.ts';
 import { UsersService } from './users/service.ts';
 
 export interface Services {
   users: UsersService;
   auth: AuthService;
+  emoji: EmojiServices;
 }
 
 export function createServices(database: DatabaseHandle, config: Config, limiters: LimiterFactory): Services {
   const usersRepository = new UsersRepository(database.db, database.dialect);
   const users = new UsersService(database.db, usersRepository);
   const auth = new AuthService(usersRepository, new CredentialsRepository(database.db), new LoginThrottle(limiters), config.tokenTtlDays);
-  return { users, auth };
+  const emoji = createEmojiServices(database);
+  return { users, auth, emoji };
 }

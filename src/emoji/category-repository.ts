@@ -1,0 +1,62 @@
+// SQL for emoji categories.
+import type { Insertable, Kysely, Transaction, Updateable } from 'kysely';
+import type { Database, EmojiCategoriesTable } from '../db/schema.ts';
+import type { CategoryRow } from './resource.ts';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+export class CategoryRepository {
+  readonly #db: Kysely<Database>;
+
+  constructor(db: Kysely<Database>) {
+    this.#db = db;
+  }
+
+  find(id: number, db: Db = this.#db): Promise<CategoryRow | undefined> {
+    return db.selectFrom('emoji_categories').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  async exists(id: number, db: Db = this.#db): Promise<boolean> {
+    const row = await db.selectFrom('emoji_categories').select('id').where('id', '=', id).executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** Every category, in display order (then id, so equal orders stay stable). */
+  list(db: Db = this.#db): Promise<CategoryRow[]> {
+    return db.selectFrom('emoji_categories').selectAll().orderBy('display_order').orderBy('id').execute();
+  }
+
+  byIds(ids: readonly number[]): Promise<CategoryRow[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.#db.selectFrom('emoji_categories').selectAll().where('id', 'in', [...ids]).execute();
+  }
+
+  /** category id → number of emojis in it (categories without emojis are absent). */
+  async emojiCounts(): Promise<Map<number, number>> {
+    const rows = await this.#db
+      .selectFrom('emojis')
+      .select((eb) => ['emoji_category_id', eb.fn.countAll<number>().as('count')])
+      .where('emoji_category_id', 'is not', null)
+      .groupBy('emoji_category_id')
+      .execute();
+    return new Map(rows.map((row) => [row.emoji_category_id as number, Number(row.count)]));
+  }
+
+  async isEmpty(db: Db = this.#db): Promise<boolean> {
+    return (await db.selectFrom('emoji_categories').select('id').limit(1).executeTakeFirst()) === undefined;
+  }
+
+  insert(values: Insertable<EmojiCategoriesTable>, db: Db = this.#db): Promise<CategoryRow> {
+    return db.insertInto('emoji_categories').values(values).returningAll().executeTakeFirstOrThrow();
+  }
+
+  update(id: number, changes: Updateable<EmojiCategoriesTable>, db: Db = this.#db): Promise<CategoryRow | undefined> {
+    return db.updateTable('emoji_categories').set(changes).where('id', '=', id).returningAll().executeTakeFirst();
+  }
+
+  /** The category's emojis stay, uncategorised (the foreign key sets them to null). */
+  async delete(id: number, db: Db = this.#db): Promise<boolean> {
+    const result = await db.deleteFrom('emoji_categories').where('id', '=', id).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+}

@@ -1,0 +1,32 @@
+// The emoji catalog's services, built once over the shared database.
+import type { DatabaseHandle } from '../db/database.ts';
+import { AliasRepository } from './alias-repository.ts';
+import { AliasService } from './alias-service.ts';
+import { Catalog } from './catalog.ts';
+import { CategoryRepository } from './category-repository.ts';
+import { CategoryService } from './category-service.ts';
+import { CodeRegistry } from './code-registry.ts';
+import { EmojiRepository } from './emoji-repository.ts';
+import { EmojiService } from './emoji-service.ts';
+
+export interface EmojiServices {
+  emojis: EmojiService;
+  aliases: AliasService;
+  categories: CategoryService;
+  catalog: Catalog;
+}
+
+export function createEmojiServices(database: DatabaseHandle): EmojiServices {
+  const { db, dialect } = database;
+  const categoryRepository = new CategoryRepository(db);
+  const emojiRepository = new EmojiRepository(db, dialect);
+  const aliasRepository = new AliasRepository(db, dialect);
+  const codes = new CodeRegistry(db);
+  const catalog = new Catalog(categoryRepository, emojiRepository, aliasRepository, database.changes);
+  return {
+    emojis: new EmojiService(db, emojiRepository, categoryRepository, aliasRepository, codes, catalog),
+    aliases: new AliasService(db, aliasRepository, emojiRepository, categoryRepository, codes, catalog),
+    categories: new CategoryService(categoryRepository, emojiRepository, aliasRepository, catalog),
+    catalog,
+  };
+}
