@@ -48,6 +48,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const limiters = createLimiterFactory(config.redisUrl, logger);
   const services = createServices(database, config, limiters);
   if (config.admin !== null) await services.users.ensureAdmin(config.admin, logger);
+  if (config.emojiCatalog === 'unicode') await services.emoji.unicodeImport.importIfEmpty(logger);
 
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,

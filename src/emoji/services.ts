@@ -8,12 +8,14 @@ import { CategoryService } from './category-service.ts';
 import { CodeRegistry } from './code-registry.ts';
 import { EmojiRepository } from './emoji-repository.ts';
 import { EmojiService } from './emoji-service.ts';
+import { UnicodeImport } from './unicode-import.ts';
 
 export interface EmojiServices {
   emojis: EmojiService;
   aliases: AliasService;
   categories: CategoryService;
   catalog: Catalog;
+  unicodeImport: UnicodeImport;
 }
 
 export function createEmojiServices(database: DatabaseHandle): EmojiServices {
@@ -28,5 +30,6 @@ export function createEmojiServices(database: DatabaseHandle): EmojiServices {
     aliases: new AliasService(db, aliasRepository, emojiRepository, categoryRepository, codes, catalog),
     categories: new CategoryService(categoryRepository, emojiRepository, aliasRepository, catalog),
     catalog,
+    unicodeImport: new UnicodeImport(database, catalog),
   };
 }
