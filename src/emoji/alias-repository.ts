@@ -1,43 +1,20 @@
 // SQL for emoji aliases. Alphabetical means by code point (the column's
 // collation), the same on SQLite and PostgreSQL.
 import type { Insertable, Kysely, Transaction, Updateable } from 'kysely';
-import { containsText, type Dialect } from '../db/dialect.ts';
 import type { Database, EmojiAliasesTable } from '../db/schema.ts';
 import type { AliasRow } from './resource.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
-export interface AliasListFilter {
-  emojiId?: number | undefined;
-  /** Contained (case-insensitive) in the alias text. */
-  search?: string | undefined;
-}
-
 export class AliasRepository {
   readonly #db: Kysely<Database>;
-  readonly #dialect: Dialect;
 
-  constructor(db: Kysely<Database>, dialect: Dialect) {
+  constructor(db: Kysely<Database>) {
     this.#db = db;
-    this.#dialect = dialect;
   }
 
   find(id: number, db: Db = this.#db): Promise<AliasRow | undefined> {
     return db.selectFrom('emoji_aliases').selectAll().where('id', '=', id).executeTakeFirst();
-  }
-
-  async list(filter: AliasListFilter, offset: number, limit: number): Promise<{ rows: AliasRow[]; total: number }> {
-    let query = this.#db.selectFrom('emoji_aliases');
-    if (filter.emojiId !== undefined) query = query.where('emoji_id', '=', filter.emojiId);
-    if (filter.search !== undefined && filter.search !== '') {
-      const term = filter.search;
-      query = query.where((eb) => containsText(this.#dialect, eb.ref('alias'), term));
-    }
-    const [rows, count] = await Promise.all([
-      query.selectAll().orderBy('alias').offset(offset).limit(limit).execute(),
-      query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-    ]);
-    return { rows, total: Number(count.total) };
   }
 
   /** The aliases of these emojis, alphabetical: one query for a whole page of emojis. */

@@ -47,8 +47,8 @@ export const aliasRoutes: FastifyPluginAsyncTypebox<{ aliases: AliasService; bas
   }, async (request) => {
     const query = request.query;
     const page = pageRequest(query);
-    const { items, total } = await aliases.list({ emojiId: query.emoji_id, search: query.search }, { offset: page.offset, limit: page.perPage }, isOn(query.with_emoji));
-    return paginated(request, baseUrl, page, items.map(shownAlias), total);
+    const { rows, total } = await aliases.list({ emojiId: query.emoji_id, search: query.search }, { offset: page.offset, limit: page.perPage }, isOn(query.with_emoji));
+    return paginated(request, baseUrl, page, rows.map(shownAlias), total);
   });
 
   app.get('/aliases/search', {

@@ -5,8 +5,9 @@ import type { Kysely } from 'kysely';
 import { isForeignKeyViolation, isUniqueViolation } from '../db/dialect.ts';
 import type { Database } from '../db/schema.ts';
 import { FieldErrorBag, ModelNotFoundError, ValidationError } from '../http/errors.ts';
-import type { AliasListFilter, AliasRepository } from './alias-repository.ts';
+import type { AliasRepository } from './alias-repository.ts';
 import type { Catalog } from './catalog.ts';
+import type { AliasFilter, CatalogSnapshot, Page } from './catalog-snapshot.ts';
 import type { CategoryRepository } from './category-repository.ts';
 import { takenMessage, type CodeRegistry } from './code-registry.ts';
 import type { EmojiRepository } from './emoji-repository.ts';
@@ -30,6 +31,11 @@ export interface LoadedAlias {
 }
 
 const INVALID_EMOJI = 'The selected emoji id is invalid.';
+
+function loaded(catalog: CatalogSnapshot, row: AliasRow, withEmoji: boolean): LoadedAlias {
+  const emoji = withEmoji ? catalog.emoji(row.emoji_id) : undefined;
+  return emoji === undefined ? { row } : { row, emoji: { row: emoji, category: catalog.categoryOf(emoji) } };
+}
 
 export class AliasService {
   readonly #db: Kysely<Database>;
@@ -57,25 +63,24 @@ export class AliasService {
   /** One alias with its emoji and the emoji's category. */
   async get(id: number): Promise<Required<LoadedAlias>> {
     const row = await this.find(id);
-    const [loaded] = await this.#withEmojis([row]);
-    return loaded as Required<LoadedAlias>;
+    const emoji = await this.#emojis.find(row.emoji_id);
+    if (emoji === undefined) throw new ModelNotFoundError('EmojiAlias', id); // deleted with its emoji meanwhile
+    const category = emoji.emoji_category_id === null ? null : ((await this.#categories.find(emoji.emoji_category_id)) ?? null);
+    return { row, emoji: { row: emoji, category } };
   }
 
-  async list(filter: AliasListFilter, page: { offset: number; limit: number }, withEmoji: boolean): Promise<{ items: LoadedAlias[]; total: number }> {
-    if (filter.emojiId !== undefined && !(isStorableId(filter.emojiId) && (await this.#emojis.exists(filter.emojiId)))) {
-      throw ValidationError.field('emoji_id', INVALID_EMOJI);
-    }
-    const { rows, total } = await this.#aliases.list(filter, page.offset, page.limit);
-    return { items: withEmoji ? await this.#withEmojis(rows) : rows.map((row) => ({ row })), total };
+  /** A page of the in-memory catalog, alphabetical, with emojis (and their categories) when asked for. */
+  async list(filter: AliasFilter, page: { offset: number; limit: number }, withEmoji: boolean): Promise<Page<LoadedAlias>> {
+    const catalog = await this.#catalog.snapshot();
+    if (filter.emojiId !== undefined && catalog.emoji(filter.emojiId) === undefined) throw ValidationError.field('emoji_id', INVALID_EMOJI);
+    const { rows, total } = catalog.aliasPage(filter, page.offset, page.limit);
+    return { rows: rows.map((row) => loaded(catalog, row, withEmoji)), total };
   }
 
   /** Exact alias first, then prefix, then substring (see search-index.ts), from the in-memory catalog. */
   async search(q: string, limit: number, withEmoji: boolean): Promise<LoadedAlias[]> {
     const catalog = await this.#catalog.snapshot();
-    return catalog.aliases.search(q, limit).map((row) => {
-      const emoji = withEmoji ? catalog.emoji(row.emoji_id) : undefined;
-      return emoji === undefined ? { row } : { row, emoji: { row: emoji, category: catalog.categoryOf(emoji) } };
-    });
+    return catalog.aliasSearch.search(q, limit).map((row) => loaded(catalog, row, withEmoji));
   }
 
   async create(input: NewAlias): Promise<AliasRow> {
@@ -124,19 +129,6 @@ export class AliasService {
   async delete(id: number): Promise<void> {
     if (!(await this.#aliases.delete(id))) throw new ModelNotFoundError('EmojiAlias', id);
     await this.#catalog.changed();
-  }
-
-  async #withEmojis(rows: AliasRow[]): Promise<LoadedAlias[]> {
-    const emojis = await this.#emojis.byIds([...new Set(rows.map((row) => row.emoji_id))]);
-    const categories = await this.#categories.byIds([...new Set(emojis.map((emoji) => emoji.emoji_category_id).filter((id): id is number => id !== null))]);
-    const emojiById = new Map(emojis.map((emoji) => [emoji.id, emoji]));
-    const categoryById = new Map(categories.map((category) => [category.id, category]));
-    return rows.map((row) => {
-      const emoji = emojiById.get(row.emoji_id);
-      if (emoji === undefined) return { row };
-      const category = emoji.emoji_category_id === null ? null : (categoryById.get(emoji.emoji_category_id) ?? null);
-      return { row, emoji: { row: emoji, category } };
-    });
   }
 
   async #checkEmoji(emojiId: number, errors: FieldErrorBag): Promise<void> {

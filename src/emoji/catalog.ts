@@ -1,49 +1,17 @@
-// The whole catalog held in memory for search: read once, kept until any
-// instance writes to the catalog. Every write announces itself on the change
-// feed after it commits (topic `emoji_catalog`); this instance drops its copy
-// at once, other instances when PostgreSQL's NOTIFY reaches them, and the next
-// search reads the catalog afresh.
+// The whole catalog held in memory for the list and search endpoints: read
+// once, kept until any instance writes to the catalog. Every write announces
+// itself on the change feed after it commits (topic `emoji_catalog`); this
+// instance drops its copy at once (before the write's response goes out, so a
+// client reads its own writes from this instance), other instances when PostgreSQL's
+// NOTIFY reaches them, usually within milliseconds, and the next read loads
+// the catalog afresh. Single gets and every write go to the database.
 import type { ChangeFeed } from '../db/change-feed.ts';
 import type { AliasRepository } from './alias-repository.ts';
 import type { CategoryRepository } from './category-repository.ts';
+import { CatalogSnapshot } from './catalog-snapshot.ts';
 import type { EmojiRepository } from './emoji-repository.ts';
-import type { AliasRow, CategoryRow, EmojiRow } from './resource.ts';
-import { AliasSearchIndex, EmojiSearchIndex } from './search-index.ts';
 
 export const CATALOG_TOPIC = 'emoji_catalog';
-
-export class CatalogSnapshot {
-  readonly emojis: EmojiSearchIndex;
-  readonly aliases: AliasSearchIndex;
-  readonly #categories: Map<number, CategoryRow>;
-  readonly #emojiById: Map<number, EmojiRow>;
-  readonly #aliasesOf = new Map<number, AliasRow[]>();
-
-  constructor(categories: readonly CategoryRow[], emojis: readonly EmojiRow[], aliases: readonly AliasRow[]) {
-    this.#categories = new Map(categories.map((category) => [category.id, category]));
-    this.#emojiById = new Map(emojis.map((emoji) => [emoji.id, emoji]));
-    for (const alias of aliases) {
-      const list = this.#aliasesOf.get(alias.emoji_id);
-      if (list === undefined) this.#aliasesOf.set(alias.emoji_id, [alias]);
-      else list.push(alias);
-    }
-    this.emojis = new EmojiSearchIndex(emojis, (id) => this.aliasesOf(id));
-    this.aliases = new AliasSearchIndex(aliases);
-  }
-
-  /** Alphabetical. */
-  aliasesOf(emojiId: number): readonly AliasRow[] {
-    return this.#aliasesOf.get(emojiId) ?? [];
-  }
-
-  categoryOf(emoji: EmojiRow): CategoryRow | null {
-    return emoji.emoji_category_id === null ? null : (this.#categories.get(emoji.emoji_category_id) ?? null);
-  }
-
-  emoji(id: number): EmojiRow | undefined {
-    return this.#emojiById.get(id);
-  }
-}
 
 export class Catalog {
   readonly #categories: CategoryRepository;

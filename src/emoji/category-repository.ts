@@ -26,26 +26,6 @@ export class CategoryRepository {
     return db.selectFrom('emoji_categories').selectAll().orderBy('display_order').orderBy('id').execute();
   }
 
-  byIds(ids: readonly number[]): Promise<CategoryRow[]> {
-    if (ids.length === 0) return Promise.resolve([]);
-    return this.#db.selectFrom('emoji_categories').selectAll().where('id', 'in', [...ids]).execute();
-  }
-
-  /** category id → number of emojis in it (categories without emojis are absent). */
-  async emojiCounts(): Promise<Map<number, number>> {
-    const rows = await this.#db
-      .selectFrom('emojis')
-      .select((eb) => ['emoji_category_id', eb.fn.countAll<number>().as('count')])
-      .where('emoji_category_id', 'is not', null)
-      .groupBy('emoji_category_id')
-      .execute();
-    return new Map(rows.map((row) => [row.emoji_category_id as number, Number(row.count)]));
-  }
-
-  async isEmpty(db: Db = this.#db): Promise<boolean> {
-    return (await db.selectFrom('emoji_categories').select('id').limit(1).executeTakeFirst()) === undefined;
-  }
-
   insert(values: Insertable<EmojiCategoriesTable>, db: Db = this.#db): Promise<CategoryRow> {
     return db.insertInto('emoji_categories').values(values).returningAll().executeTakeFirstOrThrow();
   }

@@ -27,7 +27,7 @@ export interface CategoryWithEmojis {
 export interface ListedCategory {
   row: CategoryRow;
   emojisCount?: number;
-  emojis?: EmojiRow[];
+  emojis?: readonly EmojiRow[];
 }
 
 export class CategoryService {
@@ -51,24 +51,28 @@ export class CategoryService {
 
   async get(id: number, options: { withAliases: boolean }): Promise<CategoryWithEmojis> {
     const row = await this.find(id);
-    const emojis = await this.#emojis.inCategories([id]);
+    const emojis = await this.#emojis.inCategory(id);
     const aliases = options.withAliases ? groupBy(await this.#aliases.ofEmojis(emojis.map((emoji) => emoji.id)), (alias) => alias.emoji_id) : null;
     return { row, emojis, aliases };
   }
 
-  /** Every category in display order; counts and emojis only when asked for. */
-  async list(options: { withCount: boolean; withEmojis: boolean }): Promise<ListedCategory[]> {
-    const [rows, counts, emojis] = await Promise.all([
-      this.#categories.list(),
-      options.withCount ? this.#categories.emojiCounts() : null,
-      options.withEmojis ? this.#emojis.inCategories('all') : null,
-    ]);
-    const emojisOf = emojis === null ? null : groupBy(emojis, (emoji) => emoji.emoji_category_id as number);
-    return rows.map((row) => ({
-      row,
-      ...(counts !== null ? { emojisCount: counts.get(row.id) ?? 0 } : {}),
-      ...(emojisOf !== null ? { emojis: emojisOf.get(row.id) ?? [] } : {}),
-    }));
+  /**
+   * Every category in display order, from the in-memory catalog; counts and
+   * emojis only when asked for. The same array comes back until the catalog
+   * changes, so the route can keep its serialized form.
+   */
+  async list(options: { withCount: boolean; withEmojis: boolean }): Promise<readonly ListedCategory[]> {
+    const catalog = await this.#catalog.snapshot();
+    return catalog.memo(`categories ${options.withCount} ${options.withEmojis}`, () =>
+      catalog.categories.map((row) => {
+        const emojis = catalog.emojisIn(row.id);
+        return {
+          row,
+          ...(options.withCount ? { emojisCount: emojis.length } : {}),
+          ...(options.withEmojis ? { emojis } : {}),
+        };
+      }),
+    );
   }
 
   async create(input: NewCategory): Promise<CategoryRow> {

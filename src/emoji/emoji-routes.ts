@@ -77,12 +77,12 @@ export const emojiRoutes: FastifyPluginAsyncTypebox<{ emojis: EmojiService; base
   }, async (request) => {
     const query = request.query;
     const page = pageRequest(query);
-    const { items, total } = await emojis.list(
+    const { rows, total } = await emojis.list(
       { categoryId: query.category_id, search: query.search },
       { offset: page.offset, limit: page.perPage },
       { category: isOn(query.with_category), aliases: isOn(query.with_aliases) },
     );
-    return paginated(request, baseUrl, page, items.map(listedEmoji), total);
+    return paginated(request, baseUrl, page, rows.map(listedEmoji), total);
   });
 
   app.get('/emojis/search', {

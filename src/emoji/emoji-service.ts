@@ -8,11 +8,11 @@ import type { Database, EmojisTable } from '../db/schema.ts';
 import { FieldErrorBag, ModelNotFoundError, ValidationError } from '../http/errors.ts';
 import type { AliasRepository } from './alias-repository.ts';
 import type { Catalog } from './catalog.ts';
+import type { CatalogSnapshot, EmojiFilter, Page } from './catalog-snapshot.ts';
 import type { CategoryRepository } from './category-repository.ts';
-import { groupBy } from './category-service.ts';
 import { takenMessage, type CodeRegistry } from './code-registry.ts';
 import { NO_KIND, resolveKind, type KindFields, type KindInput } from './emoji-kind.ts';
-import type { EmojiListFilter, EmojiRepository } from './emoji-repository.ts';
+import type { EmojiRepository } from './emoji-repository.ts';
 import { isStorableId } from './fields.ts';
 import type { AliasRow, CategoryRow, EmojiRow } from './resource.ts';
 
@@ -77,22 +77,20 @@ export class EmojiService {
     return { row, category: category ?? null, aliases };
   }
 
-  async list(filter: EmojiListFilter, page: { offset: number; limit: number }, load: EmojiLoad): Promise<{ items: LoadedEmoji[]; total: number }> {
-    if (filter.categoryId !== undefined && !(isStorableId(filter.categoryId) && (await this.#categories.exists(filter.categoryId)))) {
+  /** A page of the in-memory catalog, in display order, with the relations asked for. */
+  async list(filter: EmojiFilter, page: { offset: number; limit: number }, load: EmojiLoad): Promise<Page<LoadedEmoji>> {
+    const catalog = await this.#catalog.snapshot();
+    if (filter.categoryId !== undefined && catalog.category(filter.categoryId) === undefined) {
       throw ValidationError.field('category_id', 'The selected category id is invalid.');
     }
-    const { rows, total } = await this.#emojis.list(filter, page.offset, page.limit);
-    return { items: await this.#withRelations(rows, load), total };
+    const { rows, total } = catalog.emojiPage(filter, page.offset, page.limit);
+    return { rows: rows.map((row) => loaded(catalog, row, load)), total };
   }
 
   /** Relevance-ranked (see search-index.ts), from the in-memory catalog. */
   async search(q: string, limit: number, load: EmojiLoad): Promise<LoadedEmoji[]> {
     const catalog = await this.#catalog.snapshot();
-    return catalog.emojis.search(q, limit).map((row) => ({
-      row,
-      ...(load.category ? { category: catalog.categoryOf(row) } : {}),
-      ...(load.aliases ? { aliases: catalog.aliasesOf(row.id) } : {}),
-    }));
+    return catalog.emojiSearch.search(q, limit).map((row) => loaded(catalog, row, load));
   }
 
   async create(input: NewEmoji): Promise<EmojiRow> {
@@ -159,21 +157,6 @@ export class EmojiService {
     await this.#catalog.changed();
   }
 
-  async #withRelations(rows: EmojiRow[], load: EmojiLoad): Promise<LoadedEmoji[]> {
-    const categoryIds = load.category ? [...new Set(rows.map((row) => row.emoji_category_id).filter((id): id is number => id !== null))] : [];
-    const [categories, aliases] = await Promise.all([
-      load.category ? this.#categories.byIds(categoryIds) : [],
-      load.aliases ? this.#aliases.ofEmojis(rows.map((row) => row.id)) : [],
-    ]);
-    const categoryById = new Map(categories.map((category) => [category.id, category]));
-    const aliasesOf = groupBy(aliases, (alias) => alias.emoji_id);
-    return rows.map((row) => ({
-      row,
-      ...(load.category ? { category: row.emoji_category_id === null ? null : (categoryById.get(row.emoji_category_id) ?? null) } : {}),
-      ...(load.aliases ? { aliases: aliasesOf.get(row.id) ?? [] } : {}),
-    }));
-  }
-
   async #checkCategory(categoryId: number | null | undefined, errors: FieldErrorBag): Promise<void> {
     if (categoryId === undefined || categoryId === null) return;
     if (!isStorableId(categoryId) || !(await this.#categories.exists(categoryId))) errors.add('emoji_category_id', INVALID_CATEGORY);
@@ -203,6 +186,14 @@ export class EmojiService {
       throw error;
     }
   }
+}
+
+function loaded(catalog: CatalogSnapshot, row: EmojiRow, load: EmojiLoad): LoadedEmoji {
+  return {
+    row,
+    ...(load.category ? { category: catalog.categoryOf(row) } : {}),
+    ...(load.aliases ? { aliases: catalog.aliasesOf(row.id) } : {}),
+  };
 }
 
 function kindOf(row: EmojiRow): KindFields {

@@ -19,10 +19,10 @@ export interface EmojiServices {
 }
 
 export function createEmojiServices(database: DatabaseHandle): EmojiServices {
-  const { db, dialect } = database;
+  const { db } = database;
   const categoryRepository = new CategoryRepository(db);
-  const emojiRepository = new EmojiRepository(db, dialect);
-  const aliasRepository = new AliasRepository(db, dialect);
+  const emojiRepository = new EmojiRepository(db);
+  const aliasRepository = new AliasRepository(db);
   const codes = new CodeRegistry(db);
   const catalog = new Catalog(categoryRepository, emojiRepository, aliasRepository, database.changes);
   return {

@@ -74,6 +74,23 @@ describeEachDatabase('category endpoints', (db) => {
       assert.equal(early.emojis.length, 2);
     });
 
+    it('answers JSON, and reflects every write at once', async () => {
+      const before = await list('?include_emojis=1&with_emojis=1');
+      assert.match(String(before.headers['content-type']), /^application\/json; charset=utf-8$/);
+      assert.equal(before.json().data[2].emojis_count, 1);
+      const admin = await signIn(own, 'admin');
+      const write = (method: 'POST' | 'PATCH', url: string, payload: object) => own.app.inject({ method, url, headers: admin.headers, payload });
+      const created = (await write('POST', '/api/emoji/emojis', { title: 'New', emoji_shortcode: ':fresh_one:', display_order: 0, emoji_category_id: ids.tie })).json().data;
+      await write('PATCH', `/api/emoji/categories/${ids.tie}`, { title: 'Renamed' });
+      const after = (await list('?include_emojis=1&with_emojis=1')).json().data[2];
+      assert.equal(after.title, 'Renamed');
+      assert.equal(after.emojis_count, 2);
+      assert.equal(after.emojis[1].id, created.id, 'same display order: by id');
+      await own.app.inject({ method: 'DELETE', url: `/api/emoji/emojis/${created.id}`, headers: admin.headers });
+      await write('PATCH', `/api/emoji/categories/${ids.tie}`, { title: 'Tie' });
+      assert.equal((await list('?with_emojis=1')).json().data[2].emojis_count, 1);
+    });
+
     it('rejects a non-boolean flag with 422', async () => {
       const response = await list('?include_emojis=yes');
       assert.equal(response.statusCode, 422);
