@@ -22,9 +22,9 @@ export interface ImportReport {
   milliseconds: number;
 }
 
-// Rows per INSERT: well under both databases' limits on bound parameters
-// (emojis have 15 columns), and few enough statements to keep start-up fast.
-const BATCH = 500;
+// Bound parameters per INSERT: under SQLite's limit (32766) and PostgreSQL's
+// (65535). As few statements as that allows keeps start-up fast.
+const MAX_PARAMETERS = 30000;
 
 export class UnicodeImport {
   readonly #database: DatabaseHandle;
@@ -104,7 +104,7 @@ async function writePlan(trx: Transaction<Database>, plan: UnicodePlan, now: str
     category.emojis.map((emoji) => ({ ...emoji, categoryId: categoryId.get(category.display_order)! })),
   );
   const emojiId = new Map<string, number>();
-  for (const batch of batches(emojis)) {
+  for (const batch of batches(emojis, 9)) {
     const rows = await trx
       .insertInto('emojis')
       .values(
@@ -126,7 +126,7 @@ async function writePlan(trx: Transaction<Database>, plan: UnicodePlan, now: str
   }
 
   const aliases = emojis.flatMap((emoji) => emoji.aliases.map((alias) => ({ emoji_id: emojiId.get(emoji.emoji_shortcode)!, alias, created_at: now, updated_at: now })));
-  for (const batch of batches(aliases)) await trx.insertInto('emoji_aliases').values(batch).execute();
+  for (const batch of batches(aliases, 4)) await trx.insertInto('emoji_aliases').values(batch).execute();
 
   // The catalog was empty, so every shortcode and alias now in it is one of ours.
   await trx.insertInto('emoji_codes').columns(['code', 'emoji_id']).expression((eb) => eb.selectFrom('emojis').select(['emoji_shortcode', 'id'])).execute();
@@ -135,6 +135,8 @@ async function writePlan(trx: Transaction<Database>, plan: UnicodePlan, now: str
   return { categories: categories.length, emojis: emojis.length, aliases: aliases.length };
 }
 
-function* batches<T>(items: readonly T[]): Generator<T[]> {
-  for (let start = 0; start < items.length; start += BATCH) yield items.slice(start, start + BATCH);
+/** Slices of `items` that fit one INSERT of rows with `columns` values each. */
+function* batches<T>(items: readonly T[], columns: number): Generator<T[]> {
+  const size = Math.floor(MAX_PARAMETERS / columns);
+  for (let start = 0; start < items.length; start += size) yield items.slice(start, start + size);
 }
