@@ -32,11 +32,6 @@ export interface LoadedAlias {
 
 const INVALID_EMOJI = 'The selected emoji id is invalid.';
 
-function loaded(catalog: CatalogSnapshot, row: AliasRow, withEmoji: boolean): LoadedAlias {
-  const emoji = withEmoji ? catalog.emoji(row.emoji_id) : undefined;
-  return emoji === undefined ? { row } : { row, emoji: { row: emoji, category: catalog.categoryOf(emoji) } };
-}
-
 export class AliasService {
   readonly #db: Kysely<Database>;
   readonly #aliases: AliasRepository;
@@ -155,4 +150,10 @@ export class AliasService {
       throw error;
     }
   }
+}
+
+/** The alias, with its emoji and the emoji's category from the same copy of the catalog when asked for. */
+function loaded(catalog: CatalogSnapshot, row: AliasRow, withEmoji: boolean): LoadedAlias {
+  const emoji = withEmoji ? catalog.emoji(row.emoji_id) : undefined;
+  return emoji === undefined ? { row } : { row, emoji: { row: emoji, category: catalog.categoryOf(emoji) } };
 }

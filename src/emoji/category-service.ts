@@ -101,7 +101,7 @@ export class CategoryService {
   }
 }
 
-export function groupBy<T>(items: readonly T[], keyOf: (item: T) => number): Map<number, T[]> {
+function groupBy<T>(items: readonly T[], keyOf: (item: T) => number): Map<number, T[]> {
   const groups = new Map<number, T[]>();
   for (const item of items) {
     const key = keyOf(item);

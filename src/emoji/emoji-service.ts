@@ -1,5 +1,5 @@
-// Emojis: reads with their relations loaded in batches, relevance search from
-// the in-memory catalog, and writes that keep the kinds consistent and the
+// Emojis: lists and relevance search from the in-memory catalog, single gets
+// from the database, and writes that keep the kinds consistent and the
 // shortcode unique across shortcodes and aliases (checked first for a clear
 // message, enforced by the code registry inside the write's transaction).
 import type { Insertable, Kysely } from 'kysely';
@@ -42,7 +42,7 @@ export interface LoadedEmoji {
   aliases?: readonly AliasRow[];
 }
 
-export const INVALID_CATEGORY = 'The selected emoji category id is invalid.';
+const INVALID_CATEGORY = 'The selected emoji category id is invalid.';
 
 export class EmojiService {
   readonly #db: Kysely<Database>;
@@ -110,12 +110,11 @@ export class EmojiService {
       created_at: now,
       updated_at: now,
     };
-    const row = await this.#write(input, null, (trx) =>
-      this.#emojis.insert(values, trx).then(async (inserted) => {
-        await this.#codes.claim(inserted.emoji_shortcode, { emojiId: inserted.id }, trx);
-        return inserted;
-      }),
-    );
+    const row = await this.#write(input, null, async (trx) => {
+      const inserted = await this.#emojis.insert(values, trx);
+      await this.#codes.claim(inserted.emoji_shortcode, { emojiId: inserted.id }, trx);
+      return inserted;
+    });
     await this.#catalog.changed();
     return row;
   }
@@ -188,6 +187,7 @@ export class EmojiService {
   }
 }
 
+/** The emoji with its category and aliases from the same copy of the catalog, as asked for. */
 function loaded(catalog: CatalogSnapshot, row: EmojiRow, load: EmojiLoad): LoadedEmoji {
   return {
     row,

@@ -72,10 +72,6 @@ class Ranking {
     return this.#best.has(owner);
   }
 
-  get size(): number {
-    return this.#best.size;
-  }
-
   ordered(): number[] {
     return [...this.#best.entries()].sort((a, b) => a[1] - b[1] || a[0] - b[0]).map((entry) => entry[0]);
   }
