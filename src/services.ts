@@ -6,6 +6,7 @@ import { CredentialsRepository } from './auth/credentials-repository.ts';
 import type { LimiterFactory } from './auth/limiters.ts';
 import { LoginThrottle } from './auth/login-throttle.ts';
 import { AuthService } from './auth/service.ts';
+import { createEmojiServices, type EmojiServices } from './emoji/services.ts';
 import { UsersRepository } from './users/repository.ts';
 import { UsersService } from './users/service.ts';
 import { WordFiltersRepository } from './word-filters/repository.ts';
@@ -15,6 +16,7 @@ export interface Services {
   users: UsersService;
   auth: AuthService;
   wordFilters: WordFiltersService;
+  emoji: EmojiServices;
 }
 
 export function createServices(database: DatabaseHandle, config: Config, limiters: LimiterFactory): Services {
@@ -22,5 +24,6 @@ export function createServices(database: DatabaseHandle, config: Config, limiter
   const users = new UsersService(database.db, usersRepository);
   const auth = new AuthService(usersRepository, new CredentialsRepository(database.db), new LoginThrottle(limiters), config.tokenTtlDays);
   const wordFilters = new WordFiltersService(database.db, database.dialect, new WordFiltersRepository(database.db, database.dialect), database.changes);
-  return { users, auth, wordFilters };
+  const emoji = createEmojiServices(database);
+  return { users, auth, wordFilters, emoji };
 }
