@@ -17,6 +17,17 @@ const groups: Record<string, Group> = {
     printTable('hello vs bare node:http (target: hello ≥ 60% of bare)', [bareResult, hello], bareResult);
   },
   'word-filters': wordFilters,
+
+  async emoji() {
+    const service = await startService({ EMOJI_CATALOG: 'unicode' });
+    const hello = await measure('GET /api/hello', `${service.url}/api/hello`);
+    const rows = [hello];
+    for (const path of ['/api/emoji/emojis?per_page=100&with_aliases=1&with_category=1', '/api/emoji/emojis/search?q=smi', '/api/emoji/categories?include_emojis=1']) {
+      rows.push(await measure(`GET ${path}`, `${service.url}${path}`));
+    }
+    await service.stop();
+    printTable('emoji catalog, Unicode set loaded, vs hello (targets: search ≥ 30% of hello with p99 < 10 ms; full 100-item page ≥ 10%)', rows, hello);
+  },
 };
 
 const requested = process.argv.slice(2);

@@ -17,6 +17,7 @@ import { authRoutes } from './auth/routes.ts';
 import type { Config } from './config.ts';
 import { openDatabase, type DatabaseHandle } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
+import { emojiCatalogRoutes } from './emoji/routes.ts';
 import { trackAllowedMethods } from './http/allowed-methods.ts';
 import { installErrorHandling } from './http/error-handler.ts';
 import { registerOpenApi } from './http/openapi.ts';
@@ -56,6 +57,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await limiters.ready();
   const services = createServices(database, config, limiters, logger);
   if (config.admin !== null) await services.users.ensureAdmin(config.admin, logger);
+  if (config.emojiCatalog === 'unicode') await services.emoji.unicodeImport.importIfEmpty(logger);
 
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
@@ -104,6 +106,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(userRoutes, { prefix: '/api', users: services.users, baseUrl: config.baseUrl });
   await app.register(forumRoutes, { prefix: '/api', forum: services.forum, presenter: services.presenter, baseUrl: config.baseUrl });
   await app.register(wordFilterRoutes, { prefix: '/api/word-filters', wordFilters: services.wordFilters, baseUrl: config.baseUrl });
+  await app.register(emojiCatalogRoutes, { prefix: '/api/emoji', emoji: services.emoji, baseUrl: config.baseUrl });
 
   return { app, database, services };
 }

@@ -11,6 +11,7 @@ import { ForumPresenter } from './forum/presenter.ts';
 import { ForumRepository } from './forum/repository.ts';
 import { ForumService } from './forum/service.ts';
 import { OutboxMailer, type Mailer } from './mail/mailer.ts';
+import { createEmojiServices, type EmojiServices } from './emoji/services.ts';
 import { UsersRepository } from './users/repository.ts';
 import { UsersService } from './users/service.ts';
 import { WordFiltersRepository } from './word-filters/repository.ts';
@@ -23,6 +24,7 @@ export interface Services {
   mailer: Mailer;
   forum: ForumService;
   presenter: ForumPresenter;
+  emoji: EmojiServices;
 }
 
 export function createServices(database: DatabaseHandle, config: Config, limiters: LimiterFactory, log: Logger): Services {
@@ -36,7 +38,10 @@ export function createServices(database: DatabaseHandle, config: Config, limiter
     origin: config.baseUrl ?? `http://${config.host}:${config.port}`,
   });
   const forum = new ForumService(new ForumRepository(database.db), wordFilters, mailer);
-  // TODO(integration): replace with the emoji catalog's lookup when the emoji branch lands.
-  const presenter = new ForumPresenter(wordFilters, async () => () => undefined);
-  return { users, auth, wordFilters, mailer, forum, presenter };
+  const emoji = createEmojiServices(database);
+  const presenter = new ForumPresenter(wordFilters, async () => {
+    const catalog = await emoji.catalog.snapshot();
+    return (code) => catalog.emojiByCode(code);
+  });
+  return { users, auth, wordFilters, emoji, mailer, forum, presenter };
 }

@@ -74,7 +74,7 @@ export function localPath(next: unknown, fallback = '/'): string {
   return next;
 }
 
-/** preHandler for pages that need a login: guests go to /login/ and come back after. */
+/** preValidation hook for pages that need a login: guests go to /login/ and come back after. */
 export async function requirePageUser(request: FastifyRequest, reply: FastifyReply): Promise<void> {
   if (request.user === null) {
     await reply.redirect(`/login/?next=${encodeURIComponent(request.url)}`, 303);
