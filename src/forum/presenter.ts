@@ -6,6 +6,7 @@ import { renderBody, renderInline } from './render.ts';
 import type { PostWithAuthor, TopicWithAuthor } from './repository.ts';
 import { postResource, topicResource, type PostResource, type TopicResource } from './resource.ts';
 import type { TextScreen } from './text-screen.ts';
+import { html, type SafeHtml } from '../web/html.ts';
 
 export class ForumPresenter {
   readonly #screen: TextScreen;
@@ -35,6 +36,13 @@ export class ForumPresenter {
     const find = await this.#emoji();
     const body = (await this.#screen.check(row.body, 'posts')).text;
     return postResource(row, renderBody(body, find).value, { id: topic.id, title: await this.displayTitle(topic.title) });
+  }
+
+  /** A signature as shown under posts and on profiles: `signatures` replacement rules applied, rendered like a post body. */
+  async signature(text: string): Promise<SafeHtml> {
+    if (text.trim() === '') return html``;
+    const find = await this.#emoji();
+    return renderBody((await this.#screen.check(text, 'signatures')).text, find);
   }
 
   async posts(rows: readonly PostWithAuthor[], topic: { id: number; title: string }): Promise<Array<Static<typeof PostResource>>> {

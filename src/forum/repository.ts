@@ -124,10 +124,13 @@ export class ForumRepository {
     await db.deleteFrom('topics').where('id', '=', id).execute();
   }
 
+  /** One transaction for the whole batch, so a failed flush can be retried without counting twice. */
   async addViews(counts: ReadonlyMap<number, number>): Promise<void> {
-    for (const [topicId, views] of counts) {
-      await this.#db.updateTable('topics').set((eb) => ({ views_count: eb('views_count', '+', views) })).where('id', '=', topicId).execute();
-    }
+    await this.#db.transaction().execute(async (trx) => {
+      for (const [topicId, views] of counts) {
+        await trx.updateTable('topics').set((eb) => ({ views_count: eb('views_count', '+', views) })).where('id', '=', topicId).execute();
+      }
+    });
   }
 
   // Posts
@@ -156,6 +159,28 @@ export class ForumRepository {
       base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
     ]);
     return { rows, total: Number(count.total) };
+  }
+
+  /** How many posts of the topic this viewer sees before `postId` (its index in the topic's post list). */
+  async postsBefore(topicId: number, postId: number, visibility: Visibility): Promise<number> {
+    const row = await this.#db
+      .selectFrom('posts')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('posts.topic_id', '=', topicId)
+      .where('posts.id', '<', postId)
+      .where(visible('posts', visibility))
+      .executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
+
+  async publishedPostsBy(authorId: number): Promise<number> {
+    const row = await this.#db
+      .selectFrom('posts')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('author_id', '=', authorId)
+      .where('status', '=', 'published')
+      .executeTakeFirstOrThrow();
+    return Number(row.count);
   }
 
   /** The first post of a topic: its opening message. */

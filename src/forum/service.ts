@@ -10,7 +10,7 @@ import { ApiError, FieldErrorBag, ModelNotFoundError, ValidationError } from '..
 import type { PageRequest } from '../http/pagination.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { ForumRepository, ForumRow, PostWithAuthor, TopicWithAuthor, Visibility } from './repository.ts';
-import type { ContentType, TextScreen } from './text-screen.ts';
+import { blockedMessage, type ContentType, type TextScreen } from './text-screen.ts';
 
 export interface Listed<T> {
   rows: T[];
@@ -86,8 +86,12 @@ export class ForumService {
   // Topics
 
   async listTopics(forumId: number, viewer: AuthUser | null, page: PageRequest): Promise<Listed<TopicWithAuthor>> {
-    await this.getForum(forumId);
-    return this.#repository.listTopics(forumId, visibility(viewer), page.offset, page.perPage);
+    return this.topicsOf(await this.getForum(forumId), viewer, page);
+  }
+
+  /** listTopics for a forum the caller has already loaded. */
+  topicsOf(forum: ForumRow, viewer: AuthUser | null, page: PageRequest): Promise<Listed<TopicWithAuthor>> {
+    return this.#repository.listTopics(forum.id, visibility(viewer), page.offset, page.perPage);
   }
 
   /** The topic if this viewer may see it; pending topics are the author's and the moderators' only. */
@@ -143,8 +147,25 @@ export class ForumService {
   // Posts
 
   async listPosts(topicId: number, viewer: AuthUser | null, page: PageRequest): Promise<Listed<PostWithAuthor>> {
-    await this.getTopic(topicId, viewer);
-    return this.#repository.listPosts(topicId, visibility(viewer), page.offset, page.perPage);
+    return this.postsOf(await this.getTopic(topicId, viewer), viewer, page);
+  }
+
+  /** listPosts for a topic the caller has already loaded with getTopic for this viewer. */
+  postsOf(topic: TopicWithAuthor, viewer: AuthUser | null, page: PageRequest): Promise<Listed<PostWithAuthor>> {
+    return this.#repository.listPosts(topic.id, visibility(viewer), page.offset, page.perPage);
+  }
+
+  /** The page (of `perPage` posts) of the topic that holds the post; null when this viewer sees no such post in it. */
+  async pageOfPost(topic: TopicWithAuthor, postId: number, viewer: AuthUser | null, perPage: number): Promise<number | null> {
+    const post = await this.#repository.findPost(postId);
+    if (post === undefined || post.topic_id !== topic.id || !canSee(post, viewer)) return null;
+    const before = await this.#repository.postsBefore(topic.id, postId, visibility(viewer));
+    return Math.floor(before / perPage) + 1;
+  }
+
+  /** Published posts of a user, for their profile. */
+  publishedPostsBy(userId: number): Promise<number> {
+    return this.#repository.publishedPostsBy(userId);
   }
 
   async getPost(id: number, viewer: AuthUser | null): Promise<PostWithAuthor> {
@@ -278,7 +299,7 @@ export class ForumService {
   async #screenField(errors: FieldErrorBag, field: string, text: string, type: ContentType): Promise<{ heldBy: number | null }> {
     const result = await this.#screen.check(text, type);
     if (result.action === 'block') {
-      errors.add(field, `The ${field} contains words that are not allowed here.`);
+      errors.add(field, blockedMessage(field));
       return { heldBy: null };
     }
     if (result.action === 'moderate') {

@@ -3,9 +3,11 @@ import type { Migration } from 'kysely';
 import * as users from './0001_users.ts';
 import * as wordFilters from './0003_word_filters.ts';
 import * as forum from './0004_forum.ts';
+import * as emailChanges from './0005_email_changes.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_users': users,
   '0003_word_filters': wordFilters,
   '0004_forum': forum,
+  '0005_email_changes': emailChanges,
 };
