@@ -77,7 +77,9 @@ export function linkIn(mail: Mail, prefix: string): string {
 /** The page's <main> with tags removed and white space collapsed: what a reader sees. */
 export function mainText(body: string): string {
   const main = /<main id="main">([\s\S]*)<\/main>/.exec(body)?.[1] ?? body;
-  return main.replace(/<[^>]+>/g, ' ').replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/\s+/g, ' ').trim();
+  return main
+    .replace(/<\/?(?:a|strong|em|b|i|span|time|code)\b[^>]*>/g, '')
+    .replace(/<[^>]+>/g, ' ').replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/\s+/g, ' ').trim();
 }
 
 /** The canonical URL a page declares. */
