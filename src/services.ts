@@ -19,6 +19,7 @@ import { OutboxMailer, type Mailer } from './mail/mailer.ts';
 import { UsersRepository } from './users/repository.ts';
 import { UsersService } from './users/service.ts';
 import { WordFiltersRepository } from './word-filters/repository.ts';
+import { WORD_FILTERS_TOPIC } from './word-filters/checker.ts';
 import { WordFiltersService } from './word-filters/service.ts';
 
 export interface Services {
@@ -49,6 +50,8 @@ export function createServices(database: DatabaseHandle, config: Config, limiter
   const profileMail = new ProfileMailService(wordFilters, mailer, new MailBudget(limiters.create('mail_member', PROFILE_MAILS_PER_HOUR, 60 * 60)));
   // TODO(integration): replace with the emoji catalog's lookup when the emoji branch lands.
   const presenter = new ForumPresenter(wordFilters, async () => () => undefined);
+  // Rendered text depends on the rules (and, once wired, the emoji catalog's topic too): a change empties the presenter's cache.
+  database.changes.subscribe(WORD_FILTERS_TOPIC, () => presenter.invalidate());
   const accounts = new AccountsService(users, new AccountKeysRepository(database.db), mailer, new MailBudget(limiters.create('mail_address', ACCOUNT_MAILS_PER_HOUR, 60 * 60)));
   return { users, auth, wordFilters, mailer, forum, presenter, topicViews, profileMail, accounts };
 }

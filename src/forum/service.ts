@@ -9,7 +9,7 @@ import type { ContentStatus, Database } from '../db/schema.ts';
 import { ApiError, FieldErrorBag, ModelNotFoundError, ValidationError } from '../http/errors.ts';
 import type { PageRequest } from '../http/pagination.ts';
 import type { Mailer } from '../mail/mailer.ts';
-import type { ForumRepository, ForumRow, PostWithAuthor, TopicWithAuthor, Visibility } from './repository.ts';
+import type { ForumRepository, ForumRow, PostOnPage, PostWithAuthor, TopicInList, TopicWithAuthor, Visibility } from './repository.ts';
 import { blockedMessage, type ContentType, type TextScreen } from './text-screen.ts';
 
 export interface Listed<T> {
@@ -86,12 +86,22 @@ export class ForumService {
   // Topics
 
   async listTopics(forumId: number, viewer: AuthUser | null, page: PageRequest): Promise<Listed<TopicWithAuthor>> {
-    return this.topicsOf(await this.getForum(forumId), viewer, page);
+    await this.getForum(forumId);
+    return this.#repository.listTopics(forumId, visibility(viewer), page.offset, page.perPage);
   }
 
-  /** listTopics for a forum the caller has already loaded. */
-  topicsOf(forum: ForumRow, viewer: AuthUser | null, page: PageRequest): Promise<Listed<TopicWithAuthor>> {
-    return this.#repository.listTopics(forum.id, visibility(viewer), page.offset, page.perPage);
+  /**
+   * A page of topics as a forum page lists them, for a forum the caller has
+   * already loaded. Guests see exactly the published topics, which the
+   * forum's counter counts: no COUNT query for them.
+   */
+  async topicsOf(forum: ForumRow, viewer: AuthUser | null, page: PageRequest): Promise<Listed<TopicInList>> {
+    const seen = visibility(viewer);
+    const [rows, total] = await Promise.all([
+      this.#repository.topicsInList(forum.id, seen, page.offset, page.perPage),
+      viewer === null ? forum.topics_count : this.#repository.countTopics(forum.id, seen),
+    ]);
+    return { rows, total };
   }
 
   /** The topic if this viewer may see it; pending topics are the author's and the moderators' only. */
@@ -147,12 +157,24 @@ export class ForumService {
   // Posts
 
   async listPosts(topicId: number, viewer: AuthUser | null, page: PageRequest): Promise<Listed<PostWithAuthor>> {
-    return this.postsOf(await this.getTopic(topicId, viewer), viewer, page);
+    await this.getTopic(topicId, viewer);
+    return this.#repository.listPosts(topicId, visibility(viewer), page.offset, page.perPage);
   }
 
-  /** listPosts for a topic the caller has already loaded with getTopic for this viewer. */
-  postsOf(topic: TopicWithAuthor, viewer: AuthUser | null, page: PageRequest): Promise<Listed<PostWithAuthor>> {
-    return this.#repository.listPosts(topic.id, visibility(viewer), page.offset, page.perPage);
+  /**
+   * A page of posts as the topic page shows them, for a topic the caller has
+   * already loaded with getTopic for this viewer. Guests see exactly the
+   * published posts of a published topic, which the topic's counter counts:
+   * no COUNT query for them.
+   */
+  async postsOf(topic: TopicWithAuthor, viewer: AuthUser | null, page: PageRequest): Promise<Listed<PostOnPage>> {
+    const seen = visibility(viewer);
+    const guestView = viewer === null && topic.status === 'published';
+    const [rows, total] = await Promise.all([
+      this.#repository.pagePostRows(topic.id, seen, page.offset, page.perPage),
+      guestView ? topic.posts_count : this.#repository.countPosts(topic.id, seen),
+    ]);
+    return { rows, total };
   }
 
   /** The page (of `perPage` posts) of the topic that holds the post; null when this viewer sees no such post in it. */

@@ -223,6 +223,7 @@ describeEachDatabase('registration and activation', (db) => {
       const { id, link } = await pendingAccount('Late Lena', 'lena@example.test');
       mock.timers.enable({ apis: ['Date'], now: Date.now() + (ACTIVATION_KEY_DAYS * 24 + 1) * 60 * 60 * 1000 });
       const browser = new Browser(t);
+      await browser.get('/login/'); // the CSRF token for the POST below
       const page = await browser.get(link);
       assert.equal(page.status, 410);
       assert.match(page.body, /This activation link has expired./);

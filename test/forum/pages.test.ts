@@ -130,7 +130,7 @@ describeEachDatabase('forum pages', (db) => {
       const forged = await alice.browser.post(path, { _csrf: 'forged-token-value-1234', title: 'Forged', body: 'Forged' });
       assert.equal(forged.status, 403);
       const visitor = guest();
-      await visitor.get(path);
+      await visitor.get('/login/'); // a page with a form gives a guest their CSRF token
       const response = await visitor.post(path, { title: 'Guest topic', body: 'Nope' });
       assert.equal(response.status, 303);
       assert.equal(response.location, `/login/?next=${encodeURIComponent(path)}`);
@@ -235,9 +235,10 @@ describeEachDatabase('forum pages', (db) => {
       assert.equal((await t.services.forum.getTopic(topic.id, null)).posts_count, before);
     });
 
-    it('has no reply form for guests, only a login link that comes back here', async () => {
+    it('has no reply form for guests, only a login link that comes back here, and sets no cookie', async () => {
       const page = await guest().get(path());
       assert.doesNotMatch(page.body, /name="body"/);
+      assert.deepEqual(page.setCookies, []);
       assert.match(page.body, new RegExp(`<a href="/login/\\?next=%2Ftopic%2Freading-posts.${topic.id}%2F">Log in</a> to reply`));
     });
 

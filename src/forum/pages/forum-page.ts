@@ -34,7 +34,7 @@ export function forumPage({ forum, presenter, views }: ForumPageDeps): EntityPag
     const { rows, total } = await forum.topicsOf(row, request.user, { page, perPage: TOPICS_PER_PAGE, offset: (page - 1) * TOPICS_PER_PAGE });
     const last = lastPage(total, TOPICS_PER_PAGE);
     if (page > last) throw pageNotFound();
-    const topics = await presenter.topics(rows);
+    const headings = await presenter.headings(rows);
     const href = (n: number) => withQuery(visit.canonicalPath, n === 1 ? {} : { page: n });
 
     return sendPage(request, reply, {
@@ -44,9 +44,9 @@ export function forumPage({ forum, presenter, views }: ForumPageDeps): EntityPag
       body: html`${breadcrumb([])}
 <h1>${row.name}</h1>
 ${row.description === '' ? '' : html`<p class="muted">${row.description}</p>`}
-${topics.length === 0
+${rows.length === 0
   ? html`<p>No topics here yet.</p>`
-  : topicTable(topics, { caption: `Topics in ${row.name}`, unwrittenViews: (id) => views.unwritten(id) })}
+  : topicTable(rows, headings, { caption: `Topics in ${row.name}`, unwrittenViews: (id) => views.unwritten(id) })}
 ${pageNav(page, last, href)}
 <section aria-labelledby="new-topic">
 <h2 id="new-topic">Start a new topic</h2>
@@ -77,7 +77,7 @@ ${textareaField({ name: 'body', label: 'Message', value: failed?.values['body'],
       if (!form.ok) return show(request, reply, row, visit, { values, errors: form.errors });
       const created = await attempt(() => forum.createTopic(assertUser(request), { forum_id: row.id, ...form.value }));
       if (!created.ok) return show(request, reply, row, visit, { values, errors: created.errors });
-      return reply.redirect((await presenter.topic(created.value)).url, 303);
+      return reply.redirect((await presenter.heading(created.value)).path, 303);
     },
   };
 }

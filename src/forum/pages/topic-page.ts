@@ -4,7 +4,6 @@
 // watch or stop watching, and the author or a moderator edits the title, all
 // by POST to the same address (the form's `action` field says which).
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Static } from 'typebox';
 import { assertUser } from '../../auth/guard.ts';
 import type { AuthUser } from '../../auth/service.ts';
 import type { FieldErrors } from '../../http/errors.ts';
@@ -14,23 +13,23 @@ import { forumPath, loginPath, parseId, withQuery } from '../../urls/paths.ts';
 import { pageNotFound, type EntityPage, type PageVisit } from '../../urls/semantic-routes.ts';
 import { CHECK_FIELDS, attempt, formNotice, inputField, submitted, textareaField } from '../../web/form.ts';
 import { counted, timeHtml } from '../../web/format.ts';
-import { html, raw, type SafeHtml } from '../../web/html.ts';
+import { html, type SafeHtml } from '../../web/html.ts';
 import { lastPage, pageNav, requestedPage } from '../../web/page-nav.ts';
 import { csrfInput, requirePageUser, sendPage } from '../../web/page.ts';
-import type { PostWithAuthor, TopicWithAuthor } from '../repository.ts';
-import type { PostResource, TopicResource } from '../resource.ts';
+import type { PostOnPage, TopicWithAuthor } from '../repository.ts';
+import type { TopicHeading } from '../presenter.ts';
+import { postPathOn } from '../resource.ts';
 import { ForumBodies, POST_BODY_MAX, TOPIC_TITLE_MAX } from '../routes.ts';
 import { isStaff } from '../service.ts';
 import type { ForumPageDeps } from './deps.ts';
-import { breadcrumb, buttonForm, formAction, unknownAction } from './parts.ts';
+import { AuthorLinks, breadcrumb, buttonForm, formAction, unknownAction } from './parts.ts';
 
 export const POSTS_PER_PAGE = PER_PAGE_DEFAULT;
 
 export interface LoadedTopic {
   row: TopicWithAuthor;
-  /** The title with replacement rules applied (plain text, for <title> and the slug). */
-  title: string;
-  view: Static<typeof TopicResource>;
+  /** The displayed title (replacement rules applied) and the canonical path made from it. */
+  heading: TopicHeading;
 }
 
 /** A form of this page that failed, shown again with its values and messages. */
@@ -69,18 +68,18 @@ export function topicPage({ forum, presenter, views }: ForumPageDeps): EntityPag
     if (page > last) throw pageNotFound();
     if (request.method === 'GET') views.record(topic.row.id);
 
-    const posts = await presenter.posts(listed.rows, topic.row);
-    const signatures = await signaturesOf(listed.rows);
+    const [bodies, signatures] = await Promise.all([presenter.bodies(listed.rows), signaturesOf(listed.rows)]);
+    const authors = new AuthorLinks();
     const href = (n: number) => withQuery(visit.canonicalPath, n === 1 ? {} : { page: n });
     const nav = pageNav(page, last, href, 'Pages of this topic');
     const mayRename = viewer !== null && (isStaff(viewer) || viewer.id === topic.row.author_id);
 
     return sendPage(request, reply, {
-      title: page === 1 ? topic.title : `${topic.title} (page ${page})`,
+      title: page === 1 ? topic.heading.title : `${topic.heading.title} (page ${page})`,
       canonical: href(page),
       status: failed === undefined ? 200 : 422,
       body: html`${breadcrumb([{ label: parent.name, href: forumPath(parent) }])}
-<h1>${raw(topic.view.title_html)}</h1>
+<h1>${topic.heading.html}</h1>
 ${topic.row.status === 'pending' ? html`<p class="notice">This topic is waiting for moderation. Until a moderator approves it, only its author and the moderators can see it.</p>` : ''}
 <p class="muted">${counted(topic.row.posts_count, 'post', 'posts')} · ${counted(topic.row.views_count + views.unwritten(topic.row.id), 'view', 'views')}</p>
 ${viewer === null ? '' : html`<div class="actions">${watching
@@ -88,14 +87,19 @@ ${viewer === null ? '' : html`<div class="actions">${watching
   : buttonForm(request, reply, visit.canonicalPath, 'watch', 'Watch this topic')}</div>`}
 ${mayRename ? renameForm(request, reply, topic, visit, failed?.form === 'rename' ? failed : undefined) : ''}
 ${nav}
-${posts.map((post, index) => postHtml(post, signatures.get(listed.rows[index]!.author_signature ?? '')))}
+${listed.rows.map((row, index) => postHtml(row, {
+  body: bodies[index]!,
+  signature: signatures.get(row.author_signature ?? '')!,
+  author: authors.link(row.author_id, row.author_name),
+  permalink: postPathOn(topic.heading.path, row.id),
+}))}
 ${nav}
 ${replySection(request, reply, visit, failed?.form === 'reply' ? failed : undefined)}`,
     });
   }
 
   /** Each distinct signature on the page is rendered once. */
-  async function signaturesOf(rows: readonly PostWithAuthor[]): Promise<Map<string, SafeHtml>> {
+  async function signaturesOf(rows: readonly PostOnPage[]): Promise<Map<string, SafeHtml>> {
     const texts = [...new Set(rows.map((row) => row.author_signature ?? ''))];
     const rendered = await Promise.all(texts.map((text) => presenter.signature(text)));
     return new Map(texts.map((text, index) => [text, rendered[index]!]));
@@ -114,14 +118,14 @@ ${replySection(request, reply, visit, failed?.form === 'reply' ? failed : undefi
         if (!form.ok) return show(request, reply, topic, visit, { form: 'reply', values, errors: form.errors });
         const posted = await attempt(() => forum.reply(topic.row.id, user, form.value.body));
         if (!posted.ok) return show(request, reply, topic, visit, { form: 'reply', values, errors: posted.errors });
-        return reply.redirect((await presenter.post(posted.value, topic.row)).url, 303);
+        return reply.redirect(postPathOn(topic.heading.path, posted.value.id), 303);
       }
       case 'rename': {
         const form = checkForm(ForumBodies.rename, request.body);
         if (!form.ok) return show(request, reply, topic, visit, { form: 'rename', values, errors: form.errors });
         const renamed = await attempt(() => forum.renameTopic(topic.row.id, user, form.value.title));
         if (!renamed.ok) return show(request, reply, topic, visit, { form: 'rename', values, errors: renamed.errors });
-        return reply.redirect((await presenter.topic(renamed.value)).url, 303);
+        return reply.redirect((await presenter.heading(renamed.value)).path, 303);
       }
       case 'watch':
         await forum.watch(user, topic.row.id);
@@ -137,21 +141,27 @@ ${replySection(request, reply, visit, failed?.form === 'reply' ? failed : undefi
   return {
     async load(id, request) {
       const row = await forum.getTopic(id, request.user);
-      const [title, view] = await Promise.all([presenter.displayTitle(row.title), presenter.topic(row)]);
-      return { row, title, view };
+      return { row, heading: await presenter.heading(row) };
     },
-    path: (topic) => topic.view.url,
+    path: (topic) => topic.heading.path,
     serve: (request, reply, topic, visit) => (request.method === 'POST' ? act(request, reply, topic, visit) : show(request, reply, topic, visit)),
   };
 }
 
-function postHtml(post: Static<typeof PostResource>, signature: SafeHtml | undefined): SafeHtml {
-  const pending = post.status === 'pending';
-  return html`<article class="post${pending ? ' pending' : ''}" id="post-${post.id}">
-<header><span class="author">${post.author === null ? html`<span class="muted">Deleted user</span>` : html`<a href="${post.author.url}">${post.author.name}</a>`}</span> <a class="permalink" href="${post.url}">${timeHtml(post.created_at)}</a></header>
+interface PostParts {
+  body: SafeHtml;
+  signature: SafeHtml;
+  author: SafeHtml;
+  permalink: string;
+}
+
+function postHtml(row: PostOnPage, parts: PostParts): SafeHtml {
+  const pending = row.status === 'pending';
+  return html`<article class="post${pending ? ' pending' : ''}" id="post-${row.id}">
+<header><span class="author">${parts.author}</span> <a class="permalink" href="${parts.permalink}">${timeHtml(row.created_at)}</a></header>
 ${pending ? html`<p class="badge">Waiting for moderation: only its author and the moderators see this post.</p>` : ''}
-<div class="body">${raw(post.body_html)}</div>
-${signature === undefined || signature.value === '' ? '' : html`<footer class="signature">${signature}</footer>`}
+<div class="body">${parts.body}</div>
+${parts.signature.value === '' ? '' : html`<footer class="signature">${parts.signature}</footer>`}
 </article>`;
 }
 

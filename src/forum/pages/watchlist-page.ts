@@ -7,7 +7,7 @@ import { IdParams } from '../../http/schemas.ts';
 import { checkForm } from '../../http/validation.ts';
 import { watchlistPath } from '../../urls/paths.ts';
 import { pageNotFound, type FixedPage } from '../../urls/semantic-routes.ts';
-import { html, raw } from '../../web/html.ts';
+import { html } from '../../web/html.ts';
 import { lastPage, pageNav, requestedPage } from '../../web/page-nav.ts';
 import { sendPage } from '../../web/page.ts';
 import type { ForumPageDeps } from './deps.ts';
@@ -34,19 +34,19 @@ export function watchlistPage({ forum, presenter, views }: ForumPageDeps): Fixed
       const { rows, total } = await forum.watchedTopics(user, { page, perPage: WATCHED_PER_PAGE, offset: (page - 1) * WATCHED_PER_PAGE });
       const last = lastPage(total, WATCHED_PER_PAGE);
       if (page > last) throw pageNotFound();
-      const topics = await presenter.topics(rows);
+      const headings = await presenter.headings(rows);
       const href = (n: number) => watchlistPath(n === 1 ? {} : { page: n });
       return sendPage(request, reply, {
         title: 'Your watchlist',
         canonical: href(page),
         body: html`<h1>Your watchlist</h1>
 <p class="muted">You get an e-mail for every new reply in these topics.</p>
-${topics.length === 0
+${rows.length === 0
   ? html`<p>You are not watching any topic. Open a topic and choose “Watch this topic”.</p>`
-  : topicTable(topics, {
+  : topicTable(rows, headings, {
     caption: 'Topics you watch',
     unwrittenViews: (id) => views.unwritten(id),
-    action: (topic) => buttonForm(request, reply, href(page), 'unwatch', html`Stop watching<span class="visually-hidden"> ${raw(topic.title_html)}</span>`, { topic_id: topic.id }),
+    action: (topic, heading) => buttonForm(request, reply, href(page), 'unwatch', html`Stop watching<span class="visually-hidden"> ${heading.html}</span>`, { topic_id: topic.id }),
   })}
 ${pageNav(page, last, href)}`,
       });
