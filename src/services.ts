@@ -50,7 +50,8 @@ export function createServices(database: DatabaseHandle, config: Config, limiter
   const profileMail = new ProfileMailService(wordFilters, mailer, new MailBudget(limiters.create('mail_member', PROFILE_MAILS_PER_HOUR, 60 * 60)));
   // TODO(integration): replace with the emoji catalog's lookup when the emoji branch lands.
   const presenter = new ForumPresenter(wordFilters, async () => () => undefined);
-  // Rendered text depends on the rules (and, once wired, the emoji catalog's topic too): a change empties the presenter's cache.
+  // Rendered text depends on the rules and the emoji catalog: a change to either empties the presenter's cache.
+  // TODO(integration): also subscribe the emoji catalog's change topic (CATALOG_TOPIC) when the emoji lookup is wired in.
   database.changes.subscribe(WORD_FILTERS_TOPIC, () => presenter.invalidate());
   const accounts = new AccountsService(users, new AccountKeysRepository(database.db), mailer, new MailBudget(limiters.create('mail_address', ACCOUNT_MAILS_PER_HOUR, 60 * 60)));
   return { users, auth, wordFilters, mailer, forum, presenter, topicViews, profileMail, accounts };
