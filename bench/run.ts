@@ -2,6 +2,7 @@
 // target next to /api/hello (and hello next to a bare node:http server) in the
 // same run. Results are printed as Markdown tables for bench/RESULTS.md.
 import { callApi, machine, measure, printTable, startBareServer, startService } from './lib.ts';
+import { wordFilters } from './word-filters.ts';
 
 type Group = () => Promise<void>;
 
@@ -27,6 +28,7 @@ const groups: Record<string, Group> = {
     await service.stop();
     printTable('forum pages vs hello (target: each ≥ 15% of hello)', [hello, topic, forum], hello);
   },
+  'word-filters': wordFilters,
 };
 
 /**

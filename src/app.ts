@@ -108,7 +108,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(loginPages, { auth: services.auth });
   await app.register(userRoutes, { prefix: '/api', users: services.users, baseUrl: config.baseUrl });
   await app.register(forumRoutes, { prefix: '/api', forum: services.forum, presenter: services.presenter, baseUrl: config.baseUrl });
-  await app.register(wordFilterRoutes, { prefix: '/api/word-filters', wordFilters: services.wordFilters, config });
+  await app.register(wordFilterRoutes, { prefix: '/api/word-filters', wordFilters: services.wordFilters, baseUrl: config.baseUrl });
 
   const pages = new PageRoutes();
   await app.register(forumPages, { pages, forum: services.forum, presenter: services.presenter, users: services.users, views: services.topicViews, profileMail: services.profileMail });

@@ -10,10 +10,18 @@ import type { ContentType } from './rules.ts';
 
 export const WORD_FILTERS_TOPIC = 'word_filters';
 
+/**
+ * After a change the rules are compiled again ahead of the next check (a
+ * few hundred milliseconds for thousands of rules), once a burst of
+ * changes has settled.
+ */
+const REBUILD_DELAY_MS = 50;
+
 export class WordFilterChecker {
   readonly #load: () => Promise<ActiveRule[]>;
   readonly #onInvalid: InvalidRuleListener | undefined;
   #book: Promise<RuleBook> | undefined;
+  #rebuild: NodeJS.Timeout | undefined;
 
   constructor(load: () => Promise<ActiveRule[]>, changes: ChangeFeed, onInvalid?: InvalidRuleListener) {
     this.#load = load;
@@ -21,9 +29,17 @@ export class WordFilterChecker {
     changes.subscribe(WORD_FILTERS_TOPIC, () => this.invalidate());
   }
 
-  /** Forget the compiled rules; the next check loads and compiles them again. */
+  /** Forget the compiled rules; they are loaded and compiled again shortly, or by the next check if sooner. */
   invalidate(): void {
     this.#book = undefined;
+    if (this.#rebuild === undefined) {
+      this.#rebuild = setTimeout(() => {
+        this.#rebuild = undefined;
+        // A failed load is retried by the next check.
+        this.#current().then((book) => book.compileAll(), () => {});
+      }, REBUILD_DELAY_MS);
+      this.#rebuild.unref();
+    }
   }
 
   async check(text: string, contentType: ContentType): Promise<CheckResult> {

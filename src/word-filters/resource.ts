@@ -2,6 +2,7 @@
 // text. Every endpoint that returns a rule builds it with wordFilterResource.
 import { Type, type Static, type TSchema } from 'typebox';
 import { Nullable } from '../http/schemas.ts';
+import { isoMicros } from '../http/timestamps.ts';
 import type { CheckResult } from './engine/apply.ts';
 import type { WordFilterRecord } from './repository.ts';
 import { CONTENT_TYPES, FILTER_TYPES, PATTERN_TYPES, SEVERITIES } from './rules.ts';
@@ -46,14 +47,9 @@ export function wordFilterResource(record: WordFilterRecord): WordFilterJson {
     applies_to: record.applies_to,
     notes: record.notes,
     creator: record.creator,
-    created_at: microseconds(record.created_at),
-    updated_at: microseconds(record.updated_at),
+    created_at: isoMicros(record.created_at),
+    updated_at: isoMicros(record.updated_at),
   };
-}
-
-/** `2026-01-02T03:04:05.678Z` → `2026-01-02T03:04:05.678000Z` (stored precision is milliseconds). */
-export function microseconds(iso: string): string {
-  return `${new Date(iso).toISOString().slice(0, 23)}000Z`;
 }
 
 export const CheckResultSchema = Type.Object({

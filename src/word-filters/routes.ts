@@ -2,7 +2,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static } from 'typebox';
 import { assertUser, requireRole } from '../auth/guard.ts';
-import type { Config } from '../config.ts';
 import { PageQueryProperties, PaginatedOf, pageRequest, paginated } from '../http/pagination.ts';
 import { DataOf, IdParams, Nullable, QueryFlag, RequiredText, SearchQueryProperties, errorResponses, isOn } from '../http/schemas.ts';
 import { MAX_TEXT_LENGTH } from './engine/apply.ts';
@@ -80,7 +79,7 @@ const CheckBody = Type.Object({
   content_type: OneOf(CONTENT_TYPES, 'Where the text would be written: selects the rules that apply'),
 });
 
-export const wordFilterRoutes: FastifyPluginAsyncTypebox<{ wordFilters: WordFiltersService; config: Config }> = async (app, { wordFilters, config }) => {
+export const wordFilterRoutes: FastifyPluginAsyncTypebox<{ wordFilters: WordFiltersService; baseUrl: string | null }> = async (app, { wordFilters, baseUrl }) => {
   const staff = requireRole('admin', 'moderator');
   const admin = requireRole('admin');
 
@@ -96,7 +95,7 @@ export const wordFilterRoutes: FastifyPluginAsyncTypebox<{ wordFilters: WordFilt
   }, async (request) => {
     const page = pageRequest(request.query);
     const { records, total } = await wordFilters.list(listFilter(request.query), sortOf(request.query), page);
-    return paginated(request, config.baseUrl, page, records.map(wordFilterResource), total);
+    return paginated(request, baseUrl, page, records.map(wordFilterResource), total);
   });
 
   app.get('/search', {

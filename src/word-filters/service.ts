@@ -103,7 +103,13 @@ export class WordFiltersService {
       // Checked against the row as it is now, held until commit (PostgreSQL;
       // SQLite runs one write transaction at a time anyway).
       const current = await this.#lockedRow(id, trx);
-      const next = { ...current, ...definedOnly(changes) };
+      const next = {
+        pattern: changes.pattern ?? current.pattern,
+        pattern_type: changes.pattern_type ?? current.pattern_type,
+        case_sensitive: changes.case_sensitive ?? current.case_sensitive,
+        filter_type: changes.filter_type ?? current.filter_type,
+        replacement: changes.replacement !== undefined ? changes.replacement : current.replacement,
+      };
       const errors = new FieldErrorBag();
       if (changes.pattern !== undefined || changes.pattern_type !== undefined) {
         checkPattern(next.pattern, next.pattern_type, next.case_sensitive, errors);
@@ -111,19 +117,20 @@ export class WordFiltersService {
       checkReplacement(next.filter_type, next.replacement, errors);
       errors.throwIfAny();
 
+      // Only the rule's own fields: a body may carry anything else (id, creator_id, …).
+      const fields = definedOnly({
+        pattern: changes.pattern,
+        replacement: changes.replacement,
+        filter_type: changes.filter_type,
+        pattern_type: changes.pattern_type,
+        severity: changes.severity,
+        is_active: changes.is_active,
+        case_sensitive: changes.case_sensitive,
+        notes: changes.notes,
+      });
       await this.#repository.update(
         id,
-        {
-          ...(changes.pattern !== undefined ? { pattern: changes.pattern } : {}),
-          ...(changes.replacement !== undefined ? { replacement: changes.replacement } : {}),
-          ...(changes.filter_type !== undefined ? { filter_type: changes.filter_type } : {}),
-          ...(changes.pattern_type !== undefined ? { pattern_type: changes.pattern_type } : {}),
-          ...(changes.severity !== undefined ? { severity: changes.severity } : {}),
-          ...(changes.is_active !== undefined ? { is_active: changes.is_active } : {}),
-          ...(changes.case_sensitive !== undefined ? { case_sensitive: changes.case_sensitive } : {}),
-          ...(changes.notes !== undefined ? { notes: changes.notes } : {}),
-          updated_at: new Date().toISOString(),
-        },
+        { ...fields, updated_at: new Date().toISOString() },
         changes.applies_to !== undefined ? unique(changes.applies_to) : undefined,
         trx,
       );

@@ -110,6 +110,11 @@ describe('word-filter engine: regex patterns', () => {
     assert.deepEqual(matched([rule('/spam+/i', 'regex', 'block', { case_sensitive: true })], 'SPAMMM spam'), ['SPAMMM', 'spam']);
   });
 
+  it('finds a case-insensitive match where case folding differs between RE2 and lower-casing (ſ)', () => {
+    assert.deepEqual(matched([rule('spam', 'regex', 'block')], 'ſpam SPAM'), ['ſpam', 'SPAM']);
+    assert.deepEqual(matched([rule('spam', 'regex', 'block')], 'ſpam'), ['ſpam']);
+  });
+
   it('honours the m, s and x flags', () => {
     assert.deepEqual(matched([rule('/^buy$/m', 'regex', 'block')], 'hello\nbuy\nnow'), ['buy']);
     assert.deepEqual(matched([rule('/^buy$/', 'regex', 'block')], 'hello\nbuy\nnow'), []);
@@ -118,11 +123,44 @@ describe('word-filter engine: regex patterns', () => {
     assert.deepEqual(matched([rule('/ \\d{3} - \\d{4}  # a phone number\n/x', 'regex', 'block')], 'call 555-1234'), ['555-1234']);
   });
 
-  it('understands Unicode classes, escapes and captureless look-behind', () => {
+  it('understands Unicode classes, escapes, named groups and quoting', () => {
     assert.deepEqual(matched([rule('/\\p{Cyrillic}+/u', 'regex', 'block')], 'abc ПРИВЕТ'), ['ПРИВЕТ']);
     assert.deepEqual(matched([rule('\\u0041\\u{42}', 'regex', 'block', { case_sensitive: true })], 'AB ab'), ['AB']);
-    assert.deepEqual(matched([rule('(?<![\\p{L}])кот', 'regex', 'block')], 'скот кот'), ['кот']);
+    assert.deepEqual(matched([rule('(?:^|[^\\p{L}])кот', 'regex', 'block')], 'скот КОТ'), [' КОТ']);
+    assert.deepEqual(matched([rule('\\p{Lu}\\p{Lu}', 'regex', 'block', { case_sensitive: true })], 'ab AB'), ['AB']);
     assert.deepEqual(matched([rule('(?<word>sp(a)m)|\\Q(x)\\E', 'regex', 'block')], 'spam (x) x'), ['spam', '(x)']);
+  });
+});
+
+describe('word-filter engine: regex matches in long text', () => {
+  // Long text is searched window by window (4 KB, with 512 characters of
+  // context each side); these place matches on and across window edges.
+  const filler = (length: number): string => 'lorem ipsum dolor sit amet '.repeat(Math.ceil(length / 27)).slice(0, length);
+
+  it('finds every match, also on and across window edges', () => {
+    let text = filler(60_000);
+    const places = [0, 4090, 4094, 8191, 12_285, 20_000, 40_957, 59_990];
+    for (const at of places) text = `${text.slice(0, at)}spam1234${text.slice(at + 8)}`;
+    const expected = [...text.matchAll(/spam\d+/gi)].map((found) => [found.index, found.index + found[0].length]);
+    for (const pattern of ['/spam\\d+/', '/spam\\d+/i', 'SPAM\\d+']) {
+      const result = check([rule(pattern, 'regex', 'block')], text);
+      assert.deepEqual(result.matches.map((m) => [m.start, m.end]), expected, pattern);
+    }
+  });
+
+  it('finds a match longer than a window margin', () => {
+    const long = `start${'x'.repeat(900)}end`;
+    const text = `${filler(30_000)}${long}${filler(30_000)}`;
+    const result = check([rule('/start x{900} end/x', 'regex', 'block')], text);
+    assert.deepEqual(result.matches.map((m) => [m.start, m.end]), [[30_000, 30_000 + long.length]]);
+  });
+
+  it('honours anchors and word boundaries as in the whole text', () => {
+    const text = `end ${filler(40_000)} end`;
+    assert.deepEqual(check([rule('/end$/', 'regex', 'block')], text).matches.map((m) => m.start), [text.length - 3]);
+    assert.deepEqual(check([rule('/^end/', 'regex', 'block')], text).matches.map((m) => m.start), [0]);
+    const glued = `${filler(7679)}qxy${filler(10_000)}`; // where the window of 8192.. starts reading
+    assert.deepEqual(check([rule('\\bxy', 'regex', 'block')], glued).matches, []);
   });
 });
 
@@ -174,18 +212,17 @@ describe('word-filter engine: precedence and replacement', () => {
     const book = new RuleBook([bad, rule('darn', 'exact', 'block')], (found, problem) => problems.push(`${found.id}: ${problem}`));
     assert.equal(book.check('darn', 'posts').action, 'block');
     assert.equal(problems.length, 1);
-    assert.match(problems[0]!, new RegExp(`^${bad.id}: The pattern is not a valid regular expression`));
+    assert.match(problems[0]!, new RegExp(`^${bad.id}: The pattern uses look-around`));
   });
 });
 
 describe('word-filter engine: hostile patterns and text', () => {
   it('evaluates /^(a+)+$/ against 100 KB of a followed by ! in under 50 ms', () => {
     const book = new RuleBook([rule('/^(a+)+$/', 'regex', 'block')]);
-    book.check('warm up', 'posts');
     const text = `${'a'.repeat(100_000)}!`;
-    let result: CheckResult | undefined;
-    const ms = elapsed(() => (result = book.check(text, 'posts')));
-    assert.equal(result!.action, 'allow');
+    assert.equal(book.check(text, 'posts').action, 'allow');
+    // The best of three: the engine's cost, not a busy machine's pauses.
+    const ms = Math.min(...[1, 2, 3].map(() => elapsed(() => book.check(text, 'posts'))));
     assert.ok(ms < 50, `took ${ms.toFixed(1)} ms`);
   });
 
@@ -216,15 +253,16 @@ describe('word-filter engine: hostile patterns and text', () => {
     assert.ok(ms < 1000, `took ${ms.toFixed(1)} ms`);
   });
 
-  it('costs about the same per character on short and long text', () => {
+  it('costs about the same per character on short and long text (linear, not quadratic)', () => {
     const book = new RuleBook(Array.from({ length: 300 }, (_, i) => rule(`word${i}`, 'exact', 'replace')));
     const sentence = 'the quick brown fox jumps over word7 the lazy dog ';
-    book.check(sentence, 'posts');
-    const short = sentence.repeat(20);
-    const long = sentence.repeat(2000);
-    const perCharShort = Math.min(...Array.from({ length: 5 }, () => elapsed(() => book.check(short, 'posts')))) / short.length;
-    const perCharLong = Math.min(...Array.from({ length: 3 }, () => elapsed(() => book.check(long, 'posts')))) / long.length;
-    assert.ok(perCharLong < perCharShort * 5, `short ${perCharShort} ms/char, long ${perCharLong} ms/char`);
+    const fastest = (text: string): number => Math.min(...Array.from({ length: 7 }, () => elapsed(() => book.check(text, 'posts'))));
+    const short = sentence.repeat(200); // 10 KB
+    const long = sentence.repeat(4000); // 200 KB: 20 times longer, so quadratic work would cost 20 times more per character
+    fastest(short);
+    const perCharShort = fastest(short) / short.length;
+    const perCharLong = fastest(long) / long.length;
+    assert.ok(perCharLong < perCharShort * 5, `short ${(perCharShort * 1e6).toFixed(1)} ns/char, long ${(perCharLong * 1e6).toFixed(1)} ns/char`);
   });
 
   it(`refuses text over ${MAX_TEXT_LENGTH} characters, counting code points`, () => {
@@ -243,7 +281,7 @@ describe('word-filter engine: hostile patterns and text', () => {
 
   it('lets regex rules it had no time to locate still decide: block blocks, replace holds for moderation', () => {
     const block = new Matcher([rule('spam+', 'regex', 'block')]);
-    assert.deepEqual(block.scan('spammm', Number.NEGATIVE_INFINITY).unlocated, [0]);
+    assert.deepEqual(block.scan('spammm', -1).unlocated, [0]);
     assert.equal(applyRules(block, 'spammm', { locateBudgetMs: -1 }).action, 'block');
     const replace = new Matcher([rule('spam+', 'regex', 'replace')]);
     const result = applyRules(replace, 'spammm', { locateBudgetMs: -1 });

@@ -129,8 +129,10 @@ describeEachDatabase('word-filter writes', (db) => {
     it('rejects a regex the engine cannot run (422 on pattern)', async () => {
       const cases: Array<[string, RegExp]> = [
         ['(unclosed', /^The pattern is not a valid regular expression .*missing closing \)/],
-        ['(?=look-ahead)', /^The pattern is not a valid regular expression .*unsupported Perl syntax/],
-        ['(a)\\1', /^The pattern is not a valid regular expression .*invalid escape sequence/],
+        ['(?=look-ahead)', /^The pattern uses look-around \(\(\?=, \(\?!, \(\?<=, \(\?<!\), which the filter engine \(RE2\) does not support\.$/],
+        ['/(?<!\\w)behind/i', /^The pattern uses look-around/],
+        ['(a)\\1', /^The pattern uses a back-reference, which the filter engine \(RE2\) does not support\.$/],
+        ['\\p{Nope}', /^The pattern is not a valid regular expression .*invalid character class range/],
         ['/spam/y', /^The pattern flag "y" is not supported; use i, m, s, u or x\.$/],
         ['a*', /^The pattern must not match empty text\.$/],
       ];
@@ -224,6 +226,18 @@ describeEachDatabase('word-filter writes', (db) => {
       assert.deepEqual(response.json().data.applies_to, ['private_messages']);
       assert.deepEqual(Object.keys((await send('PATCH', `/api/word-filters/${rule.id}`, { applies_to: ['nope'] })).json().errors), ['applies_to.0']);
       assert.deepEqual((await send('PATCH', `/api/word-filters/${rule.id}`, { applies_to: [] })).json().errors, { applies_to: ['The applies to field is required.'] });
+    });
+
+    it('ignores fields that are not the rule\'s own (id, creator, timestamps)', async () => {
+      const rule = await createRule(t, {}, admin.user.id);
+      const other = await signIn(t, 'admin');
+      const response = await send('PATCH', `/api/word-filters/${rule.id}`, { id: 77777, creator_id: other.user.id, created_at: '2000-01-01T00:00:00.000Z', severity: 'low' });
+      assert.equal(response.statusCode, 200);
+      const { data } = response.json();
+      assert.equal(data.id, rule.id);
+      assert.equal(data.creator.id, admin.user.id);
+      assert.equal(data.created_at.slice(0, 23), rule.created_at.slice(0, 23));
+      assert.equal(data.severity, 'low');
     });
 
     it('answers 404 {message} for an unknown id', async () => {

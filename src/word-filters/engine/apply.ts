@@ -47,7 +47,7 @@ export function applyRules(matcher: Matcher, text: string, options: { locateBudg
   if (text.length > MAX_TEXT_LENGTH && codePointLength(text) > MAX_TEXT_LENGTH) throw new TextTooLongError();
   if (matcher.rules.length === 0 || text === '') return { action: 'allow', text, matches: [] };
 
-  const { hits, unlocated } = matcher.scan(text, performance.now() + (options.locateBudgetMs ?? LOCATE_BUDGET_MS));
+  const { hits, unlocated } = matcher.scan(text, options.locateBudgetMs ?? LOCATE_BUDGET_MS);
   const rules = matcher.rules;
   let blocked = false;
   let moderated = false;

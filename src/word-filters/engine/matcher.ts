@@ -1,9 +1,10 @@
 // The rules of one content type compiled into one matcher: exact and
 // wildcard rules in two word indexes (ignoring case / as written), regex
-// rules in one RE2 set. Built once per rule set, used for every text.
+// rules behind one screen. Built once per rule set, used for every text.
 import type { FilterRule, FilterType } from '../rules.ts';
-import { compileRegex, locate, RegexProblem, RegexSet, type CompiledRegex } from './regex-patterns.ts';
-import { findWords } from './text.ts';
+import { compileRegex, locate, RegexProblem, type CompiledRegex } from './regex-patterns.ts';
+import { RegexScreen } from './regex-screen.ts';
+import { findWords, fold } from './text.ts';
 import { WordIndex } from './word-patterns.ts';
 
 /** A match of rule `rules[rule]` at text[start, end). */
@@ -15,7 +16,7 @@ export interface Hit {
 
 export interface Scan {
   hits: Hit[];
-  /** Regex rules known to match whose places were not looked up before the deadline. */
+  /** Regex rules known to match whose places were not looked up within the time budget. */
   unlocated: number[];
 }
 
@@ -29,7 +30,7 @@ export class Matcher {
   readonly #ignoringCase = new WordIndex(false);
   readonly #asWritten = new WordIndex(true);
   readonly #regexes: Array<CompiledRegex | undefined> = [];
-  readonly #regexSet: RegexSet | undefined;
+  readonly #regexScreen: RegexScreen | undefined;
 
   /** `compiled` lets matchers of several content types share compiled regexes. */
   constructor(rules: readonly FilterRule[], options: { compiled?: Map<number, CompiledRegex>; onInvalid?: InvalidRuleListener } = {}) {
@@ -51,18 +52,18 @@ export class Matcher {
         regexEntries.push({ rule: index, compiled });
         return;
       }
-      const index_ = rule.case_sensitive ? this.#asWritten : this.#ignoringCase;
-      index_.add(index, rule.pattern, rule.pattern_type === 'wildcard');
+      (rule.case_sensitive ? this.#asWritten : this.#ignoringCase).add(index, rule.pattern, rule.pattern_type === 'wildcard');
     });
-    this.#regexSet = regexEntries.length > 0 ? new RegexSet(regexEntries) : undefined;
+    this.#regexScreen = regexEntries.length > 0 ? new RegexScreen(regexEntries) : undefined;
   }
 
   /**
    * Every match of every rule. Regex rules are first screened all at once;
-   * those that match are then located one by one, the strongest first, until
-   * `deadline` (a performance.now() value) passes.
+   * those that may match are then run one by one, the strongest first, until
+   * `locateBudgetMs` has been spent on that; of the rest, RE2 only says
+   * whether they match (one fast pass each), so they can still decide.
    */
-  scan(text: string, deadline: number): Scan {
+  scan(text: string, locateBudgetMs: number): Scan {
     const hits: Hit[] = [];
     const sink = (rule: number, start: number, end: number): void => {
       hits.push({ rule, start, end });
@@ -74,15 +75,19 @@ export class Matcher {
     }
 
     const unlocated: number[] = [];
-    if (this.#regexSet !== undefined) {
-      const matching = this.#regexSet.matchingRules(text);
-      matching.sort((a, b) => PRECEDENCE[this.rules[a]!.filter_type] - PRECEDENCE[this.rules[b]!.filter_type] || a - b);
-      for (const rule of matching) {
+    if (this.#regexScreen !== undefined) {
+      let folded: string | undefined;
+      const foldedText = (): string => (folded ??= fold(text));
+      const candidates = this.#regexScreen.candidates(text, foldedText);
+      candidates.sort((a, b) => PRECEDENCE[this.rules[a]!.filter_type] - PRECEDENCE[this.rules[b]!.filter_type] || a - b);
+      const deadline = performance.now() + locateBudgetMs;
+      for (const rule of candidates) {
+        const compiled = this.#regexes[rule]!;
         if (performance.now() > deadline) {
-          unlocated.push(rule);
+          if (compiled.regex.test(text)) unlocated.push(rule);
           continue;
         }
-        locate(this.#regexes[rule]!, text, (start, end) => sink(rule, start, end));
+        locate(compiled, text, foldedText, (start, end) => sink(rule, start, end));
       }
     }
     return { hits, unlocated };

@@ -23,33 +23,16 @@ function wordTable(): Uint8Array {
 }
 
 /** Is the code point a word character? */
-export function isWordCodePoint(codePoint: number): boolean {
+function isWordCodePoint(codePoint: number): boolean {
   if (codePoint < 0x10000) return wordTable()[codePoint] === 1;
   return WORD_CHAR.test(String.fromCodePoint(codePoint));
-}
-
-/** Is the character starting at `index` a word character? (Handles surrogate pairs.) */
-export function isWordCharAt(text: string, index: number): boolean {
-  const code = text.codePointAt(index);
-  return code !== undefined && isWordCodePoint(code);
-}
-
-/** Is the character ending just before `index` a word character? */
-export function isWordCharBefore(text: string, index: number): boolean {
-  if (index <= 0) return false;
-  const low = text.charCodeAt(index - 1);
-  if (low >= 0xdc00 && low <= 0xdfff && index >= 2) {
-    const high = text.charCodeAt(index - 2);
-    if (high >= 0xd800 && high <= 0xdbff) return isWordCodePoint(((high - 0xd800) << 10) + (low - 0xdc00) + 0x10000);
-  }
-  return isWordCodePoint(low);
 }
 
 /** Word positions in a text: word i spans [starts[i], ends[i]). */
 export interface Words {
   count: number;
-  starts: Int32Array;
-  ends: Int32Array;
+  starts: readonly number[];
+  ends: readonly number[];
 }
 
 /**
@@ -82,20 +65,7 @@ export function findWords(text: string, extra = ''): Words {
     i += width - 1;
   }
   if (inWord) ends.push(text.length);
-  return { count: starts.length, starts: Int32Array.from(starts), ends: Int32Array.from(ends) };
-}
-
-/** Index of the word containing offset `at`, or -1. */
-export function wordAt(words: Words, at: number): number {
-  let low = 0;
-  let high = words.count - 1;
-  while (low <= high) {
-    const mid = (low + high) >> 1;
-    if (words.ends[mid]! <= at) low = mid + 1;
-    else if (words.starts[mid]! > at) high = mid - 1;
-    else return mid;
-  }
-  return -1;
+  return { count: starts.length, starts, ends };
 }
 
 let bmpFold: Uint16Array | undefined;
@@ -107,21 +77,56 @@ function foldTable(): Uint16Array {
       const lower = String.fromCharCode(code).toLowerCase();
       table[code] = lower.length === 1 ? lower.charCodeAt(0) : code === 0x130 ? 0x69 : code;
     }
-    table[0x3c2] = 0x3c3; // final sigma folds like sigma
     bmpFold = table;
   }
   return bmpFold;
+}
+
+interface OddFolds {
+  present: RegExp;
+  all: RegExp;
+  to: Map<string, string>;
+}
+
+let oddFolds: OddFolds | undefined;
+
+/**
+ * Lower-case letters that are a variant of another lower-case letter: ſ is
+ * s, ς is σ, ϐ is β. Lower-casing leaves them alone; case-insensitive
+ * matching (RE2's and ours) must not.
+ */
+function oddLowerCase(): OddFolds {
+  if (oddFolds === undefined) {
+    const to = new Map<string, string>();
+    for (let code = 0; code < 0x10000; code++) {
+      if (code >= 0xd800 && code <= 0xdfff) continue;
+      const char = String.fromCharCode(code);
+      if (char.toLowerCase() !== char) continue;
+      const upper = char.toUpperCase();
+      if (upper.length !== 1 || upper === char) continue;
+      const canonical = upper.toLowerCase();
+      if (canonical.length === 1 && canonical !== char) to.set(char, canonical);
+    }
+    const members = [...to.keys()].join('');
+    oddFolds = { present: new RegExp(`[${members}]`), all: new RegExp(`[${members}]`, 'g'), to };
+  }
+  return oddFolds;
 }
 
 /**
  * Case-folds text without changing its length, so offsets in the folded
  * text are offsets in the original. Every character maps to its simple
  * lower case; the few whose lower case is longer (İ) keep a one-unit form,
- * and final sigma folds to sigma.
+ * and variant lower-case letters (ſ, ς, ϐ) map to the usual one.
  */
 export function fold(text: string): string {
   const lower = text.toLowerCase();
-  if (lower.length === text.length) return lower.includes('ς') ? lower.replaceAll('ς', 'σ') : lower;
+  const folded = lower.length === text.length ? lower : foldByTable(text);
+  const odd = oddLowerCase();
+  return odd.present.test(folded) ? folded.replace(odd.all, (char) => odd.to.get(char)!) : folded;
+}
+
+function foldByTable(text: string): string {
   const table = foldTable();
   const units = new Uint16Array(text.length);
   for (let i = 0; i < text.length; i++) {
@@ -159,10 +164,4 @@ export function codePointLength(text: string): number {
     count++;
   }
   return count;
-}
-
-const WHITESPACE = /\s/;
-
-export function isWhitespace(char: string): boolean {
-  return WHITESPACE.test(char);
 }

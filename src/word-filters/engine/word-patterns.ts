@@ -10,7 +10,7 @@
 // Separators must match as written, except that any run of white space
 // equals any other (`bad  word` matches the rule `bad word`).
 import { compileGlob, matchGlob, type Glob } from './glob.ts';
-import { findWords, fold, wordAt, type Words } from './text.ts';
+import { findWords, fold, type Words } from './text.ts';
 
 type WordPart = { kind: 'literal'; text: string } | { kind: 'glob'; glob: Glob };
 
@@ -33,8 +33,58 @@ interface SymbolPattern {
 
 export type MatchSink = (rule: number, start: number, end: number) => void;
 
-/** Longest key taken from the start or end of a wildcard word. */
-const KEY_LENGTH = 4;
+/** Wildcard words are found by up to three fixed characters: their start, their end, or a literal piece inside. */
+const GRAM = 3;
+
+/**
+ * FNV-1a over UTF-16 units, kept to 30 bits so V8 holds it as a small
+ * integer: a text word is looked up without cutting a substring out of the
+ * text, and the hash of every prefix of a word comes on the way to the hash
+ * of the whole word. A collision only costs a check that fails, since every
+ * candidate is verified against the text.
+ */
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
+const HASH_MASK = 0x3fffffff;
+
+/** Hash of key read forwards (`backwards`: from its last character to its first). */
+function hashKey(key: string, backwards = false): number {
+  let hash = FNV_OFFSET;
+  for (let i = 0; i < key.length; i++) hash = Math.imul(hash ^ key.charCodeAt(backwards ? key.length - 1 - i : i), FNV_PRIME);
+  return hash & HASH_MASK;
+}
+
+/** Patterns by key hash; a 64K-bit filter answers most misses without touching the map. */
+class KeyIndex {
+  readonly #byHash = new Map<number, WordPattern[]>();
+  readonly #filter = new Uint8Array(0x10000);
+  readonly #backwards: boolean;
+  /** Key lengths in use, and the longest. */
+  readonly lengths = new Set<number>();
+  longest = 0;
+
+  constructor(backwards = false) {
+    this.#backwards = backwards;
+  }
+
+  get size(): number {
+    return this.#byHash.size;
+  }
+
+  add(key: string, entry: WordPattern): void {
+    this.lengths.add(key.length);
+    this.longest = Math.max(this.longest, key.length);
+    const hash = hashKey(key, this.#backwards);
+    this.#filter[hash & 0xffff] = 1;
+    const list = this.#byHash.get(hash);
+    if (list === undefined) this.#byHash.set(hash, [entry]);
+    else list.push(entry);
+  }
+
+  lookup(hash: number): WordPattern[] | undefined {
+    return this.#filter[hash & 0xffff] === 0 ? undefined : this.#byHash.get(hash);
+  }
+}
 
 export function collapseWhitespace(text: string): string {
   return text.replace(/\s+/gu, ' ');
@@ -51,14 +101,14 @@ export function containsWord(pattern: string): boolean {
  */
 export class WordIndex {
   readonly #caseSensitive: boolean;
-  readonly #byWord = new Map<string, WordPattern[]>();
-  readonly #byPrefix = new Map<string, WordPattern[]>();
-  readonly #bySuffix = new Map<string, WordPattern[]>();
-  readonly #byInfix = new Map<string, WordPattern[]>();
-  readonly #prefixLengths = new Set<number>();
-  readonly #suffixLengths = new Set<number>();
+  readonly #byWord = new KeyIndex();
+  readonly #byPrefix = new KeyIndex();
+  readonly #bySuffix = new KeyIndex(true);
+  /** Infix patterns by their piece's first GRAM characters, then by piece. */
+  readonly #byInfix = new Map<string, Map<string, WordPattern[]>>();
+  /** One pass over the text for every literal piece of the infix patterns. */
+  #infixScanner: RegExp | undefined;
   readonly #symbols: SymbolPattern[] = [];
-  #longestWordKey = 0;
   #size = 0;
 
   constructor(caseSensitive: boolean) {
@@ -97,18 +147,19 @@ export class WordIndex {
 
   #index(entry: WordPattern): void {
     // Prefer a whole literal word (one hash lookup per text word); else the
-    // wildcard word with the longest fixed prefix or suffix; else search for
-    // its longest literal piece.
+    // wildcard word with the longest fixed start or end (one lookup per text
+    // word, up to GRAM characters); else a literal piece inside a wildcard
+    // word (one lookup per character of each text word).
     let best: { anchor: number; kind: 'word' | 'prefix' | 'suffix' | 'infix'; key: string; score: number } | undefined;
     entry.parts.forEach((part, anchor) => {
       const candidates: Array<{ kind: 'word' | 'prefix' | 'suffix' | 'infix'; key: string; score: number }> = [];
       if (part.kind === 'literal') {
-        candidates.push({ kind: 'word', key: part.text, score: 1000 + part.text.length });
+        candidates.push({ kind: 'word', key: part.text, score: 100 + part.text.length });
       } else {
         const { prefix, suffix, infix } = part.glob;
-        if (prefix !== '') candidates.push({ kind: 'prefix', key: prefix.slice(0, KEY_LENGTH), score: Math.min(prefix.length, KEY_LENGTH) * 2 + 1 });
-        if (suffix !== '') candidates.push({ kind: 'suffix', key: suffix.slice(-KEY_LENGTH), score: Math.min(suffix.length, KEY_LENGTH) * 2 });
-        if (infix !== '') candidates.push({ kind: 'infix', key: infix, score: infix.length * 2 - 3 });
+        if (prefix !== '') candidates.push({ kind: 'prefix', key: prefix.slice(0, GRAM), score: Math.min(prefix.length, GRAM) * 3 + 1 });
+        if (suffix !== '') candidates.push({ kind: 'suffix', key: suffix.slice(-GRAM), score: Math.min(suffix.length, GRAM) * 3 });
+        if (infix !== '') candidates.push({ kind: 'infix', key: infix, score: Math.min(infix.length, GRAM) * 3 - 1 });
       }
       for (const candidate of candidates) {
         if (best === undefined || candidate.score > best.score) best = { anchor, ...candidate };
@@ -119,27 +170,26 @@ export class WordIndex {
       return;
     }
     entry.anchor = best.anchor;
-    const add = (map: Map<string, WordPattern[]>, key: string): void => {
-      const list = map.get(key);
-      if (list === undefined) map.set(key, [entry]);
-      else list.push(entry);
-    };
     switch (best.kind) {
       case 'word':
-        add(this.#byWord, best.key);
-        this.#longestWordKey = Math.max(this.#longestWordKey, best.key.length);
+        this.#byWord.add(best.key, entry);
         break;
       case 'prefix':
-        add(this.#byPrefix, best.key);
-        this.#prefixLengths.add(best.key.length);
+        this.#byPrefix.add(best.key, entry);
         break;
       case 'suffix':
-        add(this.#bySuffix, best.key);
-        this.#suffixLengths.add(best.key.length);
+        this.#bySuffix.add(best.key, entry);
         break;
-      case 'infix':
-        add(this.#byInfix, best.key);
+      case 'infix': {
+        const start = best.key.slice(0, GRAM);
+        let pieces = this.#byInfix.get(start);
+        if (pieces === undefined) this.#byInfix.set(start, (pieces = new Map()));
+        const list = pieces.get(best.key);
+        if (list === undefined) pieces.set(best.key, [entry]);
+        else list.push(entry);
+        this.#infixScanner = undefined;
         break;
+      }
     }
   }
 
@@ -148,41 +198,33 @@ export class WordIndex {
     if (this.#size === 0) return;
     const view = this.#caseSensitive ? original : fold(original);
     const { starts, ends, count } = words;
-    const prefixLengths = [...this.#prefixLengths];
-    const suffixLengths = [...this.#suffixLengths];
-    const hasWords = this.#byWord.size > 0;
+    const byWord = this.#byWord;
+    const byPrefix = this.#byPrefix;
+    const bySuffix = this.#bySuffix;
+    const forwardReach = Math.max(byWord.longest, byPrefix.longest);
 
     for (let w = 0; w < count; w++) {
       const start = starts[w]!;
       const end = ends[w]!;
       const length = end - start;
-      if (hasWords && length <= this.#longestWordKey) {
-        const list = this.#byWord.get(view.slice(start, end));
-        if (list !== undefined) for (const entry of list) this.#verify(entry, view, words, w - entry.anchor, sink);
+      // One pass forwards: the hash of each prefix, and of the whole word when short enough to be a key.
+      const reach = Math.min(length, forwardReach);
+      let hash = FNV_OFFSET;
+      for (let k = 1; k <= reach; k++) {
+        hash = Math.imul(hash ^ view.charCodeAt(start + k - 1), FNV_PRIME);
+        if (byPrefix.lengths.has(k)) this.#verifyAll(byPrefix.lookup(hash & HASH_MASK), view, words, w, sink);
+        if (k === length) this.#verifyAll(byWord.lookup(hash & HASH_MASK), view, words, w, sink);
       }
-      for (const keyLength of prefixLengths) {
-        if (length < keyLength) continue;
-        const list = this.#byPrefix.get(view.slice(start, start + keyLength));
-        if (list !== undefined) for (const entry of list) this.#verify(entry, view, words, w - entry.anchor, sink);
-      }
-      for (const keyLength of suffixLengths) {
-        if (length < keyLength) continue;
-        const list = this.#bySuffix.get(view.slice(end - keyLength, end));
-        if (list !== undefined) for (const entry of list) this.#verify(entry, view, words, w - entry.anchor, sink);
+      // And backwards for the suffixes.
+      const back = Math.min(length, bySuffix.longest);
+      hash = FNV_OFFSET;
+      for (let k = 1; k <= back; k++) {
+        hash = Math.imul(hash ^ view.charCodeAt(end - k), FNV_PRIME);
+        if (bySuffix.lengths.has(k)) this.#verifyAll(bySuffix.lookup(hash & HASH_MASK), view, words, w, sink);
       }
     }
 
-    for (const [piece, list] of this.#byInfix) {
-      let lastWord = -1;
-      for (let at = view.indexOf(piece); at >= 0; at = view.indexOf(piece, at + 1)) {
-        const w = wordAt(words, at);
-        if (w < 0 || w === lastWord) continue;
-        lastWord = w;
-        for (const entry of list) this.#verify(entry, view, words, w - entry.anchor, sink);
-        // Later hits in the same word add nothing: jump past it.
-        at = ends[w]! - 1;
-      }
-    }
+    if (this.#byInfix.size > 0) this.#scanInfixes(view, words, sink);
 
     for (const symbol of this.#symbols) {
       if (symbol.text === '') continue;
@@ -190,6 +232,42 @@ export class WordIndex {
         sink(symbol.rule, at, at + symbol.text.length);
       }
     }
+  }
+
+  /**
+   * One pass finds every place where an infix piece may start: an
+   * alternation of distinct literals of at most GRAM characters (nothing
+   * nested, so a few steps per position). Each piece starting there is
+   * compared in place, and each pattern checked once per word.
+   */
+  #scanInfixes(view: string, words: Words, sink: MatchSink): void {
+    this.#infixScanner ??= new RegExp([...this.#byInfix.keys()].map(escapeRegExp).join('|'), 'g');
+    const scanner = this.#infixScanner;
+    const checked = new Set<WordPattern>();
+    let w = -1;
+    scanner.lastIndex = 0;
+    let found: RegExpExecArray | null;
+    while ((found = scanner.exec(view)) !== null) {
+      const at = found.index;
+      scanner.lastIndex = at + 1;
+      // Pieces are word characters only, so `at` is inside a word; hits come in order.
+      if (w < 0 || at >= words.ends[w]!) {
+        while (w + 1 < words.count && words.starts[w + 1]! <= at) w++;
+        checked.clear();
+      }
+      for (const [piece, list] of this.#byInfix.get(found[0])!) {
+        if (!view.startsWith(piece, at)) continue;
+        for (const entry of list) {
+          if (checked.has(entry)) continue;
+          checked.add(entry);
+          this.#verify(entry, view, words, w - entry.anchor, sink);
+        }
+      }
+    }
+  }
+
+  #verifyAll(list: WordPattern[] | undefined, view: string, words: Words, w: number, sink: MatchSink): void {
+    if (list !== undefined) for (const entry of list) this.#verify(entry, view, words, w - entry.anchor, sink);
   }
 
   #verify(entry: WordPattern, view: string, words: Words, first: number, sink: MatchSink): void {
@@ -220,6 +298,10 @@ export class WordIndex {
     }
     sink(entry.rule, start, end);
   }
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
 }
 
 function isSpace(code: number): boolean {
