@@ -325,8 +325,13 @@ export class ForumRepository {
     return row !== undefined;
   }
 
-  async watchedTopics(userId: number, offset: number, limit: number): Promise<{ rows: TopicWithAuthor[]; total: number }> {
-    const base = this.#db.selectFrom('watchlist').innerJoin('topics', 'topics.id', 'watchlist.topic_id').where('watchlist.user_id', '=', userId);
+  /** The topics a user watches that they may see (a topic held for moderation after they began watching is not listed). */
+  async watchedTopics(userId: number, visibility: Visibility, offset: number, limit: number): Promise<{ rows: TopicWithAuthor[]; total: number }> {
+    const base = this.#db
+      .selectFrom('watchlist')
+      .innerJoin('topics', 'topics.id', 'watchlist.topic_id')
+      .where('watchlist.user_id', '=', userId)
+      .where(visible('topics', visibility));
     const [rows, count] = await Promise.all([
       base
         .leftJoin('users', 'users.id', 'topics.author_id')

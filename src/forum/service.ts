@@ -312,7 +312,7 @@ export class ForumService {
   }
 
   watchedTopics(user: AuthUser, page: PageRequest): Promise<Listed<TopicWithAuthor>> {
-    return this.#repository.watchedTopics(user.id, page.offset, page.perPage);
+    return this.#repository.watchedTopics(user.id, visibility(user), page.offset, page.perPage);
   }
 
   // Internals

@@ -1,7 +1,6 @@
 // Form controls with their label, and the messages of a failed check right
 // next to the field they are about (linked with aria-describedby).
-import type { FieldErrors } from '../http/errors.ts';
-import { ValidationError } from '../http/errors.ts';
+import { ApiError, ValidationError, type FieldErrors } from '../http/errors.ts';
 import type { FormCheck } from '../http/validation.ts';
 import { html, type SafeHtml } from './html.ts';
 
@@ -60,6 +59,17 @@ export function submitted(body: unknown): Record<string, string> {
   if (typeof body !== 'object' || body === null) return values;
   for (const [key, value] of Object.entries(body)) if (typeof value === 'string') values[key] = value;
   return values;
+}
+
+/** The `action` field of a posted form: pages with several forms tell them apart by it. */
+export function formAction(body: unknown, fallback: string): string {
+  const value = typeof body === 'object' && body !== null ? (body as Record<string, unknown>)['action'] : undefined;
+  return typeof value === 'string' ? value : fallback;
+}
+
+/** 400 for a form this page does not have (a stale page, a hand-made request). */
+export function unknownAction(): ApiError {
+  return new ApiError('BAD_REQUEST', 'This form cannot be handled here. Reload the page and try again.');
 }
 
 function parts(options: FieldOptions): { id: string; describedBy: string[]; messages: string[] } {

@@ -181,5 +181,16 @@ describeEachDatabase('profile pages', (db) => {
       assert.doesNotMatch((await watcher.browser.get('/profile/watchlist/')).body, /Watched here/);
       assert.equal((await watcher.browser.post('/profile/watchlist/', { action: 'unwatch', topic_id: 'x' })).status, 400);
     });
+
+    it('does not list a watched topic that was held for moderation later', async () => {
+      const watcher = await loggedIn(t, { name: 'Held Watcher' });
+      const topic = await createTopic(t, alice.user, forum, 'Soon held');
+      await t.services.forum.watch({ id: watcher.user.id, name: watcher.user.username, email: watcher.user.email, role: 'user' }, topic.id);
+      await createRule(t, 'heldwatch', 'moderate', ['topics']);
+      await t.services.forum.renameTopic(topic.id, { id: alice.user.id, name: alice.user.username, email: alice.user.email, role: 'user' }, 'Now heldwatch');
+      const page = await watcher.browser.get('/profile/watchlist/');
+      assert.equal(page.status, 200);
+      assert.doesNotMatch(page.body, /heldwatch|Soon held/);
+    });
   });
 });

@@ -5,13 +5,13 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { assertUser } from '../../auth/guard.ts';
 import { startBrowserSession } from '../../auth/pages.ts';
-import { ApiError, type FieldErrors } from '../../http/errors.ts';
+import type { FieldErrors } from '../../http/errors.ts';
 import { checkForm } from '../../http/validation.ts';
 import { loginPath, profilePath, settingsPath } from '../../urls/paths.ts';
 import type { FixedPage } from '../../urls/semantic-routes.ts';
 import { PASSWORD_MIN, SIGNATURE_MAX } from '../../users/fields.ts';
 import type { UserRow } from '../../users/repository.ts';
-import { CHECK_FIELDS, attempt, formNotice, inputField, okNotice, submitted, textareaField } from '../../web/form.ts';
+import { CHECK_FIELDS, attempt, formAction, formNotice, inputField, okNotice, submitted, textareaField, unknownAction } from '../../web/form.ts';
 import { html, type SafeHtml } from '../../web/html.ts';
 import { csrfInput, sendPage } from '../../web/page.ts';
 import { EmailChangeForm, PasswordChangeForm, SignatureForm, withConfirmation } from '../forms.ts';
@@ -78,7 +78,7 @@ ${controls}
     const user = assertUser(request);
     const values = submitted(request.body);
     const fail = (section: Section, errors: FieldErrors) => show(request, reply, query, { section, values, errors });
-    switch (values['action']) {
+    switch (formAction(request.body, '')) {
       case 'email': {
         const check = checkForm(EmailChangeForm, request.body);
         if (!check.ok) return fail('email', check.errors);
@@ -104,7 +104,7 @@ ${controls}
         return reply.redirect(settingsPath({ saved: 'signature' }), 303);
       }
       default:
-        throw new ApiError('BAD_REQUEST', 'This form cannot be handled here. Reload the page and try again.');
+        throw unknownAction();
     }
   }
 

@@ -1,7 +1,6 @@
 // Pieces several forum pages show: the breadcrumb trail, the list of topics,
 // the small one-button forms.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from '../../http/errors.ts';
 import { counted, timeHtml } from '../../web/format.ts';
 import { html, raw, type SafeHtml } from '../../web/html.ts';
 import { csrfInput } from '../../web/page.ts';
@@ -77,12 +76,3 @@ export function postsCount(count: number): string {
   return counted(count, 'post', 'posts');
 }
 
-/** The `action` field of a posted form; pages with several forms tell them apart by it. */
-export function formAction(body: unknown, fallback: string): string {
-  const value = typeof body === 'object' && body !== null ? (body as Record<string, unknown>)['action'] : undefined;
-  return typeof value === 'string' ? value : fallback;
-}
-
-export function unknownAction(): ApiError {
-  return new ApiError('BAD_REQUEST', 'This form cannot be handled here. Reload the page and try again.');
-}

@@ -11,7 +11,7 @@ import { PER_PAGE_DEFAULT } from '../../http/pagination.ts';
 import { checkForm } from '../../http/validation.ts';
 import { forumPath, loginPath, parseId, withQuery } from '../../urls/paths.ts';
 import { pageNotFound, type EntityPage, type PageVisit } from '../../urls/semantic-routes.ts';
-import { CHECK_FIELDS, attempt, formNotice, inputField, submitted, textareaField } from '../../web/form.ts';
+import { CHECK_FIELDS, attempt, formAction, formNotice, inputField, submitted, textareaField, unknownAction } from '../../web/form.ts';
 import { counted, timeHtml } from '../../web/format.ts';
 import { html, type SafeHtml } from '../../web/html.ts';
 import { lastPage, pageNav, requestedPage } from '../../web/page-nav.ts';
@@ -22,7 +22,7 @@ import { postPathOn } from '../resource.ts';
 import { ForumBodies, POST_BODY_MAX, TOPIC_TITLE_MAX } from '../routes.ts';
 import { isStaff } from '../service.ts';
 import type { ForumPageDeps } from './deps.ts';
-import { AuthorLinks, breadcrumb, buttonForm, formAction, unknownAction } from './parts.ts';
+import { AuthorLinks, breadcrumb, buttonForm } from './parts.ts';
 
 export const POSTS_PER_PAGE = PER_PAGE_DEFAULT;
 

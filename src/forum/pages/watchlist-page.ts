@@ -7,11 +7,12 @@ import { IdParams } from '../../http/schemas.ts';
 import { checkForm } from '../../http/validation.ts';
 import { watchlistPath } from '../../urls/paths.ts';
 import { pageNotFound, type FixedPage } from '../../urls/semantic-routes.ts';
+import { formAction, unknownAction } from '../../web/form.ts';
 import { html } from '../../web/html.ts';
 import { lastPage, pageNav, requestedPage } from '../../web/page-nav.ts';
 import { sendPage } from '../../web/page.ts';
 import type { ForumPageDeps } from './deps.ts';
-import { buttonForm, formAction, topicTable, unknownAction } from './parts.ts';
+import { buttonForm, topicTable } from './parts.ts';
 
 export const WATCHED_PER_PAGE = PER_PAGE_DEFAULT;
 
