@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import pino, { type Logger } from 'pino';
+import { accountPages } from './accounts/pages/index.ts';
 import { installCsrfProtection } from './auth/csrf.ts';
 import { installAuthentication } from './auth/guard.ts';
 import { createLimiterFactory } from './auth/limiters.ts';
@@ -25,7 +26,9 @@ import { RequestLogController } from './http/request-log.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { createServices, type Services } from './services.ts';
 import { helloRoutes, probeRoutes } from './system/routes.ts';
+import { forumPages } from './forum/pages/index.ts';
 import { forumRoutes } from './forum/routes.ts';
+import { PageRoutes } from './urls/semantic-routes.ts';
 import { userRoutes } from './users/routes.ts';
 import { renderErrorPage } from './web/error-page.ts';
 import { wordFilterRoutes } from './word-filters/routes.ts';
@@ -80,8 +83,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     services.auth.deleteExpired().catch((error: unknown) => logger.warn({ err: error }, 'removing expired credentials failed'));
   }, 60 * 60 * 1000);
   housekeeping.unref();
+  services.topicViews.start(TOPIC_VIEWS_FLUSH_MS, (error) => logger.warn({ err: error }, 'writing topic view counts failed; retrying with the next flush'));
   app.addHook('onClose', async () => {
     clearInterval(housekeeping);
+    await services.topicViews.stop().catch((error: unknown) => logger.warn({ err: error }, 'topic view counts lost at shutdown'));
     await limiters.close();
     await database.close();
   });
@@ -108,8 +113,16 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(wordFilterRoutes, { prefix: '/api/word-filters', wordFilters: services.wordFilters, baseUrl: config.baseUrl });
   await app.register(emojiCatalogRoutes, { prefix: '/api/emoji', emoji: services.emoji, baseUrl: config.baseUrl });
 
+  const pages = new PageRoutes();
+  await app.register(forumPages, { pages, forum: services.forum, presenter: services.presenter, users: services.users, views: services.topicViews, profileMail: services.profileMail });
+  await app.register(accountPages, { pages, accounts: services.accounts, auth: services.auth });
+  await app.register(pages.legacyRoutes);
+
   return { app, database, services };
 }
+
+/** How often buffered topic views are written (see forum/view-counter.ts). */
+const TOPIC_VIEWS_FLUSH_MS = 10_000;
 
 export function createLogger(config: Pick<Config, 'logLevel'>): Logger {
   return pino({

@@ -179,6 +179,18 @@ export interface AccountKeysTable {
   used_at: Timestamp | null;
 }
 
+/** A new e-mail address waiting for its confirmation link to be opened. */
+export interface EmailChangesTable {
+  id: Generated<number>;
+  user_id: number;
+  new_email: string;
+  /** SHA-256 of the key sent to the new address. */
+  key_hash: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+}
+
 export interface Database {
   users: UsersTable;
   api_tokens: ApiTokensTable;
@@ -195,4 +207,5 @@ export interface Database {
   watchlist: WatchlistTable;
   outbox: OutboxTable;
   account_keys: AccountKeysTable;
+  email_changes: EmailChangesTable;
 }
