@@ -77,6 +77,21 @@ export async function measure(name: string, url: string, options: { connections?
   };
 }
 
+/** A JSON API call against a started service; throws on any non-2xx answer (seeding must not half-fail). */
+export async function callApi<T = unknown>(base: string, method: 'GET' | 'POST' | 'PATCH', path: string, token?: string, body?: unknown): Promise<T> {
+  const response = await fetch(`${base}${path}`, {
+    method,
+    headers: {
+      accept: 'application/json',
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
 export function printTable(title: string, rows: Measurement[], baseline?: Measurement): void {
   console.log(`\n## ${title}\n`);
   console.log('| target | req/s | p50 ms | p99 ms | non-2xx | errors |' + (baseline ? ` vs ${baseline.name} |` : ''));

@@ -1,7 +1,7 @@
 // npm run bench [group ...]: load benchmarks of the running service, each
 // target next to /api/hello (and hello next to a bare node:http server) in the
 // same run. Results are printed as Markdown tables for bench/RESULTS.md.
-import { machine, measure, printTable, startBareServer, startService } from './lib.ts';
+import { callApi, machine, measure, printTable, startBareServer, startService } from './lib.ts';
 import { wordFilters } from './word-filters.ts';
 
 type Group = () => Promise<void>;
@@ -16,8 +16,55 @@ const groups: Record<string, Group> = {
     await service.stop();
     printTable('hello vs bare node:http (target: hello ≥ 60% of bare)', [bareResult, hello], bareResult);
   },
+
+  /** Guests reading a topic page of 50 posts and a forum page of 50 topics, next to hello. */
+  async forum() {
+    const admin = { username: 'bench-admin', password: 'bench password 1', email: 'bench@example.test' };
+    const service = await startService({ EMOJI_CATALOG: 'none', ADMIN_USERNAME: admin.username, ADMIN_PASSWORD: admin.password, ADMIN_EMAIL: admin.email });
+    const pages = await seedForum(service.url, admin);
+    const hello = await measure('GET /api/hello', `${service.url}/api/hello`);
+    const topic = await measure('GET topic page (50 posts)', `${service.url}${pages.topic}`);
+    const forum = await measure('GET forum page (50 topics)', `${service.url}${pages.forum}`);
+    await service.stop();
+    printTable('forum pages vs hello (target: each ≥ 15% of hello)', [hello, topic, forum], hello);
+  },
   'word-filters': wordFilters,
+
+  async emoji() {
+    const service = await startService({ EMOJI_CATALOG: 'unicode' });
+    const hello = await measure('GET /api/hello', `${service.url}/api/hello`);
+    const rows = [hello];
+    for (const path of ['/api/emoji/emojis?per_page=100&with_aliases=1&with_category=1', '/api/emoji/emojis/search?q=smi', '/api/emoji/categories?include_emojis=1']) {
+      rows.push(await measure(`GET ${path}`, `${service.url}${path}`));
+    }
+    await service.stop();
+    printTable('emoji catalog, Unicode set loaded, vs hello (targets: search ≥ 30% of hello with p99 < 10 ms; full 100-item page ≥ 10%)', rows, hello);
+  },
 };
+
+/**
+ * Seeds through the JSON API, as clients would: a few word-filter rules (so
+ * every title and body is really screened), a forum of 50 topics, one of
+ * which has 50 posts of paragraph-sized text with a link.
+ */
+async function seedForum(base: string, admin: { username: string; password: string }): Promise<{ topic: string; forum: string }> {
+  const login = await callApi<{ data: { token: string } }>(base, 'POST', '/api/login', undefined, { username: admin.username, password: admin.password });
+  const token = login.data.token;
+  for (const [pattern, replacement] of [['darn', 'dang'], ['heck', 'hmm'], ['frak*', 'frell']] as const) {
+    await callApi(base, 'POST', '/api/word-filters', token, { pattern, replacement, filter_type: 'replace', pattern_type: pattern.includes('*') ? 'wildcard' : 'exact', applies_to: ['posts', 'topics'] });
+  }
+  const forum = await callApi<{ data: { id: number; url: string } }>(base, 'POST', '/api/forums', token, { name: 'Benchmark forum', description: 'Fifty topics' });
+  const body = (n: number) => `Post number ${n}. Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore.\n\nSee https://example.org/docs?page=${n} for the details, and darn the weather.`;
+  let topicUrl = '';
+  for (let n = 1; n <= 50; n++) {
+    const topic = await callApi<{ data: { id: number; url: string } }>(base, 'POST', '/api/topics', token, { forum_id: forum.data.id, title: `Benchmark topic ${n}: what the heck`, body: body(1) });
+    if (n === 1) {
+      topicUrl = topic.data.url;
+      for (let p = 2; p <= 50; p++) await callApi(base, 'POST', `/api/topics/${topic.data.id}/posts`, token, { body: body(p) });
+    }
+  }
+  return { topic: topicUrl, forum: forum.data.url };
+}
 
 const requested = process.argv.slice(2);
 const selected = requested.length > 0 ? requested : Object.keys(groups);

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import pino, { type Logger } from 'pino';
 import { adminPages } from './admin/index.ts';
+import { accountPages } from './accounts/pages/index.ts';
 import { installCsrfProtection } from './auth/csrf.ts';
 import { installAuthentication } from './auth/guard.ts';
 import { createLimiterFactory } from './auth/limiters.ts';
@@ -19,6 +20,7 @@ import { authRoutes } from './auth/routes.ts';
 import type { Config } from './config.ts';
 import { openDatabase, type DatabaseHandle } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
+import { emojiCatalogRoutes } from './emoji/routes.ts';
 import { trackAllowedMethods } from './http/allowed-methods.ts';
 import { installErrorHandling } from './http/error-handler.ts';
 import { registerOpenApi } from './http/openapi.ts';
@@ -28,7 +30,9 @@ import { createServices, type Services } from './services.ts';
 import { IMAGE_RULES } from './emoji/images/store.ts';
 import { imageFileRoutes, imageUploadRoutes } from './emoji/images/routes.ts';
 import { helloRoutes, probeRoutes } from './system/routes.ts';
+import { forumPages } from './forum/pages/index.ts';
 import { forumRoutes } from './forum/routes.ts';
+import { PageRoutes } from './urls/semantic-routes.ts';
 import { userRoutes } from './users/routes.ts';
 import { renderErrorPage } from './web/error-page.ts';
 import { wordFilterRoutes } from './word-filters/routes.ts';
@@ -67,6 +71,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     throw error;
   }
   if (config.admin !== null) await services.users.ensureAdmin(config.admin, logger);
+  if (config.emojiCatalog === 'unicode') await services.emoji.unicodeImport.importIfEmpty(logger);
 
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
@@ -89,8 +94,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     services.auth.deleteExpired().catch((error: unknown) => logger.warn({ err: error }, 'removing expired credentials failed'));
   }, 60 * 60 * 1000);
   housekeeping.unref();
+  services.topicViews.start(TOPIC_VIEWS_FLUSH_MS, (error) => logger.warn({ err: error }, 'writing topic view counts failed; retrying with the next flush'));
   app.addHook('onClose', async () => {
     clearInterval(housekeeping);
+    await services.topicViews.stop().catch((error: unknown) => logger.warn({ err: error }, 'topic view counts lost at shutdown'));
     await limiters.close();
     await database.close();
   });
@@ -123,12 +130,21 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(userRoutes, { prefix: '/api', users: services.users, baseUrl: config.baseUrl });
   await app.register(forumRoutes, { prefix: '/api', forum: services.forum, presenter: services.presenter, baseUrl: config.baseUrl });
   await app.register(wordFilterRoutes, { prefix: '/api/word-filters', wordFilters: services.wordFilters, baseUrl: config.baseUrl });
+  await app.register(emojiCatalogRoutes, { prefix: '/api/emoji', emoji: services.emoji, baseUrl: config.baseUrl });
   await app.register(imageUploadRoutes, { prefix: '/api', images: services.images });
   await app.register(imageFileRoutes, { images: services.images });
+
+  const pages = new PageRoutes();
+  await app.register(forumPages, { pages, forum: services.forum, presenter: services.presenter, users: services.users, views: services.topicViews, profileMail: services.profileMail });
+  await app.register(accountPages, { pages, accounts: services.accounts, auth: services.auth });
+  await app.register(pages.legacyRoutes);
   await app.register(adminPages, { services });
 
   return { app, database, services };
 }
+
+/** How often buffered topic views are written (see forum/view-counter.ts). */
+const TOPIC_VIEWS_FLUSH_MS = 10_000;
 
 export function createLogger(config: Pick<Config, 'logLevel'>): Logger {
   return pino({

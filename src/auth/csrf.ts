@@ -32,11 +32,17 @@ export function installCsrfProtection(app: FastifyInstance): void {
   });
 }
 
-/** The token a page's forms must carry; for guests it is created on first use. */
-export function csrfToken(request: FastifyRequest, reply: FastifyReply): string {
+/** The token this request already has (a session's, or a guest's cookie), without creating one. */
+export function existingCsrfToken(request: FastifyRequest): string | undefined {
   if (request.credentials?.kind === 'session') return request.credentials.csrfToken;
   const existing = request.cookies[GUEST_CSRF_COOKIE];
-  if (existing !== undefined && /^[\w-]{20,}$/.test(existing)) return existing;
+  return existing !== undefined && /^[\w-]{20,}$/.test(existing) ? existing : undefined;
+}
+
+/** The token a page's forms must carry; for guests it is created on first use. */
+export function csrfToken(request: FastifyRequest, reply: FastifyReply): string {
+  const existing = existingCsrfToken(request);
+  if (existing !== undefined) return existing;
   const token = newSecret(24);
   reply.setCookie(GUEST_CSRF_COOKIE, token, { path: '/', httpOnly: true, sameSite: 'lax', secure: request.protocol === 'https' });
   // Later reads in this request (a second form on the page) see the same token.

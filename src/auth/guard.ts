@@ -1,7 +1,7 @@
 // Who is calling, and may they: one guard for Bearer tokens and web sessions
 // (CSRF for sessions: csrf.ts).
 // Every request is looked at once (onRequest); routes state what they need
-// with `preHandler: requireRole('admin')` or `requireUser()`.
+// with `preValidation: requireRole('admin')` or `requireUser()`.
 import type {} from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Role } from '../db/schema.ts';
@@ -38,7 +38,7 @@ export function installAuthentication(app: FastifyInstance, auth: AuthService): 
   });
 }
 
-/** preHandler: 401 for guests, 403 for users whose role is not listed. */
+/** Route guard (register as `preValidation`, so it answers before the body is judged): 401 for guests, 403 for users whose role is not listed. */
 export function requireRole(...roles: Role[]) {
   return async function guard(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
     const user = assertUser(request);
@@ -46,7 +46,7 @@ export function requireRole(...roles: Role[]) {
   };
 }
 
-/** preHandler: any authenticated, active user. */
+/** Route guard (as `preValidation`): any authenticated, active user. */
 export function requireUser() {
   return async function guard(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
     assertUser(request);

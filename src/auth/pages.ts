@@ -29,14 +29,7 @@ export const loginPages: FastifyPluginAsync<{ auth: AuthService }> = async (app,
     }
     try {
       const user = await auth.checkCredentials(form.value.username, form.value.password, request.ip);
-      const session = await auth.startSession(user.id);
-      reply.setCookie(SESSION_COOKIE, session.cookieValue, {
-        path: '/',
-        httpOnly: true,
-        sameSite: 'lax',
-        secure: request.protocol === 'https',
-        expires: new Date(session.expiresAt),
-      });
+      await startBrowserSession(auth, user.id, request, reply);
       return reply.redirect(next, 303);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
@@ -59,6 +52,18 @@ export const loginPages: FastifyPluginAsync<{ auth: AuthService }> = async (app,
     return reply.redirect('/', 303);
   });
 };
+
+/** A new session for this browser: the cookie is HttpOnly, SameSite=Lax, and Secure behind https. */
+export async function startBrowserSession(auth: AuthService, userId: number, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const session = await auth.startSession(userId);
+  reply.setCookie(SESSION_COOKIE, session.cookieValue, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: request.protocol === 'https',
+    expires: new Date(session.expiresAt),
+  });
+}
 
 interface LoginPageState {
   next: string;

@@ -34,7 +34,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> = asyn
   });
 
   app.post('/logout', {
-    preHandler: requireUser(),
+    preValidation: requireUser(),
     schema: {
       tags: ['auth'],
       summary: 'Revoke the token (or end the session) used for this request',
@@ -52,7 +52,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> = asyn
   });
 
   app.get('/user', {
-    preHandler: requireUser(),
+    preValidation: requireUser(),
     schema: {
       tags: ['auth'],
       summary: 'The authenticated user',

@@ -59,3 +59,22 @@ export function autoId(column: ColumnDefinitionBuilder, dialect: Dialect): Colum
 export function oneOfCheck(column: string, values: readonly string[]): RawBuilder<boolean> {
   return sql<boolean>`${sql.ref(column)} in (${sql.join(values.map((value) => sql.lit(value)))})`;
 }
+
+/**
+ * Text compared and ordered by code point on both databases (PostgreSQL's
+ * default collation may be locale-aware; SQLite's BINARY already is this), so
+ * uniqueness is exact and "alphabetical" means the same everywhere.
+ */
+export function exactText(column: ColumnDefinitionBuilder, dialect: Dialect): ColumnDefinitionBuilder {
+  return column.modifyFront(dialect === 'postgres' ? sql`collate "C"` : sql`collate binary`);
+}
+
+/**
+ * Makes transactions that take the same named lock run one after another, for
+ * one-time work that several instances may attempt at once (PostgreSQL: an
+ * advisory lock released at commit). SQLite needs nothing: one process owns
+ * the database and Kysely runs its transactions one at a time.
+ */
+export async function lockForTransaction<DB>(trx: Kysely<DB>, dialect: Dialect, name: string): Promise<void> {
+  if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(hashtext(${name}))`.execute(trx);
+}

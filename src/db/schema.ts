@@ -48,6 +48,48 @@ export interface SessionsTable {
   expires_at: Timestamp;
 }
 
+export interface EmojiCategoriesTable {
+  id: Generated<number>;
+  title: string;
+  display_order: number;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** sprite_* are the API's sprite_params, all set exactly when sprite_mode is on. */
+export interface EmojisTable {
+  id: Generated<number>;
+  title: string;
+  emoji_text: string | null;
+  emoji_shortcode: string;
+  image_url: string | null;
+  sprite_mode: Flag;
+  sprite_x: number | null;
+  sprite_y: number | null;
+  sprite_width: number | null;
+  sprite_height: number | null;
+  sprite_sheet: string | null;
+  emoji_category_id: number | null;
+  display_order: number;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface EmojiAliasesTable {
+  id: Generated<number>;
+  emoji_id: number;
+  alias: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** Every shortcode and alias in use, owned by one emoji or one alias: the shared unique namespace. */
+export interface EmojiCodesTable {
+  code: string;
+  emoji_id: number | null;
+  alias_id: number | null;
+}
+
 export interface WordFiltersTable {
   id: Generated<number>;
   pattern: string;
@@ -137,16 +179,33 @@ export interface AccountKeysTable {
   used_at: Timestamp | null;
 }
 
+/** A new e-mail address waiting for its confirmation link to be opened. */
+export interface EmailChangesTable {
+  id: Generated<number>;
+  user_id: number;
+  new_email: string;
+  /** SHA-256 of the key sent to the new address. */
+  key_hash: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+}
+
 export interface Database {
   users: UsersTable;
   api_tokens: ApiTokensTable;
   sessions: SessionsTable;
   word_filters: WordFiltersTable;
   word_filter_content_types: WordFilterContentTypesTable;
+  emoji_categories: EmojiCategoriesTable;
+  emojis: EmojisTable;
+  emoji_aliases: EmojiAliasesTable;
+  emoji_codes: EmojiCodesTable;
   forums: ForumsTable;
   topics: TopicsTable;
   posts: PostsTable;
   watchlist: WatchlistTable;
   outbox: OutboxTable;
   account_keys: AccountKeysTable;
+  email_changes: EmailChangesTable;
 }

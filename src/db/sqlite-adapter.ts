@@ -17,24 +17,26 @@ export function openSqlite(path: string): { database: DatabaseSync; adapter: Sql
     typeof value === 'string' ? value.toLowerCase() : value,
   );
 
-  const statements = new Map<string, StatementSync>();
-  const prepare = (sql: string): StatementSync => {
-    let statement = statements.get(sql);
-    if (statement === undefined) {
-      statement = database.prepare(sql);
+  // Whether a statement returns rows is asked once per statement, not per run.
+  const statements = new Map<string, { statement: StatementSync; reader: boolean }>();
+  const prepare = (sql: string): { statement: StatementSync; reader: boolean } => {
+    let prepared = statements.get(sql);
+    if (prepared === undefined) {
+      const statement = database.prepare(sql);
+      prepared = { statement, reader: statement.columns().length > 0 };
       // Bounded: query shapes are finite, but be safe against unbounded IN lists.
       if (statements.size > 2000) statements.clear();
-      statements.set(sql, statement);
+      statements.set(sql, prepared);
     }
-    return statement;
+    return prepared;
   };
 
   const adapter: SqliteDatabase = {
     close: () => database.close(),
     prepare(sql: string): SqliteStatement {
-      const statement = prepare(sql);
+      const { statement, reader } = prepare(sql);
       return {
-        reader: statement.columns().length > 0,
+        reader,
         all: (parameters) => statement.all(...bind(parameters)),
         run: (parameters) => {
           const result = statement.run(...bind(parameters));

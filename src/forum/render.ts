@@ -1,16 +1,11 @@
 // User text as HTML: escaped first, then emoji codes become their emoji, links
 // become links, and blank lines paragraphs. Replacement rules have already
 // been applied to the text (see presenter.ts), so editing a rule changes every page.
+import type { EmojiRow } from '../emoji/resource.ts';
 import { escapeHtml, html, raw, type SafeHtml } from '../web/html.ts';
 
-export interface EmojiLook {
-  title: string;
-  emoji_text: string | null;
-  image_url: string | null;
-  sprite: { sheet: string; x: number; y: number; width: number; height: number } | null;
-}
-
-export type EmojiFinder = (code: string) => EmojiLook | undefined;
+/** The emoji a `:code:` (shortcode or alias) stands for, from the catalog. */
+export type EmojiFinder = (code: string) => EmojiRow | undefined;
 
 /** Where sprite sheets named in `sprite_params.sheet` are served. */
 export const SPRITE_SHEET_PATH = '/emojis/sprites/';
@@ -19,21 +14,26 @@ export const SPRITE_SHEET_PATH = '/emojis/sprites/';
 const CODE = /:([A-Za-z0-9_-]+):/g;
 const LINK = /\bhttps?:\/\/[^\s<>"']+/g;
 
-export function emojiHtml(look: EmojiLook, code: string): SafeHtml {
-  if (look.emoji_text !== null) return html`<span class="emoji" role="img" aria-label="${look.title}" title="${code}">${look.emoji_text}</span>`;
-  if (look.image_url !== null) return html`<img class="emoji" src="${look.image_url}" alt="${code}" title="${look.title}" loading="lazy">`;
-  if (look.sprite !== null) {
-    const s = look.sprite;
-    const style = `width:${s.width}px;height:${s.height}px;background-image:url('${SPRITE_SHEET_PATH}${encodeURIComponent(s.sheet)}');background-position:-${s.x}px -${s.y}px`;
-    return html`<span class="sprite" role="img" aria-label="${look.title}" title="${code}" style="${style}"></span>`;
+export function emojiHtml(emoji: EmojiRow, code: string): SafeHtml {
+  if (emoji.emoji_text !== null) return html`<span class="emoji" role="img" aria-label="${emoji.title}" title="${code}">${emoji.emoji_text}</span>`;
+  if (emoji.image_url !== null) return html`<img class="emoji" src="${emoji.image_url}" alt="${code}" title="${emoji.title}" loading="lazy">`;
+  if (emoji.sprite_sheet !== null && emoji.sprite_width !== null && emoji.sprite_height !== null) {
+    const style = `width:${emoji.sprite_width}px;height:${emoji.sprite_height}px;background-image:url('${SPRITE_SHEET_PATH}${cssUrlSafe(emoji.sprite_sheet)}');background-position:-${emoji.sprite_x ?? 0}px -${emoji.sprite_y ?? 0}px`;
+    return html`<span class="sprite" role="img" aria-label="${emoji.title}" title="${code}" style="${style}"></span>`;
   }
+  // An emoji of no kind has nothing to show but its code.
   return html`${code}`;
+}
+
+/** A file name made safe inside CSS `url('…')`: quotes and parentheses are percent-encoded too. */
+function cssUrlSafe(name: string): string {
+  return encodeURIComponent(name).replace(/['()]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 
 function withEmoji(escaped: string, find: EmojiFinder): string {
   return escaped.replace(CODE, (whole, name: string) => {
-    const look = find(`:${name}:`);
-    return look === undefined ? whole : emojiHtml(look, whole).value;
+    const emoji = find(`:${name}:`);
+    return emoji === undefined ? whole : emojiHtml(emoji, whole).value;
   });
 }
 

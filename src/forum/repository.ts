@@ -2,6 +2,7 @@
 // topics count published content only and change in the same transaction as
 // the rows they count (see service.ts).
 import { sql, type Kysely, type RawBuilder, type Selectable, type Transaction } from 'kysely';
+import { prepare, type PreparedQuery } from '../db/prepared.ts';
 import type { ContentStatus, Database, ForumsTable, PostsTable, TopicsTable } from '../db/schema.ts';
 
 export type ForumRow = Selectable<ForumsTable>;
@@ -13,6 +14,10 @@ export interface Author {
 }
 export type TopicWithAuthor = TopicRow & Author;
 export type PostWithAuthor = PostRow & Author & { author_signature: string | null; author_email: string | null };
+/** What a list of topics on a page shows of each: fewer columns than the API's row. */
+export type TopicInList = Pick<TopicRow, 'id' | 'title' | 'author_id' | 'status' | 'posts_count' | 'views_count' | 'last_post_at'> & Author;
+/** What a topic page shows of a post: fewer columns than the API's row, read fifty at a time on every view. */
+export type PostOnPage = Pick<PostRow, 'id' | 'author_id' | 'body' | 'status' | 'created_at'> & Author & { author_signature: string | null };
 
 /** Who may see pending content: everyone sees published; authors their own; moderators all. */
 export interface Visibility {
@@ -22,11 +27,23 @@ export interface Visibility {
 
 type Db = Kysely<Database> | Transaction<Database>;
 
+const GUESTS: Visibility = { viewerId: null, seesAllPending: false };
+
 export class ForumRepository {
   readonly #db: Kysely<Database>;
+  // The reads behind every page a guest views, compiled once (db/prepared.ts).
+  readonly #forumById: PreparedQuery<{ id: number }, ForumRow>;
+  readonly #topicById: PreparedQuery<{ id: number }, TopicWithAuthor>;
+  readonly #publishedTopicsInList: PreparedQuery<{ forumId: number; offset: number; limit: number }, TopicInList>;
+  readonly #publishedPagePostRows: PreparedQuery<{ topicId: number; offset: number; limit: number }, PostOnPage>;
 
   constructor(db: Kysely<Database>) {
     this.#db = db;
+    const erased = db as unknown as Kysely<never>;
+    this.#forumById = prepare(erased, (slot) => this.#forumQuery(db, slot('id')));
+    this.#topicById = prepare(erased, (slot) => this.#topicQuery(db, slot('id')));
+    this.#publishedTopicsInList = prepare(erased, (slot) => this.#topicsInListQuery(slot('forumId'), GUESTS, slot('offset'), slot('limit')));
+    this.#publishedPagePostRows = prepare(erased, (slot) => this.#pagePostRowsQuery(slot('topicId'), GUESTS, slot('offset'), slot('limit')));
   }
 
   transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
@@ -35,8 +52,13 @@ export class ForumRepository {
 
   // Forums
 
-  findForum(id: number, db: Db = this.#db): Promise<ForumRow | undefined> {
-    return db.selectFrom('forums').selectAll().where('id', '=', id).executeTakeFirst();
+  async findForum(id: number, db: Db = this.#db): Promise<ForumRow | undefined> {
+    if (db === this.#db) return (await this.#forumById({ id }))[0];
+    return this.#forumQuery(db, id).executeTakeFirst();
+  }
+
+  #forumQuery(db: Db, id: number) {
+    return db.selectFrom('forums').selectAll().where('id', '=', id);
   }
 
   async listForums(offset: number, limit: number): Promise<{ rows: ForumRow[]; total: number }> {
@@ -76,20 +98,26 @@ export class ForumRepository {
 
   // Topics
 
-  findTopic(id: number, db: Db = this.#db): Promise<TopicWithAuthor | undefined> {
+  async findTopic(id: number, db: Db = this.#db): Promise<TopicWithAuthor | undefined> {
+    if (db === this.#db) return (await this.#topicById({ id }))[0];
+    return this.#topicQuery(db, id).executeTakeFirst();
+  }
+
+  #topicQuery(db: Db, id: number) {
     return db
       .selectFrom('topics')
       .leftJoin('users', 'users.id', 'topics.author_id')
       .selectAll('topics')
       .select('users.username as author_name')
-      .where('topics.id', '=', id)
-      .executeTakeFirst();
+      .where('topics.id', '=', id);
   }
 
   async listTopics(forumId: number, visibility: Visibility, offset: number, limit: number): Promise<{ rows: TopicWithAuthor[]; total: number }> {
-    const base = this.#db.selectFrom('topics').where('topics.forum_id', '=', forumId).where(visible('topics', visibility));
-    const [rows, count] = await Promise.all([
-      base
+    const [rows, total] = await Promise.all([
+      this.#db
+        .selectFrom('topics')
+        .where('topics.forum_id', '=', forumId)
+        .where(visible('topics', visibility))
         .leftJoin('users', 'users.id', 'topics.author_id')
         .selectAll('topics')
         .select('users.username as author_name')
@@ -98,9 +126,38 @@ export class ForumRepository {
         .offset(offset)
         .limit(limit)
         .execute(),
-      base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+      this.countTopics(forumId, visibility),
     ]);
-    return { rows, total: Number(count.total) };
+    return { rows, total };
+  }
+
+  /** One page of a forum's topics as a forum page lists them. */
+  topicsInList(forumId: number, visibility: Visibility, offset: number, limit: number): Promise<TopicInList[]> {
+    if (isGuest(visibility)) return this.#publishedTopicsInList({ forumId, offset, limit });
+    return this.#topicsInListQuery(forumId, visibility, offset, limit).execute();
+  }
+
+  #topicsInListQuery(forumId: number, visibility: Visibility, offset: number, limit: number) {
+    return this.#db
+      .selectFrom('topics')
+      .where('topics.forum_id', '=', forumId)
+      .where(visible('topics', visibility))
+      .leftJoin('users', 'users.id', 'topics.author_id')
+      .select(['topics.id', 'topics.title', 'topics.author_id', 'topics.status', 'topics.posts_count', 'topics.views_count', 'topics.last_post_at', 'users.username as author_name'])
+      .orderBy('topics.last_post_at', 'desc')
+      .orderBy('topics.id', 'desc')
+      .offset(offset)
+      .limit(limit);
+  }
+
+  async countTopics(forumId: number, visibility: Visibility): Promise<number> {
+    const row = await this.#db
+      .selectFrom('topics')
+      .where('topics.forum_id', '=', forumId)
+      .where(visible('topics', visibility))
+      .select((eb) => eb.fn.countAll<number>().as('total'))
+      .executeTakeFirstOrThrow();
+    return Number(row.total);
   }
 
   insertTopic(values: { forum_id: number; title: string; author_id: number; status: ContentStatus }, now: string, db: Db): Promise<TopicRow> {
@@ -124,10 +181,13 @@ export class ForumRepository {
     await db.deleteFrom('topics').where('id', '=', id).execute();
   }
 
+  /** One transaction for the whole batch, so a failed flush can be retried without counting twice. */
   async addViews(counts: ReadonlyMap<number, number>): Promise<void> {
-    for (const [topicId, views] of counts) {
-      await this.#db.updateTable('topics').set((eb) => ({ views_count: eb('views_count', '+', views) })).where('id', '=', topicId).execute();
-    }
+    await this.#db.transaction().execute(async (trx) => {
+      for (const [topicId, views] of counts) {
+        await trx.updateTable('topics').set((eb) => ({ views_count: eb('views_count', '+', views) })).where('id', '=', topicId).execute();
+      }
+    });
   }
 
   // Posts
@@ -143,9 +203,11 @@ export class ForumRepository {
   }
 
   async listPosts(topicId: number, visibility: Visibility, offset: number, limit: number): Promise<{ rows: PostWithAuthor[]; total: number }> {
-    const base = this.#db.selectFrom('posts').where('posts.topic_id', '=', topicId).where(visible('posts', visibility));
-    const [rows, count] = await Promise.all([
-      base
+    const [rows, total] = await Promise.all([
+      this.#db
+        .selectFrom('posts')
+        .where('posts.topic_id', '=', topicId)
+        .where(visible('posts', visibility))
         .leftJoin('users', 'users.id', 'posts.author_id')
         .selectAll('posts')
         .select(['users.username as author_name', 'users.signature as author_signature', 'users.email as author_email'])
@@ -153,9 +215,59 @@ export class ForumRepository {
         .offset(offset)
         .limit(limit)
         .execute(),
-      base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+      this.countPosts(topicId, visibility),
     ]);
-    return { rows, total: Number(count.total) };
+    return { rows, total };
+  }
+
+  /** One page of a topic's posts as the topic page shows them. */
+  pagePostRows(topicId: number, visibility: Visibility, offset: number, limit: number): Promise<PostOnPage[]> {
+    if (isGuest(visibility)) return this.#publishedPagePostRows({ topicId, offset, limit });
+    return this.#pagePostRowsQuery(topicId, visibility, offset, limit).execute();
+  }
+
+  #pagePostRowsQuery(topicId: number, visibility: Visibility, offset: number, limit: number) {
+    return this.#db
+      .selectFrom('posts')
+      .where('posts.topic_id', '=', topicId)
+      .where(visible('posts', visibility))
+      .leftJoin('users', 'users.id', 'posts.author_id')
+      .select(['posts.id', 'posts.author_id', 'posts.body', 'posts.status', 'posts.created_at', 'users.username as author_name', 'users.signature as author_signature'])
+      .orderBy('posts.id')
+      .offset(offset)
+      .limit(limit);
+  }
+
+  async countPosts(topicId: number, visibility: Visibility): Promise<number> {
+    const row = await this.#db
+      .selectFrom('posts')
+      .where('posts.topic_id', '=', topicId)
+      .where(visible('posts', visibility))
+      .select((eb) => eb.fn.countAll<number>().as('total'))
+      .executeTakeFirstOrThrow();
+    return Number(row.total);
+  }
+
+  /** How many posts of the topic this viewer sees before `postId` (its index in the topic's post list). */
+  async postsBefore(topicId: number, postId: number, visibility: Visibility): Promise<number> {
+    const row = await this.#db
+      .selectFrom('posts')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('posts.topic_id', '=', topicId)
+      .where('posts.id', '<', postId)
+      .where(visible('posts', visibility))
+      .executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
+
+  async publishedPostsBy(authorId: number): Promise<number> {
+    const row = await this.#db
+      .selectFrom('posts')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('author_id', '=', authorId)
+      .where('status', '=', 'published')
+      .executeTakeFirstOrThrow();
+    return Number(row.count);
   }
 
   /** The first post of a topic: its opening message. */
@@ -213,8 +325,13 @@ export class ForumRepository {
     return row !== undefined;
   }
 
-  async watchedTopics(userId: number, offset: number, limit: number): Promise<{ rows: TopicWithAuthor[]; total: number }> {
-    const base = this.#db.selectFrom('watchlist').innerJoin('topics', 'topics.id', 'watchlist.topic_id').where('watchlist.user_id', '=', userId);
+  /** The topics a user watches that they may see (a topic held for moderation after they began watching is not listed). */
+  async watchedTopics(userId: number, visibility: Visibility, offset: number, limit: number): Promise<{ rows: TopicWithAuthor[]; total: number }> {
+    const base = this.#db
+      .selectFrom('watchlist')
+      .innerJoin('topics', 'topics.id', 'watchlist.topic_id')
+      .where('watchlist.user_id', '=', userId)
+      .where(visible('topics', visibility));
     const [rows, count] = await Promise.all([
       base
         .leftJoin('users', 'users.id', 'topics.author_id')
@@ -242,6 +359,10 @@ export class ForumRepository {
       .execute();
     return rows.map((row) => row.email);
   }
+}
+
+function isGuest(visibility: Visibility): boolean {
+  return visibility.viewerId === null && !visibility.seesAllPending;
 }
 
 /** Published rows, plus the viewer's own pending ones, or every row for moderators. */

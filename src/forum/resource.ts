@@ -98,7 +98,12 @@ export function postResource(row: PostWithAuthor, bodyHtml: string, topic: { id:
 
 /** A post's place: its topic page, which shows the page holding `post`. */
 export function postPath(topic: { id: number; title: string }, postId: number): string {
-  return topicPath(topic, { post: postId, _fragment: `post-${postId}` });
+  return postPathOn(topicPath(topic), postId);
+}
+
+/** postPath() from the topic's path (no query), when a page links many posts of one topic. */
+export function postPathOn(topicPagePath: string, postId: number): string {
+  return `${topicPagePath}?post=${postId}#post-${postId}`;
 }
 
 function author(id: number | null, name: string | null): Static<typeof AuthorResource> | null {

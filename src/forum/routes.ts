@@ -51,17 +51,17 @@ export const forumRoutes: FastifyPluginAsyncTypebox<{ forum: ForumService; prese
   }, async (request) => ({ data: forumResource(await forum.getForum(request.params.id)) }));
 
   app.post('/forums', {
-    preHandler: requireRole('admin'),
+    preValidation: requireRole('admin'),
     schema: { tags: ['forums'], summary: 'Create a forum', security, body: ForumBodies.create, response: { 201: DataOf(ForumResource), ...errorResponses(401, 403, 422) } },
   }, async (request, reply) => reply.code(201).send({ data: forumResource(await forum.createForum(request.body)) }));
 
   app.patch('/forums/:id', {
-    preHandler: requireRole('admin'),
+    preValidation: requireRole('admin'),
     schema: { tags: ['forums'], summary: 'Rename, describe or reorder a forum', security, params: IdParams, body: ForumBodies.update, response: { 200: DataOf(ForumResource), ...errorResponses(401, 403, 404, 422) } },
   }, async (request) => ({ data: forumResource(await forum.updateForum(request.params.id, request.body)) }));
 
   app.delete('/forums/:id', {
-    preHandler: requireRole('admin'),
+    preValidation: requireRole('admin'),
     schema: { tags: ['forums'], summary: 'Delete an empty forum (409 while it has topics)', security, params: IdParams, response: { 204: Type.Null(), ...errorResponses(401, 403, 404) } },
   }, async (request, reply) => {
     await forum.deleteForum(request.params.id);
@@ -79,7 +79,7 @@ export const forumRoutes: FastifyPluginAsyncTypebox<{ forum: ForumService; prese
   // Topics
 
   app.post('/topics', {
-    preHandler: requireUser(),
+    preValidation: requireUser(),
     schema: { tags: ['topics'], summary: 'Start a topic; the body is its first post', security, body: ForumBodies.topic, response: { 201: DataOf(TopicResource), ...errorResponses(401, 422) } },
   }, async (request, reply) => {
     const topic = await forum.createTopic(assertUser(request), request.body);
@@ -91,12 +91,12 @@ export const forumRoutes: FastifyPluginAsyncTypebox<{ forum: ForumService; prese
   }, async (request) => ({ data: await presenter.topic(await forum.getTopic(request.params.id, request.user)) }));
 
   app.patch('/topics/:id', {
-    preHandler: requireUser(),
+    preValidation: requireUser(),
     schema: { tags: ['topics'], summary: 'Rename a topic (author or moderator)', security, params: IdParams, body: ForumBodies.rename, response: { 200: DataOf(TopicResource), ...errorResponses(401, 403, 404, 422) } },
   }, async (request) => ({ data: await presenter.topic(await forum.renameTopic(request.params.id, assertUser(request), request.body.title)) }));
 
   app.delete('/topics/:id', {
-    preHandler: requireRole('moderator', 'admin'),
+    preValidation: requireRole('moderator', 'admin'),
     schema: { tags: ['topics'], summary: 'Delete a topic with its posts', security, params: IdParams, response: { 204: Type.Null(), ...errorResponses(401, 403, 404) } },
   }, async (request, reply) => {
     await forum.deleteTopic(request.params.id, assertUser(request));
@@ -115,7 +115,7 @@ export const forumRoutes: FastifyPluginAsyncTypebox<{ forum: ForumService; prese
   });
 
   app.post('/topics/:id/posts', {
-    preHandler: requireUser(),
+    preValidation: requireUser(),
     schema: { tags: ['posts'], summary: 'Reply to a topic', security, params: IdParams, body: ForumBodies.post, response: { 201: DataOf(PostResource), ...errorResponses(401, 404, 422) } },
   }, async (request, reply) => {
     const user = assertUser(request);
@@ -132,7 +132,7 @@ export const forumRoutes: FastifyPluginAsyncTypebox<{ forum: ForumService; prese
   });
 
   app.patch('/posts/:id', {
-    preHandler: requireUser(),
+    preValidation: requireUser(),
     schema: { tags: ['posts'], summary: 'Edit a post (author or moderator)', security, params: IdParams, body: ForumBodies.post, response: { 200: DataOf(PostResource), ...errorResponses(401, 403, 404, 422) } },
   }, async (request) => {
     const user = assertUser(request);
@@ -141,7 +141,7 @@ export const forumRoutes: FastifyPluginAsyncTypebox<{ forum: ForumService; prese
   });
 
   app.delete('/posts/:id', {
-    preHandler: requireUser(),
+    preValidation: requireUser(),
     schema: { tags: ['posts'], summary: 'Delete a reply (author or moderator)', security, params: IdParams, response: { 204: Type.Null(), ...errorResponses(401, 403, 404, 422) } },
   }, async (request, reply) => {
     await forum.deletePost(request.params.id, assertUser(request));
@@ -149,7 +149,7 @@ export const forumRoutes: FastifyPluginAsyncTypebox<{ forum: ForumService; prese
   });
 
   app.post('/posts/:id/approve', {
-    preHandler: requireRole('moderator', 'admin'),
+    preValidation: requireRole('moderator', 'admin'),
     schema: { tags: ['posts'], summary: 'Publish a post held for moderation', security, params: IdParams, response: { 200: DataOf(PostResource), ...errorResponses(401, 403, 404) } },
   }, async (request) => {
     const user = assertUser(request);
@@ -158,7 +158,7 @@ export const forumRoutes: FastifyPluginAsyncTypebox<{ forum: ForumService; prese
   });
 
   app.post('/posts/:id/reject', {
-    preHandler: requireRole('moderator', 'admin'),
+    preValidation: requireRole('moderator', 'admin'),
     schema: { tags: ['posts'], summary: 'Reject a held post: it is deleted and its author told by mail', security, params: IdParams, response: { 204: Type.Null(), ...errorResponses(401, 403, 404, 422) } },
   }, async (request, reply) => {
     await forum.rejectPost(request.params.id, assertUser(request));

@@ -9,8 +9,8 @@ import type { ContentStatus, Database } from '../db/schema.ts';
 import { ApiError, FieldErrorBag, ModelNotFoundError, ValidationError } from '../http/errors.ts';
 import type { PageRequest } from '../http/pagination.ts';
 import type { Mailer } from '../mail/mailer.ts';
-import type { ForumRepository, ForumRow, PostWithAuthor, TopicWithAuthor, Visibility } from './repository.ts';
-import type { ContentType, TextScreen } from './text-screen.ts';
+import type { ForumRepository, ForumRow, PostOnPage, PostWithAuthor, TopicInList, TopicWithAuthor, Visibility } from './repository.ts';
+import { blockedMessage, type ContentType, type TextScreen } from './text-screen.ts';
 
 export interface Listed<T> {
   rows: T[];
@@ -90,6 +90,20 @@ export class ForumService {
     return this.#repository.listTopics(forumId, visibility(viewer), page.offset, page.perPage);
   }
 
+  /**
+   * A page of topics as a forum page lists them, for a forum the caller has
+   * already loaded. Guests see exactly the published topics, which the
+   * forum's counter counts: no COUNT query for them.
+   */
+  async topicsOf(forum: ForumRow, viewer: AuthUser | null, page: PageRequest): Promise<Listed<TopicInList>> {
+    const seen = visibility(viewer);
+    const [rows, total] = await Promise.all([
+      this.#repository.topicsInList(forum.id, seen, page.offset, page.perPage),
+      viewer === null ? forum.topics_count : this.#repository.countTopics(forum.id, seen),
+    ]);
+    return { rows, total };
+  }
+
   /** The topic if this viewer may see it; pending topics are the author's and the moderators' only. */
   async getTopic(id: number, viewer: AuthUser | null): Promise<TopicWithAuthor> {
     const topic = await this.#repository.findTopic(id);
@@ -145,6 +159,35 @@ export class ForumService {
   async listPosts(topicId: number, viewer: AuthUser | null, page: PageRequest): Promise<Listed<PostWithAuthor>> {
     await this.getTopic(topicId, viewer);
     return this.#repository.listPosts(topicId, visibility(viewer), page.offset, page.perPage);
+  }
+
+  /**
+   * A page of posts as the topic page shows them, for a topic the caller has
+   * already loaded with getTopic for this viewer. Guests see exactly the
+   * published posts of a published topic, which the topic's counter counts:
+   * no COUNT query for them.
+   */
+  async postsOf(topic: TopicWithAuthor, viewer: AuthUser | null, page: PageRequest): Promise<Listed<PostOnPage>> {
+    const seen = visibility(viewer);
+    const guestView = viewer === null && topic.status === 'published';
+    const [rows, total] = await Promise.all([
+      this.#repository.pagePostRows(topic.id, seen, page.offset, page.perPage),
+      guestView ? topic.posts_count : this.#repository.countPosts(topic.id, seen),
+    ]);
+    return { rows, total };
+  }
+
+  /** The page (of `perPage` posts) of the topic that holds the post; null when this viewer sees no such post in it. */
+  async pageOfPost(topic: TopicWithAuthor, postId: number, viewer: AuthUser | null, perPage: number): Promise<number | null> {
+    const post = await this.#repository.findPost(postId);
+    if (post === undefined || post.topic_id !== topic.id || !canSee(post, viewer)) return null;
+    const before = await this.#repository.postsBefore(topic.id, postId, visibility(viewer));
+    return Math.floor(before / perPage) + 1;
+  }
+
+  /** Published posts of a user, for their profile. */
+  publishedPostsBy(userId: number): Promise<number> {
+    return this.#repository.publishedPostsBy(userId);
   }
 
   async getPost(id: number, viewer: AuthUser | null): Promise<PostWithAuthor> {
@@ -269,7 +312,7 @@ export class ForumService {
   }
 
   watchedTopics(user: AuthUser, page: PageRequest): Promise<Listed<TopicWithAuthor>> {
-    return this.#repository.watchedTopics(user.id, page.offset, page.perPage);
+    return this.#repository.watchedTopics(user.id, visibility(user), page.offset, page.perPage);
   }
 
   // Internals
@@ -278,7 +321,7 @@ export class ForumService {
   async #screenField(errors: FieldErrorBag, field: string, text: string, type: ContentType): Promise<{ heldBy: number | null }> {
     const result = await this.#screen.check(text, type);
     if (result.action === 'block') {
-      errors.add(field, `The ${field} contains words that are not allowed here.`);
+      errors.add(field, blockedMessage(field));
       return { heldBy: null };
     }
     if (result.action === 'moderate') {

@@ -1,5 +1,6 @@
 // What the forum needs from the word filters: a verdict on a piece of user
-// text of one content type (WordFiltersService.check provides it).
+// text of one content type (WordFiltersService.check provides it), and the
+// messages every place that writes user text gives for a verdict.
 import type { CheckResult } from '../word-filters/engine/apply.ts';
 import type { ContentType } from '../word-filters/rules.ts';
 
@@ -7,4 +8,14 @@ export type { ContentType };
 
 export interface TextScreen {
   check(text: string, contentType: ContentType): Promise<CheckResult>;
+}
+
+/** A block rule matched: the field's error. */
+export function blockedMessage(field: string): string {
+  return `The ${field} contains words that are not allowed here.`;
+}
+
+/** A moderate rule matched where nothing can wait for a moderator (names, signatures, messages). */
+export function needsReviewMessage(field: string): string {
+  return `The ${field} contains words that a moderator would have to review first. Please rephrase it.`;
 }

@@ -116,6 +116,18 @@ export function activationPath(userId: number, key: string, query?: Query): stri
   return withQuery(`/activate/${userId}/${encodeURIComponent(key)}/`, query);
 }
 
+/** `/password-recovery/{key}/`: the link of a password-reset mail. */
+export function passwordResetPath(key: string, query?: Query): string {
+  if (key === '') throw new RangeError('A password-reset link needs a key');
+  return withQuery(`/password-recovery/${encodeURIComponent(key)}/`, query);
+}
+
+/** `/settings/email/{key}/`: the link that confirms a new e-mail address. */
+export function emailConfirmationPath(key: string, query?: Query): string {
+  if (key === '') throw new RangeError('An e-mail confirmation link needs a key');
+  return withQuery(`/settings/email/${encodeURIComponent(key)}/`, query);
+}
+
 export function loginPath(query?: Query): string {
   return withQuery('/login/', query);
 }

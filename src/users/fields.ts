@@ -4,6 +4,7 @@ import { Type } from 'typebox';
 export const USERNAME_MIN = 3;
 export const USERNAME_MAX = 32;
 export const PASSWORD_MIN = 8;
+export const SIGNATURE_MAX = 500;
 
 /** Letters of any script, digits, space, `_ - .`; no space at either end. */
 export const Username = Type.String({
@@ -17,4 +18,4 @@ export const Email = Type.String({ format: 'email', maxLength: 255, description:
 
 export const Password = Type.String({ minLength: PASSWORD_MIN, maxLength: 1024, description: `At least ${PASSWORD_MIN} characters` });
 
-export const Signature = Type.String({ maxLength: 500, description: 'Shown under the user’s posts' });
+export const Signature = Type.String({ maxLength: SIGNATURE_MAX, description: 'Shown under the user’s posts' });

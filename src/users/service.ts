@@ -1,6 +1,8 @@
 // Users: creation, changes and removal, with the uniqueness rules checked
 // before writing and enforced by the database's unique keys underneath.
-import type { Kysely } from 'kysely';
+// What a user shows everyone passes the word filters: names (`usernames`) on
+// every creation and rename, signatures (`signatures`) on every change.
+import type { Kysely, Transaction } from 'kysely';
 import type { Logger } from 'pino';
 import type { AdminBootstrap } from '../config.ts';
 import { isUniqueViolation } from '../db/dialect.ts';
@@ -8,6 +10,7 @@ import type { Database, Role, UserStatus } from '../db/schema.ts';
 import { FieldErrorBag, ModelNotFoundError, ValidationError } from '../http/errors.ts';
 import type { AuthUser } from '../auth/service.ts';
 import { hashPassword } from '../auth/passwords.ts';
+import { blockedMessage, needsReviewMessage, type TextScreen } from '../forum/text-screen.ts';
 import { UsersRepository, type UserListFilter, type UserRow } from './repository.ts';
 
 export interface CreateUserInput {
@@ -27,13 +30,18 @@ export interface UpdateUserInput {
   signature?: string | undefined;
 }
 
+/** More work for the same transaction as a user's creation or change (e.g. storing or using up a one-time key). */
+export type AlsoInTransaction = (trx: Transaction<Database>, user: UserRow) => Promise<void>;
+
 export class UsersService {
   readonly #db: Kysely<Database>;
   readonly repository: UsersRepository;
+  readonly #screen: TextScreen;
 
-  constructor(db: Kysely<Database>, repository: UsersRepository) {
+  constructor(db: Kysely<Database>, repository: UsersRepository, screen: TextScreen) {
     this.#db = db;
     this.repository = repository;
+    this.#screen = screen;
   }
 
   async get(id: number): Promise<UserRow> {
@@ -46,20 +54,27 @@ export class UsersService {
     return this.repository.list(filter, offset, limit);
   }
 
-  async create(input: CreateUserInput): Promise<UserRow> {
-    await this.#assertFree(input.username, input.email);
+  /** `also`: work that must commit or fail together with the new row. */
+  async create(input: CreateUserInput, also?: AlsoInTransaction): Promise<UserRow> {
+    const errors = new FieldErrorBag();
+    await this.#screenName(errors, input.username);
+    await this.#addTaken(errors, input.username, input.email);
+    errors.throwIfAny();
     const passwordHash = await hashPassword(input.password);
+    const row = {
+      username: input.username,
+      email: input.email,
+      password_hash: passwordHash,
+      role: input.role ?? 'user',
+      status: input.status ?? 'active',
+    };
     try {
-      return await this.repository.insert(
-        {
-          username: input.username,
-          email: input.email,
-          password_hash: passwordHash,
-          role: input.role ?? 'user',
-          status: input.status ?? 'active',
-        },
-        new Date().toISOString(),
-      );
+      if (also === undefined) return await this.repository.insert(row, new Date().toISOString());
+      return await this.#db.transaction().execute(async (trx) => {
+        const created = await this.repository.insert(row, new Date().toISOString(), trx);
+        await also(trx, created);
+        return created;
+      });
     } catch (error) {
       // Another request took the name or address between the check and the insert.
       if (isUniqueViolation(error)) await this.#assertFree(input.username, input.email);
@@ -67,16 +82,21 @@ export class UsersService {
     }
   }
 
-  /** `actor`: the admin making the change, who cannot lock themselves out. */
-  async update(id: number, input: UpdateUserInput, actor?: AuthUser): Promise<UserRow> {
+  /**
+   * `actor`: the admin making the change, who cannot lock themselves out.
+   * `also`: work that must commit or fail together with the change.
+   */
+  async update(id: number, input: UpdateUserInput, actor?: AuthUser, also?: AlsoInTransaction): Promise<UserRow> {
     const current = await this.get(id);
+    const errors = new FieldErrorBag();
     if (actor?.id === id) {
-      const errors = new FieldErrorBag();
       if (input.role !== undefined && input.role !== current.role) errors.add('role', 'You cannot change your own role.');
       if (input.status !== undefined && input.status !== 'active') errors.add('status', 'You cannot ban or deactivate yourself.');
-      errors.throwIfAny();
     }
-    await this.#assertFree(input.username, input.email, id);
+    if (input.username !== undefined && input.username !== current.username) await this.#screenName(errors, input.username);
+    if (input.signature !== undefined) await this.#screenSignature(errors, input.signature);
+    await this.#addTaken(errors, input.username, input.email, id);
+    errors.throwIfAny();
     const passwordHash = input.password !== undefined ? await hashPassword(input.password) : undefined;
     const now = new Date().toISOString();
     try {
@@ -98,6 +118,7 @@ export class UsersService {
         // A ban, a deactivation or a new password ends every existing login at once.
         const lostAccess = input.status !== undefined && input.status !== 'active' && current.status === 'active';
         if (lostAccess || passwordHash !== undefined) await this.repository.revokeCredentials(id, now, trx);
+        if (also !== undefined) await also(trx, updated);
         return updated;
       });
     } catch (error) {
@@ -125,10 +146,31 @@ export class UsersService {
   }
 
   async #assertFree(username: string | undefined, email: string | undefined, exceptId?: number): Promise<void> {
-    const taken = await this.repository.takenKeys({ username, email }, exceptId);
     const errors = new FieldErrorBag();
+    await this.#addTaken(errors, username, email, exceptId);
+    errors.throwIfAny();
+  }
+
+  async #addTaken(errors: FieldErrorBag, username: string | undefined, email: string | undefined, exceptId?: number): Promise<void> {
+    const taken = await this.repository.takenKeys({ username, email }, exceptId);
     if (taken.username) errors.add('username', 'The username has already been taken.');
     if (taken.email) errors.add('email', 'The email has already been taken.');
-    errors.throwIfAny();
+  }
+
+  /**
+   * A name is refused on any rule that matches it, replace rules included:
+   * a name changed behind the user's back would not be the one they log in with.
+   */
+  async #screenName(errors: FieldErrorBag, username: string): Promise<void> {
+    const verdict = await this.#screen.check(username, 'usernames');
+    if (verdict.action === 'moderate') errors.add('username', needsReviewMessage('username'));
+    else if (verdict.action === 'block' || verdict.text !== username) errors.add('username', blockedMessage('username'));
+  }
+
+  /** A signature is stored as written; its replace rules apply where it is shown, like a post's. */
+  async #screenSignature(errors: FieldErrorBag, signature: string): Promise<void> {
+    const verdict = await this.#screen.check(signature, 'signatures');
+    if (verdict.action === 'block') errors.add('signature', blockedMessage('signature'));
+    else if (verdict.action === 'moderate') errors.add('signature', needsReviewMessage('signature'));
   }
 }

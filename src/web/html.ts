@@ -33,6 +33,7 @@ export function escapeHtml(text: string): string {
 
 function render(value: HtmlValue): string {
   if (value instanceof SafeHtml) return value.value;
+  if (typeof value === 'number') return String(value);
   if (value === null || value === undefined || value === false || value === true) return '';
   if (Array.isArray(value)) return value.map(render).join('');
   return escape(String(value));

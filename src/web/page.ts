@@ -1,7 +1,7 @@
 // Every HTML page goes out through sendPage(): one layout (navigation, the
 // user's state, the canonical link), escaped by default.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { csrfToken } from '../auth/csrf.ts';
+import { csrfToken, existingCsrfToken } from '../auth/csrf.ts';
 import { origin } from '../http/pagination.ts';
 import { html, type SafeHtml } from './html.ts';
 
@@ -26,7 +26,8 @@ export function sendPage(request: FastifyRequest, reply: FastifyReply, options: 
   const site = request.server.site;
   const canonical = options.canonical === undefined ? undefined : new URL(options.canonical, origin(request, site.baseUrl)).toString();
   const user = request.user;
-  const token = csrfToken(request, reply);
+  // A guest gets a CSRF cookie only from a page with a form (csrfInput); reading needs none.
+  const token = user === null ? existingCsrfToken(request) : csrfToken(request, reply);
   const document = html`<!doctype html>
 <html lang="en">
 <head>
@@ -34,7 +35,7 @@ export function sendPage(request: FastifyRequest, reply: FastifyReply, options: 
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${options.title} · ${site.name}</title>
 ${canonical === undefined ? '' : html`<link rel="canonical" href="${canonical}">`}
-<meta name="csrf-token" content="${token}">
+${token === undefined ? '' : html`<meta name="csrf-token" content="${token}">`}
 <link rel="stylesheet" href="/assets/style.css">
 ${options.head ?? ''}
 </head>
@@ -74,7 +75,7 @@ export function localPath(next: unknown, fallback = '/'): string {
   return next;
 }
 
-/** preHandler for pages that need a login: guests go to /login/ and come back after. */
+/** preValidation hook for pages that need a login: guests go to /login/ and come back after. */
 export async function requirePageUser(request: FastifyRequest, reply: FastifyReply): Promise<void> {
   if (request.user === null) {
     await reply.redirect(`/login/?next=${encodeURIComponent(request.url)}`, 303);

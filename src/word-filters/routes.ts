@@ -84,7 +84,7 @@ export const wordFilterRoutes: FastifyPluginAsyncTypebox<{ wordFilters: WordFilt
   const admin = requireRole('admin');
 
   app.get('/', {
-    preHandler: staff,
+    preValidation: staff,
     schema: {
       tags: TAGS,
       security: SECURITY,
@@ -99,7 +99,7 @@ export const wordFilterRoutes: FastifyPluginAsyncTypebox<{ wordFilters: WordFilt
   });
 
   app.get('/search', {
-    preHandler: staff,
+    preValidation: staff,
     config: { validationStatus: 400 },
     schema: {
       tags: TAGS,
@@ -114,7 +114,7 @@ export const wordFilterRoutes: FastifyPluginAsyncTypebox<{ wordFilters: WordFilt
   });
 
   app.post('/check', {
-    preHandler: staff,
+    preValidation: staff,
     schema: {
       tags: TAGS,
       security: SECURITY,
@@ -125,7 +125,7 @@ export const wordFilterRoutes: FastifyPluginAsyncTypebox<{ wordFilters: WordFilt
   }, async (request) => ({ data: checkResultResource(await wordFilters.check(request.body.text, request.body.content_type)) }));
 
   app.get('/:id', {
-    preHandler: staff,
+    preValidation: staff,
     schema: {
       tags: TAGS,
       security: SECURITY,
@@ -136,7 +136,7 @@ export const wordFilterRoutes: FastifyPluginAsyncTypebox<{ wordFilters: WordFilt
   }, async (request) => ({ data: wordFilterResource(await wordFilters.get(request.params.id)) }));
 
   app.post('/', {
-    preHandler: admin,
+    preValidation: admin,
     schema: {
       tags: TAGS,
       security: SECURITY,
@@ -150,7 +150,7 @@ export const wordFilterRoutes: FastifyPluginAsyncTypebox<{ wordFilters: WordFilt
   });
 
   app.patch('/:id', {
-    preHandler: admin,
+    preValidation: admin,
     schema: {
       tags: TAGS,
       security: SECURITY,
@@ -162,7 +162,7 @@ export const wordFilterRoutes: FastifyPluginAsyncTypebox<{ wordFilters: WordFilt
   }, async (request) => ({ data: wordFilterResource(await wordFilters.update(request.params.id, request.body)) }));
 
   app.delete('/:id', {
-    preHandler: admin,
+    preValidation: admin,
     schema: {
       tags: TAGS,
       security: SECURITY,

@@ -67,3 +67,19 @@ describeEachDatabase('the guard', (db) => {
     assert.equal((await t.app.inject({ method: 'GET', url: '/api/user', cookies: { forum_session: second.cookieValue } })).statusCode, 401);
   });
 });
+
+describeEachDatabase('guards come before validation', (db) => {
+  let t: TestApp;
+  before(async () => {
+    t = await db.start();
+  });
+  after(() => t.close());
+
+  for (const url of ['/api/word-filters', '/api/emoji/emojis', '/api/emoji/aliases', '/api/emoji/categories', '/api/users']) {
+    it(`POST ${url} with an invalid body: 401 for a guest, 403 for a member, before any 422`, async () => {
+      assert.equal((await t.app.inject({ method: 'POST', url, payload: {} })).statusCode, 401);
+      const member = await signIn(t);
+      assert.equal((await t.app.inject({ method: 'POST', url, payload: {}, headers: member.headers })).statusCode, 403);
+    });
+  }
+});

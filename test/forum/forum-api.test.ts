@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { describeEachDatabase, type TestApp } from '../helpers/app.ts';
 import { signIn, type SignedIn } from '../helpers/auth.ts';
+import { makeAlias, makeEmoji } from '../helpers/emoji.ts';
 
 describeEachDatabase('forum API', (db) => {
   let t: TestApp;
@@ -232,6 +233,37 @@ describeEachDatabase('forum API', (db) => {
       await t.services.wordFilters.update(replace.id, { replacement: 'dang' });
       const again = (await call('GET', `/api/topics/${topic.id}/posts`)).json().data[0];
       assert.equal(again.body_html, '<p>oh dang it</p>');
+    });
+  });
+
+  describe('emoji in titles and posts', () => {
+    it('display as the Unicode character, an <img> for custom images and a sized element for sprites; aliases work too', async () => {
+      const wave = await makeEmoji(t, { title: 'Waving hand', emoji_text: '👋', emoji_shortcode: ':wave_forum:' });
+      await makeAlias(t, wave, ':hello_forum:');
+      await makeEmoji(t, { title: 'Party parrot', emoji_text: null, image_url: '/emojis/custom/parrot.gif', emoji_shortcode: ':parrot_forum:' });
+      await makeEmoji(t, {
+        title: 'Sprite star', emoji_text: null, sprite_mode: true,
+        sprite_params: { x: 16, y: 32, width: 16, height: 16, sheet: 'sheet.png' }, emoji_shortcode: ':star_forum:',
+      });
+      const forum = await newForum('Emoji Talk');
+      const topic = (await newTopic(forum.id, 'Hi :wave_forum:', ':hello_forum: :parrot_forum: :star_forum: :unknown_code: <i>')).json().data;
+      assert.equal(topic.title_html, 'Hi <span class="emoji" role="img" aria-label="Waving hand" title=":wave_forum:">👋</span>');
+      assert.equal(topic.url, `/topic/hi-wave-forum.${topic.id}/`);
+      const body = (await call('GET', `/api/topics/${topic.id}/posts`)).json().data[0].body_html;
+      assert.match(body, /<span class="emoji" role="img" aria-label="Waving hand" title=":hello_forum:">👋<\/span>/);
+      assert.match(body, /<img class="emoji" src="\/emojis\/custom\/parrot.gif" alt=":parrot_forum:" title="Party parrot" loading="lazy">/);
+      assert.match(body, /<span class="sprite" role="img" aria-label="Sprite star" title=":star_forum:" style="width:16px;height:16px;background-image:url\(&#39;\/emojis\/sprites\/sheet.png&#39;\);background-position:-16px -32px"><\/span>/);
+      assert.match(body, /:unknown_code: &lt;i&gt;/, 'unknown codes and markup stay text');
+    });
+
+    it('follow the catalog: an emoji added later shows in existing posts', async () => {
+      const forum = await newForum('Later Emoji');
+      const topic = (await newTopic(forum.id, 'Later', 'see :later_forum:')).json().data;
+      const before = (await call('GET', `/api/topics/${topic.id}/posts`)).json().data[0].body_html;
+      assert.equal(before, '<p>see :later_forum:</p>');
+      await makeEmoji(t, { title: 'Later', emoji_text: '⏰', emoji_shortcode: ':later_forum:' });
+      const after = (await call('GET', `/api/topics/${topic.id}/posts`)).json().data[0].body_html;
+      assert.match(after, /⏰/);
     });
   });
 });

@@ -1,0 +1,25 @@
+// The account forms, built from the users API's field schemas so pages give
+// the API's messages. A repeated password is a form's own concern.
+import { Type } from 'typebox';
+import type { FieldErrors } from '../http/errors.ts';
+import { Email, Password, Signature, Username } from '../users/fields.ts';
+
+const Confirmation = Type.String({ maxLength: 1024 });
+const CurrentPassword = Type.String({ minLength: 1, maxLength: 1024 });
+
+export const RegisterForm = Type.Object({ username: Username, email: Email, password: Password, password_confirmation: Confirmation });
+export const RecoveryForm = Type.Object({ email: Email });
+export const NewPasswordForm = Type.Object({ password: Password, password_confirmation: Confirmation });
+export const EmailChangeForm = Type.Object({ email: Email, current_password: CurrentPassword });
+export const PasswordChangeForm = Type.Object({ current_password: CurrentPassword, password: Password, password_confirmation: Confirmation });
+export const SignatureForm = Type.Object({ signature: Signature });
+
+export const CONFIRMATION_MISMATCH = 'The password confirmation does not match.';
+
+/** The field errors of a form, plus a mismatch between `password` and `password_confirmation`. */
+export function withConfirmation(errors: FieldErrors | undefined, values: Record<string, string>): FieldErrors | undefined {
+  const password = values['password'];
+  const confirmation = values['password_confirmation'];
+  if (password === undefined || confirmation === undefined || confirmation === '' || password === confirmation) return errors;
+  return { ...errors, password_confirmation: [CONFIRMATION_MISMATCH] };
+}

@@ -1,0 +1,58 @@
+// `/register/`: a new account, pending until its activation link is opened.
+// The answer is the same whether the address is new or already has an
+// account (its owner gets a mail instead); a taken user name is reported.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FieldErrors } from '../../http/errors.ts';
+import { checkForm } from '../../http/validation.ts';
+import { loginPath, passwordRecoveryPath, registerPath } from '../../urls/paths.ts';
+import type { FixedPage } from '../../urls/semantic-routes.ts';
+import { PASSWORD_MIN, USERNAME_MAX, USERNAME_MIN } from '../../users/fields.ts';
+import { CHECK_FIELDS, attempt, formNotice, inputField, submitted } from '../../web/form.ts';
+import { html } from '../../web/html.ts';
+import { csrfInput, sendPage } from '../../web/page.ts';
+import { RegisterForm, withConfirmation } from '../forms.ts';
+import { ACTIVATION_KEY_DAYS } from '../service.ts';
+import type { AccountPageDeps } from './deps.ts';
+
+const FIELDS = ['username', 'email', 'password', 'password_confirmation'];
+
+export function registerPage({ accounts }: AccountPageDeps): FixedPage {
+  function form(request: FastifyRequest, reply: FastifyReply, values: Record<string, string> = {}, errors?: FieldErrors): FastifyReply {
+    return sendPage(request, reply, {
+      title: 'Create an account',
+      canonical: registerPath(),
+      status: errors === undefined ? 200 : 422,
+      body: html`<h1>Create an account</h1>
+${errors === undefined ? '' : formNotice(CHECK_FIELDS, errors, FIELDS)}
+<form method="post" action="${registerPath()}" class="stacked">
+${csrfInput(request, reply)}
+${inputField('text', { name: 'username', label: 'User name', value: values['username'], errors, required: true, autocomplete: 'username', maxLength: USERNAME_MAX, hint: `${USERNAME_MIN} to ${USERNAME_MAX} characters: letters, digits, spaces, _ - and . Everyone sees it.` })}
+${inputField('email', { name: 'email', label: 'E-mail address', value: values['email'], errors, required: true, autocomplete: 'email', hint: 'We send the activation link there. Nobody else sees it.' })}
+${inputField('password', { name: 'password', label: 'Password', errors, required: true, autocomplete: 'new-password', hint: `At least ${PASSWORD_MIN} characters.` })}
+${inputField('password', { name: 'password_confirmation', label: 'Repeat the password', errors, required: true, autocomplete: 'new-password' })}
+<div><button type="submit">Create account</button></div>
+</form>
+<p>Already registered? <a href="${loginPath()}">Log in</a>.</p>`,
+    });
+  }
+
+  return {
+    async serve(request, reply) {
+      if (request.user !== null) return reply.redirect('/', 303);
+      if (request.method !== 'POST') return form(request, reply);
+      const values = submitted(request.body);
+      const check = checkForm(RegisterForm, request.body);
+      const errors = withConfirmation(check.ok ? undefined : check.errors, values);
+      if (!check.ok || errors !== undefined) return form(request, reply, values, errors ?? {});
+      const registered = await attempt(() => accounts.register(check.value));
+      if (!registered.ok) return form(request, reply, values, registered.errors);
+      return sendPage(request, reply, {
+        title: 'Check your mail',
+        canonical: registerPath(),
+        body: html`<h1>Check your mail</h1>
+<p class="notice ok" role="status">We sent a mail to ${check.value.email}. Open the link in it to activate your account; it works for ${ACTIVATION_KEY_DAYS} days.</p>
+<p>No mail after a few minutes? Look in your spam folder, or ask for a new link through <a href="${passwordRecoveryPath()}">password recovery</a>.</p>`,
+      });
+    },
+  };
+}

@@ -1,0 +1,167 @@
+// `/settings/` (login required): the owner's e-mail address, password and
+// signature, one form each (the `action` field says which). Address and
+// password changes need the current password. A new address takes effect
+// when the link mailed to it is opened at `/settings/email/{key}/`.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { assertUser } from '../../auth/guard.ts';
+import { startBrowserSession } from '../../auth/pages.ts';
+import type { FieldErrors } from '../../http/errors.ts';
+import { checkForm } from '../../http/validation.ts';
+import { loginPath, profilePath, settingsPath } from '../../urls/paths.ts';
+import type { FixedPage } from '../../urls/semantic-routes.ts';
+import { PASSWORD_MIN, SIGNATURE_MAX } from '../../users/fields.ts';
+import type { UserRow } from '../../users/repository.ts';
+import { CHECK_FIELDS, attempt, formAction, formNotice, inputField, okNotice, submitted, textareaField, unknownAction } from '../../web/form.ts';
+import { html, type SafeHtml } from '../../web/html.ts';
+import { csrfInput, sendPage } from '../../web/page.ts';
+import { EmailChangeForm, PasswordChangeForm, SignatureForm, withConfirmation } from '../forms.ts';
+import { EMAIL_CHANGE_KEY_HOURS } from '../service.ts';
+import type { AccountPageDeps } from './deps.ts';
+import { withKey, type KeyProblemTexts } from './key-problem.ts';
+
+type Section = 'email' | 'password' | 'signature';
+
+interface Failed {
+  section: Section;
+  values: Record<string, string>;
+  errors: FieldErrors;
+}
+
+const SAVED: Record<string, string> = {
+  email: `We sent a confirmation link to the new address. Your address changes when you open it (within ${EMAIL_CHANGE_KEY_HOURS} hours).`,
+  'email-unchanged': 'That is already your address: nothing changed.',
+  password: 'Your password is changed. You stay logged in here; everywhere else you were logged in, you are logged out.',
+  signature: 'Your signature is saved.',
+};
+
+export function settingsPage({ accounts, auth }: AccountPageDeps): FixedPage {
+  async function show(request: FastifyRequest, reply: FastifyReply, query: URLSearchParams, failed?: Failed): Promise<FastifyReply> {
+    const me = await accounts.owner(assertUser(request));
+    const saved = failed === undefined ? SAVED[query.get('saved') ?? ''] : undefined;
+    const errorsOf = (section: Section) => (failed?.section === section ? failed.errors : undefined);
+    const valueOf = (section: Section, field: string, fallback = '') => (failed?.section === section ? failed.values[field] ?? '' : fallback);
+    return sendPage(request, reply, {
+      title: 'Settings',
+      canonical: settingsPath(),
+      status: failed === undefined ? 200 : 422,
+      body: html`<h1>Settings</h1>
+${saved === undefined ? '' : okNotice(saved)}
+<p>Your public profile: <a href="${profilePath({ id: me.id, name: me.username })}">${me.username}</a></p>
+${section(request, reply, 'email', 'E-mail address', errorsOf('email'), ['email', 'current_password'], html`
+<p class="muted">Now: ${me.email}. Only you and the administrators see it.</p>
+${inputField('email', { name: 'email', id: 'email-new', label: 'New e-mail address', value: valueOf('email', 'email'), errors: errorsOf('email'), required: true, autocomplete: 'email' })}
+${inputField('password', { name: 'current_password', id: 'email-current-password', label: 'Your current password', errors: errorsOf('email'), required: true, autocomplete: 'current-password' })}
+<div><button type="submit">Change e-mail address</button></div>`)}
+${section(request, reply, 'password', 'Password', errorsOf('password'), ['current_password', 'password', 'password_confirmation'], html`
+${inputField('password', { name: 'current_password', id: 'password-current-password', label: 'Current password', errors: errorsOf('password'), required: true, autocomplete: 'current-password' })}
+${inputField('password', { name: 'password', id: 'password-new', label: 'New password', errors: errorsOf('password'), required: true, autocomplete: 'new-password', hint: `At least ${PASSWORD_MIN} characters.` })}
+${inputField('password', { name: 'password_confirmation', id: 'password-confirmation', label: 'Repeat the new password', errors: errorsOf('password'), required: true, autocomplete: 'new-password' })}
+<div><button type="submit">Change password</button></div>`)}
+${section(request, reply, 'signature', 'Signature', errorsOf('signature'), ['signature'], html`
+${textareaField({ name: 'signature', label: 'Signature', value: valueOf('signature', 'signature', me.signature), errors: errorsOf('signature'), maxLength: SIGNATURE_MAX, rows: 4, hint: `Shown under your posts and on your profile. At most ${SIGNATURE_MAX} characters; leave it empty for none.` })}
+<div><button type="submit">Save signature</button></div>`)}`,
+    });
+  }
+
+  function section(request: FastifyRequest, reply: FastifyReply, name: Section, title: string, errors: FieldErrors | undefined, fields: string[], controls: SafeHtml): SafeHtml {
+    return html`<section aria-labelledby="${name}-heading">
+<h2 id="${name}-heading">${title}</h2>
+${errors === undefined ? '' : formNotice(CHECK_FIELDS, errors, fields)}
+<form method="post" action="${settingsPath()}" class="stacked">
+${csrfInput(request, reply)}<input type="hidden" name="action" value="${name}">
+${controls}
+</form>
+</section>`;
+  }
+
+  async function save(request: FastifyRequest, reply: FastifyReply, query: URLSearchParams): Promise<FastifyReply> {
+    const user = assertUser(request);
+    const values = submitted(request.body);
+    const fail = (section: Section, errors: FieldErrors) => show(request, reply, query, { section, values, errors });
+    switch (formAction(request.body, '')) {
+      case 'email': {
+        const check = checkForm(EmailChangeForm, request.body);
+        if (!check.ok) return fail('email', check.errors);
+        const result = await attempt(() => accounts.requestEmailChange(user, check.value.current_password, check.value.email));
+        if (!result.ok) return fail('email', result.errors);
+        return reply.redirect(settingsPath({ saved: result.value === 'unchanged' ? 'email-unchanged' : 'email' }), 303);
+      }
+      case 'password': {
+        const check = checkForm(PasswordChangeForm, request.body);
+        const errors = withConfirmation(check.ok ? undefined : check.errors, values);
+        if (!check.ok || errors !== undefined) return fail('password', errors ?? {});
+        const result = await attempt(() => accounts.changePassword(user, check.value.current_password, check.value.password));
+        if (!result.ok) return fail('password', result.errors);
+        // The change ended every session, this one too; this browser gets a new one.
+        await startBrowserSession(auth, user.id, request, reply);
+        return reply.redirect(settingsPath({ saved: 'password' }), 303);
+      }
+      case 'signature': {
+        const check = checkForm(SignatureForm, request.body);
+        if (!check.ok) return fail('signature', check.errors);
+        const result = await attempt(() => accounts.changeSignature(user, check.value.signature));
+        if (!result.ok) return fail('signature', result.errors);
+        return reply.redirect(settingsPath({ saved: 'signature' }), 303);
+      }
+      default:
+        throw unknownAction();
+    }
+  }
+
+  return {
+    loginRequired: true,
+    serve: (request, reply, visit) => (request.method === 'POST' ? save(request, reply, visit.query) : show(request, reply, visit.query)),
+  };
+}
+
+const PROBLEMS: KeyProblemTexts = {
+  title: 'Confirmation link not valid',
+  messages: {
+    unknown: 'This confirmation link is not valid. Check that you copied the whole link from the mail.',
+    expired: 'This confirmation link has expired. Change the address again in your settings to get a new one.',
+    used: 'This confirmation link was already used.',
+  },
+  next: html`<p><a href="${settingsPath()}">Settings</a> · <a href="${loginPath()}">Log in</a></p>`,
+};
+
+const NOINDEX = html`<meta name="robots" content="noindex">`;
+
+/** `/settings/email/{key}/`: GET asks, POST confirms (so a mail scanner following the link changes nothing). */
+export function emailConfirmationPage({ accounts }: AccountPageDeps): FixedPage {
+  function done(request: FastifyRequest, reply: FastifyReply, user: UserRow): FastifyReply {
+    return sendPage(request, reply, {
+      title: 'E-mail address changed',
+      head: NOINDEX,
+      body: html`<h1>E-mail address changed</h1><p class="notice ok" role="status">The account ${user.username} now uses ${user.email}.</p><p><a href="${settingsPath()}">Settings</a></p>`,
+    });
+  }
+
+  return {
+    async serve(request, reply, visit) {
+      const key = visit.params['key'] ?? '';
+      return withKey(request, reply, PROBLEMS, async () => {
+        const { change, user } = await accounts.checkEmailChange(key);
+        if (request.method === 'POST') {
+          const result = await attempt(() => accounts.confirmEmailChange(key));
+          if (result.ok) return done(request, reply, result.value);
+          return sendPage(request, reply, {
+            title: 'Address not available',
+            status: 409,
+            head: NOINDEX,
+            body: html`<h1>Address not available</h1><p class="notice error" role="alert">${change.new_email} now belongs to another account, so it cannot be used for ${user.username}.</p><p><a href="${settingsPath()}">Settings</a></p>`,
+          });
+        }
+        return sendPage(request, reply, {
+          title: 'Confirm your new e-mail address',
+          head: NOINDEX,
+          body: html`<h1>Confirm your new e-mail address</h1>
+<form method="post" action="${visit.canonicalPath}" class="stacked">
+${csrfInput(request, reply)}
+<p>Use <strong>${change.new_email}</strong> for the account <strong>${user.username}</strong>?</p>
+<div><button type="submit">Confirm the new address</button></div>
+</form>`,
+        });
+      });
+    },
+  };
+}

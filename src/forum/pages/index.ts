@@ -1,0 +1,24 @@
+// The forum's web pages, each behind its address in the page registry
+// (urls/semantic-routes.ts), which also points the legacy URLs at them.
+import type { FastifyPluginAsync } from 'fastify';
+import { bonusPage } from './bonus-page.ts';
+import type { ForumPageDeps } from './deps.ts';
+import { forumPage } from './forum-page.ts';
+import { homePage } from './home-page.ts';
+import { profileEmailPage } from './profile-email-page.ts';
+import { profilePage } from './profile-page.ts';
+import { topicPage } from './topic-page.ts';
+import { watchlistPage } from './watchlist-page.ts';
+
+export type { ForumPageDeps };
+
+export const forumPages: FastifyPluginAsync<ForumPageDeps> = async (app, deps) => {
+  const { pages } = deps;
+  pages.fixed(app, '/', homePage(deps));
+  pages.entity(app, 'forum', forumPage(deps));
+  pages.entity(app, 'topic', topicPage(deps));
+  pages.entity(app, 'profile', profilePage(deps));
+  pages.entity(app, 'profile-email', profileEmailPage(deps));
+  pages.fixed(app, '/profile/bonus/', bonusPage(deps));
+  pages.fixed(app, '/profile/watchlist/', watchlistPage(deps));
+};

@@ -1,0 +1,78 @@
+// Pieces several forum pages show: the breadcrumb trail, the list of topics,
+// the small one-button forms.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { counted, timeHtml } from '../../web/format.ts';
+import { html, raw, type SafeHtml } from '../../web/html.ts';
+import { csrfInput } from '../../web/page.ts';
+import { profilePath } from '../../urls/paths.ts';
+import type { TopicHeading } from '../presenter.ts';
+import type { TopicInList } from '../repository.ts';
+
+export interface Crumb {
+  label: string;
+  href: string;
+}
+
+/** Forums › General › (the page itself, named by its h1). */
+export function breadcrumb(crumbs: readonly Crumb[]): SafeHtml {
+  return html`<nav aria-label="Breadcrumb"><ol class="breadcrumb"><li><a href="/">Forums</a></li>${crumbs.map((crumb) => html`<li><a href="${crumb.href}">${crumb.label}</a></li>`)}</ol></nav>`;
+}
+
+export interface TopicListOptions {
+  caption: string;
+  /** Views counted in memory and not yet written (see view-counter.ts). */
+  unwrittenViews: (topicId: number) => number;
+  /** Extra last column, e.g. an "Stop watching" button. */
+  action?: (topic: TopicInList, heading: TopicHeading) => SafeHtml;
+}
+
+/** Topics as a table; `headings[i]` is presenter.heading(rows[i]). */
+export function topicTable(rows: readonly TopicInList[], headings: readonly TopicHeading[], options: TopicListOptions): SafeHtml {
+  const authors = new AuthorLinks();
+  return html`<table class="topics">
+<caption>${options.caption}</caption>
+<thead><tr><th scope="col">Topic</th><th scope="col">Started by</th><th scope="col">Posts</th><th scope="col">Views</th><th scope="col">Last post</th>${options.action === undefined ? '' : html`<th scope="col"><span class="visually-hidden">Actions</span></th>`}</tr></thead>
+<tbody>
+${rows.map((topic, index) => {
+  const heading = headings[index]!;
+  return html`<tr${topic.status === 'pending' ? html` class="pending"` : ''}>
+<td><a href="${heading.path}">${heading.html}</a>${topic.status === 'pending' ? PENDING_BADGE : ''}</td>
+<td>${authors.link(topic.author_id, topic.author_name)}</td>
+<td>${topic.posts_count}</td>
+<td>${topic.views_count + options.unwrittenViews(topic.id)}</td>
+<td>${timeHtml(topic.last_post_at)}</td>
+${options.action === undefined ? '' : html`<td>${options.action(topic, heading)}</td>`}
+</tr>`;
+})}
+</tbody>
+</table>`;
+}
+
+const PENDING_BADGE = html` <span class="badge">Waiting for moderation</span>`;
+
+/** Links to authors' profiles, each built once per page (a page lists many posts of few authors). */
+export class AuthorLinks {
+  readonly #links = new Map<number, SafeHtml>();
+
+  link(id: number | null, name: string | null): SafeHtml {
+    if (id === null || name === null) return DELETED_USER;
+    let link = this.#links.get(id);
+    if (link === undefined) {
+      link = html`<a href="${profilePath({ id, name })}">${name}</a>`;
+      this.#links.set(id, link);
+    }
+    return link;
+  }
+}
+
+const DELETED_USER = html`<span class="muted">Deleted user</span>`;
+
+/** A form that is only a button (watch, unwatch): posts `action` (and `fields`) to `target`. */
+export function buttonForm(request: FastifyRequest, reply: FastifyReply, target: string, action: string, label: string | SafeHtml, fields: Record<string, string | number> = {}): SafeHtml {
+  return html`<form method="post" action="${target}" class="inline">${csrfInput(request, reply)}<input type="hidden" name="action" value="${action}">${Object.entries(fields).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`)}<button type="submit" class="secondary">${label}</button></form>`;
+}
+
+export function postsCount(count: number): string {
+  return counted(count, 'post', 'posts');
+}
+

@@ -1,0 +1,41 @@
+// `/profile/{slug}.{id}/`: a member's public profile. Every method shows it.
+import { profileEmailPath, profilePath, settingsPath } from '../../urls/paths.ts';
+import type { EntityPage } from '../../urls/semantic-routes.ts';
+import type { UserRow } from '../../users/repository.ts';
+import { dateHtml } from '../../web/format.ts';
+import { html } from '../../web/html.ts';
+import { sendPage } from '../../web/page.ts';
+import type { ForumPageDeps } from './deps.ts';
+import { loadMember } from './member.ts';
+
+const ROLE_NAMES = { user: null, moderator: 'Moderator', admin: 'Administrator' } as const;
+
+export function profilePage({ forum, presenter, users }: ForumPageDeps): EntityPage<UserRow> {
+  return {
+    load: (id) => loadMember(users, id),
+    path: (user) => profilePath({ id: user.id, name: user.username }),
+    async serve(request, reply, user, visit) {
+      const [posts, signature] = await Promise.all([forum.publishedPostsBy(user.id), presenter.signature(user.signature)]);
+      const member = { id: user.id, name: user.username };
+      const self = request.user?.id === user.id;
+      const role = ROLE_NAMES[user.role];
+      return sendPage(request, reply, {
+        title: user.username,
+        canonical: visit.canonicalPath,
+        body: html`<h1>${user.username}</h1>
+${role === null ? '' : html`<p class="badge">${role}</p>`}
+${user.status === 'banned' ? html`<p class="notice">This account has been banned.</p>` : ''}
+<dl class="facts">
+<dt>Joined</dt><dd>${dateHtml(user.created_at)}</dd>
+<dt>Posts</dt><dd>${posts}</dd>
+<dt>Bonus points</dt><dd>${user.bonus_points}</dd>
+</dl>
+<h2>Signature</h2>
+${signature.value === '' ? html`<p class="muted">No signature.</p>` : html`<div class="signature">${signature}</div>`}
+${self
+  ? html`<p><a href="${settingsPath()}">Change your settings and signature</a></p>`
+  : html`<p><a href="${profileEmailPath(member)}">Send ${user.username} an e-mail</a></p>`}`,
+      });
+    },
+  };
+}

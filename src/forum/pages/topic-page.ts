@@ -1,0 +1,192 @@
+// `/topic/{slug}.{id}/`: a topic's posts, oldest first, fifty to a page.
+// `?post=<id>` opens the page holding that post; `?start=<offset>` (the
+// legacy viewtopic parameter) the page holding that offset. Members reply,
+// watch or stop watching, and the author or a moderator edits the title, all
+// by POST to the same address (the form's `action` field says which).
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { assertUser } from '../../auth/guard.ts';
+import type { AuthUser } from '../../auth/service.ts';
+import type { FieldErrors } from '../../http/errors.ts';
+import { PER_PAGE_DEFAULT } from '../../http/pagination.ts';
+import { checkForm } from '../../http/validation.ts';
+import { forumPath, loginPath, parseId, withQuery } from '../../urls/paths.ts';
+import { pageNotFound, type EntityPage, type PageVisit } from '../../urls/semantic-routes.ts';
+import { CHECK_FIELDS, attempt, formAction, formNotice, inputField, submitted, textareaField, unknownAction } from '../../web/form.ts';
+import { counted, timeHtml } from '../../web/format.ts';
+import { html, type SafeHtml } from '../../web/html.ts';
+import { lastPage, pageNav, requestedPage } from '../../web/page-nav.ts';
+import { csrfInput, requirePageUser, sendPage } from '../../web/page.ts';
+import type { PostOnPage, TopicWithAuthor } from '../repository.ts';
+import type { TopicHeading } from '../presenter.ts';
+import { postPathOn } from '../resource.ts';
+import { ForumBodies, POST_BODY_MAX, TOPIC_TITLE_MAX } from '../routes.ts';
+import { isStaff } from '../service.ts';
+import type { ForumPageDeps } from './deps.ts';
+import { AuthorLinks, breadcrumb, buttonForm } from './parts.ts';
+
+export const POSTS_PER_PAGE = PER_PAGE_DEFAULT;
+
+export interface LoadedTopic {
+  row: TopicWithAuthor;
+  /** The displayed title (replacement rules applied) and the canonical path made from it. */
+  heading: TopicHeading;
+}
+
+/** A form of this page that failed, shown again with its values and messages. */
+interface FailedForm {
+  form: 'reply' | 'rename';
+  values: Record<string, string>;
+  errors: FieldErrors;
+}
+
+export function topicPage({ forum, presenter, views }: ForumPageDeps): EntityPage<LoadedTopic> {
+  async function pageToShow(topic: LoadedTopic, query: URLSearchParams, viewer: AuthUser | null): Promise<number | null> {
+    const post = query.get('post');
+    if (post !== null) {
+      const postId = parseId(post);
+      // A link to a post that is gone (or not this topic's) still opens the topic.
+      return postId === null ? 1 : ((await forum.pageOfPost(topic.row, postId, viewer, POSTS_PER_PAGE)) ?? 1);
+    }
+    const start = query.get('start');
+    if (start !== null && query.get('page') === null) {
+      if (!/^(0|[1-9][0-9]{0,9})$/.test(start)) return null;
+      return Math.floor(Number(start) / POSTS_PER_PAGE) + 1;
+    }
+    return requestedPage(query);
+  }
+
+  async function show(request: FastifyRequest, reply: FastifyReply, topic: LoadedTopic, visit: PageVisit, failed?: FailedForm): Promise<FastifyReply> {
+    const viewer = request.user;
+    const page = await pageToShow(topic, visit.query, viewer);
+    if (page === null) throw pageNotFound();
+    const [listed, parent, watching] = await Promise.all([
+      forum.postsOf(topic.row, viewer, { page, perPage: POSTS_PER_PAGE, offset: (page - 1) * POSTS_PER_PAGE }),
+      forum.getForum(topic.row.forum_id),
+      viewer === null ? false : forum.isWatching(viewer, topic.row.id),
+    ]);
+    const last = lastPage(listed.total, POSTS_PER_PAGE);
+    if (page > last) throw pageNotFound();
+    if (request.method === 'GET') views.record(topic.row.id);
+
+    const [bodies, signatures] = await Promise.all([presenter.bodies(listed.rows), signaturesOf(listed.rows)]);
+    const authors = new AuthorLinks();
+    const href = (n: number) => withQuery(visit.canonicalPath, n === 1 ? {} : { page: n });
+    const nav = pageNav(page, last, href, 'Pages of this topic');
+    const mayRename = viewer !== null && (isStaff(viewer) || viewer.id === topic.row.author_id);
+
+    return sendPage(request, reply, {
+      title: page === 1 ? topic.heading.title : `${topic.heading.title} (page ${page})`,
+      canonical: href(page),
+      status: failed === undefined ? 200 : 422,
+      body: html`${breadcrumb([{ label: parent.name, href: forumPath(parent) }])}
+<h1>${topic.heading.html}</h1>
+${topic.row.status === 'pending' ? html`<p class="notice">This topic is waiting for moderation. Until a moderator approves it, only its author and the moderators can see it.</p>` : ''}
+<p class="muted">${counted(topic.row.posts_count, 'post', 'posts')} · ${counted(topic.row.views_count + views.unwritten(topic.row.id), 'view', 'views')}</p>
+${viewer === null ? '' : html`<div class="actions">${watching
+  ? buttonForm(request, reply, visit.canonicalPath, 'unwatch', 'Stop watching this topic')
+  : buttonForm(request, reply, visit.canonicalPath, 'watch', 'Watch this topic')}</div>`}
+${mayRename ? renameForm(request, reply, topic, visit, failed?.form === 'rename' ? failed : undefined) : ''}
+${nav}
+${listed.rows.map((row, index) => postHtml(row, {
+  body: bodies[index]!,
+  signature: signatures.get(row.author_signature ?? '')!,
+  author: authors.link(row.author_id, row.author_name),
+  permalink: postPathOn(topic.heading.path, row.id),
+}))}
+${nav}
+${replySection(request, reply, visit, failed?.form === 'reply' ? failed : undefined)}`,
+    });
+  }
+
+  /** Each distinct signature on the page is rendered once. */
+  async function signaturesOf(rows: readonly PostOnPage[]): Promise<Map<string, SafeHtml>> {
+    const texts = [...new Set(rows.map((row) => row.author_signature ?? ''))];
+    const rendered = await Promise.all(texts.map((text) => presenter.signature(text)));
+    return new Map(texts.map((text, index) => [text, rendered[index]!]));
+  }
+
+  async function act(request: FastifyRequest, reply: FastifyReply, topic: LoadedTopic, visit: PageVisit): Promise<FastifyReply> {
+    if (request.user === null) {
+      await requirePageUser(request, reply);
+      return reply;
+    }
+    const user = assertUser(request);
+    const values = submitted(request.body);
+    switch (formAction(request.body, 'reply')) {
+      case 'reply': {
+        const form = checkForm(ForumBodies.post, request.body);
+        if (!form.ok) return show(request, reply, topic, visit, { form: 'reply', values, errors: form.errors });
+        const posted = await attempt(() => forum.reply(topic.row.id, user, form.value.body));
+        if (!posted.ok) return show(request, reply, topic, visit, { form: 'reply', values, errors: posted.errors });
+        return reply.redirect(postPathOn(topic.heading.path, posted.value.id), 303);
+      }
+      case 'rename': {
+        const form = checkForm(ForumBodies.rename, request.body);
+        if (!form.ok) return show(request, reply, topic, visit, { form: 'rename', values, errors: form.errors });
+        const renamed = await attempt(() => forum.renameTopic(topic.row.id, user, form.value.title));
+        if (!renamed.ok) return show(request, reply, topic, visit, { form: 'rename', values, errors: renamed.errors });
+        return reply.redirect((await presenter.heading(renamed.value)).path, 303);
+      }
+      case 'watch':
+        await forum.watch(user, topic.row.id);
+        return reply.redirect(withQuery(visit.canonicalPath, visit.query), 303);
+      case 'unwatch':
+        await forum.unwatch(user, topic.row.id);
+        return reply.redirect(withQuery(visit.canonicalPath, visit.query), 303);
+      default:
+        throw unknownAction();
+    }
+  }
+
+  return {
+    async load(id, request) {
+      const row = await forum.getTopic(id, request.user);
+      return { row, heading: await presenter.heading(row) };
+    },
+    path: (topic) => topic.heading.path,
+    serve: (request, reply, topic, visit) => (request.method === 'POST' ? act(request, reply, topic, visit) : show(request, reply, topic, visit)),
+  };
+}
+
+interface PostParts {
+  body: SafeHtml;
+  signature: SafeHtml;
+  author: SafeHtml;
+  permalink: string;
+}
+
+function postHtml(row: PostOnPage, parts: PostParts): SafeHtml {
+  const pending = row.status === 'pending';
+  return html`<article class="post${pending ? ' pending' : ''}" id="post-${row.id}">
+<header><span class="author">${parts.author}</span> <a class="permalink" href="${parts.permalink}">${timeHtml(row.created_at)}</a></header>
+${pending ? html`<p class="badge">Waiting for moderation: only its author and the moderators see this post.</p>` : ''}
+<div class="body">${parts.body}</div>
+${parts.signature.value === '' ? '' : html`<footer class="signature">${parts.signature}</footer>`}
+</article>`;
+}
+
+function renameForm(request: FastifyRequest, reply: FastifyReply, topic: LoadedTopic, visit: PageVisit, failed: FailedForm | undefined): SafeHtml {
+  return html`<details class="edit-title"${failed === undefined ? '' : html` open`}><summary>Edit the title</summary>
+${failed === undefined ? '' : formNotice(CHECK_FIELDS, failed.errors, ['title'])}
+<form method="post" action="${visit.canonicalPath}" class="stacked">
+${csrfInput(request, reply)}<input type="hidden" name="action" value="rename">
+${inputField('text', { name: 'title', id: 'rename-title', label: 'New title', value: failed?.values['title'] ?? topic.row.title, errors: failed?.errors, required: true, maxLength: TOPIC_TITLE_MAX })}
+<div><button type="submit">Save title</button></div>
+</form>
+</details>`;
+}
+
+function replySection(request: FastifyRequest, reply: FastifyReply, visit: PageVisit, failed: FailedForm | undefined): SafeHtml {
+  if (request.user === null) {
+    return html`<p><a href="${loginPath({ next: visit.canonicalPath })}">Log in</a> to reply.</p>`;
+  }
+  return html`<section aria-labelledby="reply-heading">
+<h2 id="reply-heading">Reply</h2>
+${failed === undefined ? '' : formNotice(CHECK_FIELDS, failed.errors, ['body'])}
+<form method="post" action="${visit.canonicalPath}" class="stacked">
+${csrfInput(request, reply)}<input type="hidden" name="action" value="reply">
+${textareaField({ name: 'body', label: 'Your reply', value: failed?.values['body'], errors: failed?.errors, required: true, maxLength: POST_BODY_MAX, rows: 8 })}
+<div><button type="submit">Post reply</button></div>
+</form>
+</section>`;
+}

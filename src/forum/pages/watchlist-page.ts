@@ -1,0 +1,56 @@
+// `/profile/watchlist/`: the topics you watch (login required); you get a mail
+// for every new reply in them. POST with `action=unwatch` removes one.
+import { Type } from 'typebox';
+import { assertUser } from '../../auth/guard.ts';
+import { PER_PAGE_DEFAULT } from '../../http/pagination.ts';
+import { IdParams } from '../../http/schemas.ts';
+import { checkForm } from '../../http/validation.ts';
+import { watchlistPath } from '../../urls/paths.ts';
+import { pageNotFound, type FixedPage } from '../../urls/semantic-routes.ts';
+import { formAction, unknownAction } from '../../web/form.ts';
+import { html } from '../../web/html.ts';
+import { lastPage, pageNav, requestedPage } from '../../web/page-nav.ts';
+import { sendPage } from '../../web/page.ts';
+import type { ForumPageDeps } from './deps.ts';
+import { buttonForm, topicTable } from './parts.ts';
+
+export const WATCHED_PER_PAGE = PER_PAGE_DEFAULT;
+
+const UnwatchForm = Type.Object({ topic_id: IdParams.properties.id });
+
+export function watchlistPage({ forum, presenter, views }: ForumPageDeps): FixedPage {
+  return {
+    loginRequired: true,
+    async serve(request, reply, visit) {
+      const user = assertUser(request);
+      if (request.method === 'POST') {
+        const form = checkForm(UnwatchForm, request.body);
+        if (formAction(request.body, 'unwatch') !== 'unwatch' || !form.ok) throw unknownAction();
+        await forum.unwatch(user, form.value.topic_id);
+        return reply.redirect(watchlistPath(Object.fromEntries(visit.query)), 303);
+      }
+
+      const page = requestedPage(visit.query);
+      if (page === null) throw pageNotFound();
+      const { rows, total } = await forum.watchedTopics(user, { page, perPage: WATCHED_PER_PAGE, offset: (page - 1) * WATCHED_PER_PAGE });
+      const last = lastPage(total, WATCHED_PER_PAGE);
+      if (page > last) throw pageNotFound();
+      const headings = await presenter.headings(rows);
+      const href = (n: number) => watchlistPath(n === 1 ? {} : { page: n });
+      return sendPage(request, reply, {
+        title: 'Your watchlist',
+        canonical: href(page),
+        body: html`<h1>Your watchlist</h1>
+<p class="muted">You get an e-mail for every new reply in these topics.</p>
+${rows.length === 0
+  ? html`<p>You are not watching any topic. Open a topic and choose “Watch this topic”.</p>`
+  : topicTable(rows, headings, {
+    caption: 'Topics you watch',
+    unwrittenViews: (id) => views.unwritten(id),
+    action: (topic, heading) => buttonForm(request, reply, href(page), 'unwatch', html`Stop watching<span class="visually-hidden"> ${heading.html}</span>`, { topic_id: topic.id }),
+  })}
+${pageNav(page, last, href)}`,
+      });
+    },
+  };
+}

@@ -1,0 +1,162 @@
+// The web pages as routes: pages behind semantic URLs (/topic/{slug}.{id}/),
+// pages at fixed addresses (/register/, /activate/{user_id}/{key}/) and the
+// legacy URLs that point at both. One set of rules for every page:
+//
+//   - any HTTP method reaches the page (service-spec "Semantic URL pages");
+//   - the id selects the entity, the slug is cosmetic; a malformed address or
+//     an unknown id is a 404 page;
+//   - GET/HEAD on a non-canonical address (stale or empty slug, missing
+//     trailing slash, legacy URL) answers 301 to the canonical one with the
+//     query kept;
+//   - any other method there is served by the page as if it had been sent to
+//     the canonical address, with `Link: <canonical>; rel="canonical"`
+//     (a redirect would turn a posted form into a GET and lose it).
+import FindMyWay from 'find-my-way';
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../http/errors.ts';
+import { origin } from '../http/pagination.ts';
+import { requirePageUser } from '../web/page.ts';
+import { legacyTarget } from './legacy.ts';
+import { parseSemanticSegment, withQuery } from './paths.ts';
+
+export const PAGE_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+
+/** The pages named by `{slug}.{id}`; the same names as legacy.ts's targets. */
+export type EntityKind = 'topic' | 'forum' | 'profile' | 'profile-email';
+
+const ENTITY_PATTERNS: Readonly<Record<EntityKind, string>> = {
+  topic: '/topic/:segment/',
+  forum: '/forum/:segment/',
+  profile: '/profile/:segment/',
+  'profile-email': '/profile/:segment/email/',
+};
+
+const LEGACY_PATHS = ['/viewtopic', '/viewforum', '/profile'] as const;
+
+/** How a request reached its page, as the page needs it. */
+export interface PageVisit {
+  /** The canonical path of the page (no query). */
+  canonicalPath: string;
+  /** The query meant for the page: a legacy URL's selecting parameters (`t`, `mode`, `u`) are removed. */
+  query: URLSearchParams;
+  /** Path parameters of a fixed page (`userId`, `key`). */
+  params: Readonly<Record<string, string>>;
+}
+
+export interface EntityPage<E> {
+  /** Guests are sent to /login/ and back (from the canonical address). */
+  loginRequired?: boolean;
+  /** The entity the id names, as this request may see it; throws ModelNotFoundError (→ 404 page) otherwise. */
+  load(id: number, request: FastifyRequest): Promise<E>;
+  /** Its canonical path, from its current name. */
+  path(entity: E): string;
+  serve(request: FastifyRequest, reply: FastifyReply, entity: E, visit: PageVisit): Promise<FastifyReply>;
+}
+
+export interface FixedPage {
+  loginRequired?: boolean;
+  serve(request: FastifyRequest, reply: FastifyReply, visit: PageVisit): Promise<FastifyReply>;
+}
+
+type AnyEntityPage = EntityPage<unknown>;
+
+/**
+ * The registry of pages. Page modules add their pages with `entity()` and
+ * `fixed()`; `legacyRoutes` (registered once) dispatches legacy URLs to them.
+ */
+export class PageRoutes {
+  readonly #entities = new Map<EntityKind, AnyEntityPage>();
+  readonly #fixed = FindMyWay({ ignoreTrailingSlash: false, ignoreDuplicateSlashes: false });
+
+  /** `/{type}/{slug}.{id}/` (and its spelling without the trailing slash). */
+  entity<E>(app: FastifyInstance, kind: EntityKind, page: EntityPage<E>): void {
+    const erased = page as AnyEntityPage;
+    this.#entities.set(kind, erased);
+    const handler = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+      const parsed = parseSemanticSegment((request.params as { segment: string }).segment);
+      if (parsed === null) throw pageNotFound();
+      return this.#serveEntity(erased, parsed.id, request, reply, requestQuery(request));
+    };
+    const pattern = ENTITY_PATTERNS[kind];
+    app.route({ method: [...PAGE_METHODS], url: pattern, handler });
+    app.route({ method: [...PAGE_METHODS], url: pattern.slice(0, -1), handler });
+  }
+
+  /** A page at a fixed pattern ending in `/`, e.g. `/register/` or `/activate/:userId/:key/`. */
+  fixed(app: FastifyInstance, pattern: string, page: FixedPage): void {
+    if (!pattern.endsWith('/')) throw new Error(`Page patterns end with a slash: ${pattern}`);
+    this.#fixed.on('GET', pattern, () => {}, { pattern, page });
+    const handler = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> =>
+      this.#serveFixed(pattern, page, request.params as Record<string, string>, request, reply, requestQuery(request));
+    app.route({ method: [...PAGE_METHODS], url: pattern, handler });
+    if (pattern !== '/') app.route({ method: [...PAGE_METHODS], url: pattern.slice(0, -1), handler });
+  }
+
+  /** `/viewtopic?t=`, `/viewforum?f=`, `/profile?mode=…` and their `.php` spellings. */
+  readonly legacyRoutes: FastifyPluginAsync = async (app) => {
+    const handler = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+      const target = legacyTarget(requestPath(request), requestQuery(request));
+      if (target === null) throw pageNotFound();
+      if (target.kind !== 'page') {
+        const page = this.#entities.get(target.kind);
+        if (page === undefined) throw pageNotFound();
+        return this.#serveEntity(page, target.id, request, reply, target.query);
+      }
+      const found = this.#fixed.find('GET', target.path);
+      if (found === null) throw pageNotFound();
+      const { pattern, page } = found.store as { pattern: string; page: FixedPage };
+      return this.#serveFixed(pattern, page, found.params as Record<string, string>, request, reply, target.query);
+    };
+    for (const path of LEGACY_PATHS) {
+      app.route({ method: [...PAGE_METHODS], url: path, handler });
+      app.route({ method: [...PAGE_METHODS], url: `${path}.php`, handler });
+    }
+  };
+
+  async #serveEntity(page: AnyEntityPage, id: number, request: FastifyRequest, reply: FastifyReply, query: URLSearchParams): Promise<FastifyReply> {
+    const entity = await page.load(id, request);
+    const visit = { canonicalPath: page.path(entity), query, params: {} };
+    return serveAt(request, reply, visit, page.loginRequired === true, () => page.serve(request, reply, entity, visit));
+  }
+
+  async #serveFixed(pattern: string, page: FixedPage, params: Record<string, string>, request: FastifyRequest, reply: FastifyReply, query: URLSearchParams): Promise<FastifyReply> {
+    const canonicalPath = pattern.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
+    const visit = { canonicalPath, query, params };
+    return serveAt(request, reply, visit, page.loginRequired === true, () => page.serve(request, reply, visit));
+  }
+}
+
+/** Redirect to the canonical address first, so a guest's login round trip ends there. */
+async function serveAt(request: FastifyRequest, reply: FastifyReply, visit: PageVisit, loginRequired: boolean, serve: () => Promise<FastifyReply>): Promise<FastifyReply> {
+  if (requestPath(request) !== visit.canonicalPath) {
+    if (request.method === 'GET' || request.method === 'HEAD') return reply.redirect(withQuery(visit.canonicalPath, visit.query), 301);
+    reply.header('link', `<${absolute(request, visit.canonicalPath)}>; rel="canonical"`);
+  }
+  if (loginRequired && request.user === null) {
+    await requirePageUser(request, reply);
+    return reply;
+  }
+  return serve();
+}
+
+/** The path as requested, still percent-encoded: a differently encoded spelling is not the canonical one. */
+function requestPath(request: FastifyRequest): string {
+  const url = request.url;
+  const mark = url.indexOf('?');
+  return mark < 0 ? url : url.slice(0, mark);
+}
+
+function requestQuery(request: FastifyRequest): URLSearchParams {
+  const url = request.url;
+  const mark = url.indexOf('?');
+  return new URLSearchParams(mark < 0 ? '' : url.slice(mark + 1));
+}
+
+function absolute(request: FastifyRequest, path: string): string {
+  return new URL(path, origin(request, request.server.site.baseUrl)).toString();
+}
+
+/** The 404 page, for an address that names nothing (also a page number past the last). */
+export function pageNotFound(): ApiError {
+  return new ApiError('NOT_FOUND', 'The page you are looking for does not exist.');
+}

@@ -1,0 +1,93 @@
+// Form controls with their label, and the messages of a failed check right
+// next to the field they are about (linked with aria-describedby).
+import { ApiError, ValidationError, type FieldErrors } from '../http/errors.ts';
+import type { FormCheck } from '../http/validation.ts';
+import { html, type SafeHtml } from './html.ts';
+
+export interface FieldOptions {
+  name: string;
+  label: string;
+  /** Element id; defaults to the name. Set it when a page has two fields of one name. */
+  id?: string;
+  value?: string | undefined;
+  errors?: FieldErrors | undefined;
+  hint?: string;
+  required?: boolean;
+  autocomplete?: string;
+  maxLength?: number;
+}
+
+export function inputField(type: 'text' | 'email' | 'password', options: FieldOptions): SafeHtml {
+  const { id, describedBy, messages } = parts(options);
+  return html`<div><label for="${id}">${options.label}</label>${hint(options, id)}<input id="${id}" name="${options.name}" type="${type}"${type === 'password' ? '' : html` value="${options.value ?? ''}"`}${attributes(options, describedBy, messages.length > 0)}>${errorList(id, messages)}</div>`;
+}
+
+export function textareaField(options: FieldOptions & { rows?: number }): SafeHtml {
+  const { id, describedBy, messages } = parts(options);
+  return html`<div><label for="${id}">${options.label}</label>${hint(options, id)}<textarea id="${id}" name="${options.name}" rows="${options.rows ?? 6}"${attributes(options, describedBy, messages.length > 0)}>${options.value ?? ''}</textarea>${errorList(id, messages)}</div>`;
+}
+
+/** Messages about the form as a whole, or about fields the form does not show. */
+export function formNotice(message: string | undefined, errors?: FieldErrors, shownFields: readonly string[] = []): SafeHtml {
+  const other = Object.entries(errors ?? {}).filter(([field]) => !shownFields.includes(field)).flatMap(([, messages]) => messages);
+  const lines = [...(message === undefined ? [] : [message]), ...other];
+  if (lines.length === 0) return html``;
+  return html`<div class="notice error" role="alert">${lines.map((line) => html`<p>${line}</p>`)}</div>`;
+}
+
+/** The summary shown above a form whose fields have errors. */
+export const CHECK_FIELDS = 'Please correct the fields marked below.';
+
+/** A notice for the result of an action (shown after a redirect or on the same page). */
+export function okNotice(message: string): SafeHtml {
+  return html`<p class="notice ok" role="status">${message}</p>`;
+}
+
+/** Runs a service call; its validation errors become field errors for the form instead of an error page. */
+export async function attempt<T>(work: () => Promise<T>): Promise<FormCheck<T>> {
+  try {
+    return { ok: true, value: await work() };
+  } catch (error) {
+    if (error instanceof ValidationError) return { ok: false, errors: error.errors };
+    throw error;
+  }
+}
+
+/** The submitted text fields, to put back into a form shown again. */
+export function submitted(body: unknown): Record<string, string> {
+  const values: Record<string, string> = {};
+  if (typeof body !== 'object' || body === null) return values;
+  for (const [key, value] of Object.entries(body)) if (typeof value === 'string') values[key] = value;
+  return values;
+}
+
+/** The `action` field of a posted form: pages with several forms tell them apart by it. */
+export function formAction(body: unknown, fallback: string): string {
+  const value = typeof body === 'object' && body !== null ? (body as Record<string, unknown>)['action'] : undefined;
+  return typeof value === 'string' ? value : fallback;
+}
+
+/** 400 for a form this page does not have (a stale page, a hand-made request). */
+export function unknownAction(): ApiError {
+  return new ApiError('BAD_REQUEST', 'This form cannot be handled here. Reload the page and try again.');
+}
+
+function parts(options: FieldOptions): { id: string; describedBy: string[]; messages: string[] } {
+  const id = options.id ?? options.name;
+  const messages = options.errors?.[options.name] ?? [];
+  const describedBy = [...(options.hint === undefined ? [] : [`${id}-hint`]), ...(messages.length === 0 ? [] : [`${id}-error`])];
+  return { id, describedBy, messages };
+}
+
+function hint(options: FieldOptions, id: string): SafeHtml {
+  return options.hint === undefined ? html`` : html`<p class="hint muted" id="${id}-hint">${options.hint}</p>`;
+}
+
+function attributes(options: FieldOptions, describedBy: string[], invalid: boolean): SafeHtml {
+  return html`${options.required === true ? html` required` : ''}${options.autocomplete === undefined ? '' : html` autocomplete="${options.autocomplete}"`}${options.maxLength === undefined ? '' : html` maxlength="${options.maxLength}"`}${describedBy.length === 0 ? '' : html` aria-describedby="${describedBy.join(' ')}"`}${invalid ? html` aria-invalid="true"` : ''}`;
+}
+
+function errorList(id: string, messages: string[]): SafeHtml {
+  if (messages.length === 0) return html``;
+  return html`<p class="field-error" id="${id}-error">${messages.join(' ')}</p>`;
+}
