@@ -26,7 +26,7 @@ type Count = { figure: number; label: string; extra?: string };
 export const dashboardPage: FastifyPluginAsyncTypebox<DashboardServices> = async (app, services) => {
   app.get('/admin', async (_request, reply) => reply.redirect('/admin/', 301));
 
-  app.get('/admin/', { preHandler: requirePage(STAFF) }, async (request, reply) => {
+  app.get('/admin/', { preValidation: requirePage(STAFF) }, async (request, reply) => {
     const sections = sectionsFor(viewer(request));
     const counts = new Map<SectionId, Count>();
     for (const section of sections) {

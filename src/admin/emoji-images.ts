@@ -34,10 +34,10 @@ const KINDS: Record<ImageKind, { title: string; accept: string; hint: string; us
 export const emojiImagePages: FastifyPluginAsyncTypebox<{ images: ImageStore }> = async (app, { images }) => {
   const admin = requirePage(ADMINS);
 
-  app.get(BASE, { preHandler: admin }, async (request, reply) => imagesPage(request, reply, images, {}));
+  app.get(BASE, { preValidation: admin }, async (request, reply) => imagesPage(request, reply, images, {}));
 
   for (const kind of ['custom', 'sprites'] as const) {
-    app.post(`${BASE}${kind}/`, { preHandler: admin, config: multipartLimit(kind) }, async (request, reply) => {
+    app.post(`${BASE}${kind}/`, { preValidation: admin, config: multipartLimit(kind) }, async (request, reply) => {
       try {
         const stored = await storeUpload(images, kind, uploadedFile(request));
         const what = kind === 'custom' ? `Image uploaded: ${stored.url}` : `Sprite sheet uploaded: ${stored.name}`;

@@ -33,9 +33,9 @@ export const forumPages: FastifyPluginAsyncTypebox<{ forum: ForumService }> = as
     return listPage(request, reply, { page, ...(await forum.listForums(page)), create, status });
   };
 
-  app.get(BASE, { preHandler: admin }, async (request, reply) => showList(request, reply, formState('new-forum', { display_order: 0 })));
+  app.get(BASE, { preValidation: admin }, async (request, reply) => showList(request, reply, formState('new-forum', { display_order: 0 })));
 
-  app.post(BASE, { preHandler: admin }, async (request, reply) => {
+  app.post(BASE, { preValidation: admin }, async (request, reply) => {
     const values = forumValues(submitted(request.body));
     const checked = checkForm(ForumBodies.create, values);
     if (!checked.ok) return showList(request, reply, formState('new-forum', values, checked.errors), 422);
@@ -43,12 +43,12 @@ export const forumPages: FastifyPluginAsyncTypebox<{ forum: ForumService }> = as
     return redirectWithNotice(request, reply, BASE, `Forum “${created.name}” created.`);
   });
 
-  app.get(`${BASE}:id/`, { preHandler: admin, schema: { params: IdParams } }, async (request, reply) => {
+  app.get(`${BASE}:id/`, { preValidation: admin, schema: { params: IdParams } }, async (request, reply) => {
     const row = await forum.getForum(request.params.id);
     return editPage(request, reply, row, formState('forum', row));
   });
 
-  app.post(`${BASE}:id/`, { preHandler: admin, schema: { params: IdParams } }, async (request, reply) => {
+  app.post(`${BASE}:id/`, { preValidation: admin, schema: { params: IdParams } }, async (request, reply) => {
     const row = await forum.getForum(request.params.id);
     const values = forumValues(submitted(request.body));
     const checked = checkForm(ForumBodies.update, { ...values, description: values['description'] ?? '' });
@@ -62,7 +62,7 @@ export const forumPages: FastifyPluginAsyncTypebox<{ forum: ForumService }> = as
   });
 
   // Reordering from the table: with htmx the table is swapped for the re-sorted one the redirect shows.
-  app.post(`${BASE}:id/order/`, { preHandler: admin, schema: { params: IdParams } }, async (request, reply) => {
+  app.post(`${BASE}:id/order/`, { preValidation: admin, schema: { params: IdParams } }, async (request, reply) => {
     const form = submitted(request.body);
     const back = returnTo(form, BASE);
     const row = await forum.getForum(request.params.id);
@@ -76,7 +76,7 @@ export const forumPages: FastifyPluginAsyncTypebox<{ forum: ForumService }> = as
     return redirectWithNotice(request, reply, back, `Forum “${updated.name}” moved to position ${updated.display_order}.`);
   });
 
-  app.post(`${BASE}:id/delete/`, { preHandler: admin, schema: { params: IdParams } }, async (request, reply) => {
+  app.post(`${BASE}:id/delete/`, { preValidation: admin, schema: { params: IdParams } }, async (request, reply) => {
     const form = submitted(request.body);
     const back = returnTo(form, BASE);
     const row = await forum.getForum(request.params.id);

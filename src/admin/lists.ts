@@ -1,7 +1,9 @@
 // Pieces of the admin tables: page links and sortable column headers, both
 // keeping the list's other query parameters.
 import type { FastifyRequest } from 'fastify';
+import { timeHtml } from '../web/format.ts';
 import { html, type SafeHtml } from '../web/html.ts';
+import { lastPage, pageNav } from '../web/page-nav.ts';
 
 export interface PageInfo {
   page: number;
@@ -20,33 +22,7 @@ export function linkWith(request: FastifyRequest, changes: Record<string, string
 }
 
 export function pagination(request: FastifyRequest, info: PageInfo, label = 'Pages'): SafeHtml {
-  const last = Math.max(1, Math.ceil(info.total / info.perPage));
-  if (last === 1 && info.page === 1) return html``;
-  const numbers = pageNumbers(info.page, last);
-  return html`<nav class="pagination-nav" aria-label="${label}">
-  <ul class="pagination">
-    <li>${info.page > 1 ? html`<a href="${linkWith(request, { page: Math.min(info.page - 1, last) })}" rel="prev">Previous</a>` : html`<span class="muted">Previous</span>`}</li>
-    ${numbers.map((n) =>
-      n === null
-        ? html`<li><span class="muted">…</span></li>`
-        : html`<li>${n === info.page ? html`<a href="${linkWith(request, { page: n })}" aria-current="page">${n}</a>` : html`<a href="${linkWith(request, { page: n })}">${n}</a>`}</li>`,
-    )}
-    <li>${info.page < last ? html`<a href="${linkWith(request, { page: info.page + 1 })}" rel="next">Next</a>` : html`<span class="muted">Next</span>`}</li>
-  </ul>
-</nav>`;
-}
-
-/** 1 … 4 5 [6] 7 8 … 20 */
-function pageNumbers(current: number, last: number): Array<number | null> {
-  const shown = new Set([1, last, current - 2, current - 1, current, current + 1, current + 2].filter((n) => n >= 1 && n <= last));
-  const sorted = [...shown].sort((a, b) => a - b);
-  const result: Array<number | null> = [];
-  for (const n of sorted) {
-    const previous = result.at(-1);
-    if (typeof previous === 'number' && n - previous > 1) result.push(null);
-    result.push(n);
-  }
-  return result;
+  return pageNav(info.page, lastPage(info.total, info.perPage), (n) => linkWith(request, { page: n }), label);
 }
 
 /** "Showing 51–100 of 230" */
@@ -73,8 +49,7 @@ export function sortHeader(request: FastifyRequest, label: string, field: string
     active ? html` <span aria-hidden="true">${sort.direction === 'asc' ? '▲' : '▼'}</span>` : ''}</a></th>`;
 }
 
-/** Local date and time as operators read it, with the exact UTC instant for machines. */
+/** A stored timestamp as the site prints it (UTC, with the machine-readable instant). */
 export function timestamp(iso: string): SafeHtml {
-  const date = new Date(iso);
-  return html`<time datetime="${date.toISOString()}">${date.toISOString().slice(0, 16).replace('T', ' ')} UTC</time>`;
+  return timeHtml(iso);
 }

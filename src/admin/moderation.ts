@@ -32,7 +32,7 @@ type PendingPost = PostWithAuthor & { topic_title: string };
 export const moderationPages: FastifyPluginAsyncTypebox<{ forum: ForumService; wordFilters: WordFiltersService }> = async (app, { forum, wordFilters }) => {
   const staff = requirePage(STAFF);
 
-  app.get(BASE, { preHandler: staff }, async (request, reply) => {
+  app.get(BASE, { preValidation: staff }, async (request, reply) => {
     const query = checkForm(PageQuery, withoutBlanks(request.query));
     const page = pageRequest(query.ok ? query.value : {});
     const { rows, total } = await forum.listPending(page);
@@ -53,7 +53,7 @@ ${pagination(request, { page: page.page, perPage: page.perPage, total }, 'Queue 
     });
   });
 
-  app.post(`${BASE}:id/approve/`, { preHandler: staff, schema: { params: IdParams } }, async (request, reply) => {
+  app.post(`${BASE}:id/approve/`, { preValidation: staff, schema: { params: IdParams } }, async (request, reply) => {
     const back = returnTo(submitted(request.body), BASE);
     const post = await forum.approvePost(request.params.id, viewer(request));
     const message = `Post #${post.id} approved and published.`;
@@ -61,7 +61,7 @@ ${pagination(request, { page: page.page, perPage: page.perPage, total }, 'Queue 
     return redirectWithNotice(request, reply, back, message);
   });
 
-  app.post(`${BASE}:id/reject/`, { preHandler: staff, schema: { params: IdParams } }, async (request, reply) => {
+  app.post(`${BASE}:id/reject/`, { preValidation: staff, schema: { params: IdParams } }, async (request, reply) => {
     const form = submitted(request.body);
     const back = returnTo(form, BASE);
     const post = await forum.getPost(request.params.id, viewer(request));

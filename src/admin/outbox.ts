@@ -19,7 +19,7 @@ const PageQuery = Type.Object(PageQueryProperties);
 export const outboxPages: FastifyPluginAsyncTypebox<{ outbox: Outbox }> = async (app, { outbox }) => {
   const admin = requirePage(ADMINS);
 
-  app.get(BASE, { preHandler: admin }, async (request, reply) => {
+  app.get(BASE, { preValidation: admin }, async (request, reply) => {
     const query = checkForm(PageQuery, withoutBlanks(request.query));
     const page = pageRequest(query.ok ? query.value : {});
     const { rows, total } = await outbox.list(page);
@@ -44,7 +44,7 @@ ${pagination(request, info, 'Outbox pages')}`,
     });
   });
 
-  app.get(`${BASE}:id/`, { preHandler: admin, schema: { params: IdParams } }, async (request, reply) => {
+  app.get(`${BASE}:id/`, { preValidation: admin, schema: { params: IdParams } }, async (request, reply) => {
     const message = await outbox.get(request.params.id);
     return sendAdminPage(request, reply, {
       title: message.subject,

@@ -28,7 +28,7 @@ const STATUSES = ['pending', 'active', 'banned'] as const;
 export const userPages: FastifyPluginAsyncTypebox<{ users: UsersService }> = async (app, { users }) => {
   const admin = requirePage(ADMINS);
 
-  app.get(BASE, { preHandler: admin }, async (request, reply) => {
+  app.get(BASE, { preValidation: admin }, async (request, reply) => {
     const raw = withoutBlanks(request.query);
     const query = checkForm(ListQuery, raw);
     const filters = formState('filters', raw, query.ok ? {} : query.errors);
@@ -57,12 +57,12 @@ ${pagination(request, { page: page.page, perPage: page.perPage, total }, 'User p
     });
   });
 
-  app.get(`${BASE}:id/`, { preHandler: admin, schema: { params: IdParams } }, async (request, reply) => {
+  app.get(`${BASE}:id/`, { preValidation: admin, schema: { params: IdParams } }, async (request, reply) => {
     const user = await users.get(request.params.id);
     return userPage(request, reply, user, formState(`user-${user.id}`, user));
   });
 
-  app.post(`${BASE}:id/`, { preHandler: admin, schema: { params: IdParams } }, async (request, reply) => {
+  app.post(`${BASE}:id/`, { preValidation: admin, schema: { params: IdParams } }, async (request, reply) => {
     const form = submitted(request.body);
     const back = returnTo(form, BASE);
     const current = await users.get(request.params.id);

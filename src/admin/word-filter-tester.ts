@@ -22,9 +22,9 @@ const PATH = '/admin/word-filters/tester/';
 export const wordFilterTesterPage: FastifyPluginAsyncTypebox<{ wordFilters: WordFiltersService }> = async (app, { wordFilters }) => {
   const staff = requirePage(STAFF);
 
-  app.get(PATH, { preHandler: staff }, async (request, reply) => testerPage(request, reply, { form: formState('tester', { content_type: 'posts' }) }));
+  app.get(PATH, { preValidation: staff }, async (request, reply) => testerPage(request, reply, { form: formState('tester', { content_type: 'posts' }) }));
 
-  app.post(PATH, { preHandler: staff }, async (request, reply) => {
+  app.post(PATH, { preValidation: staff }, async (request, reply) => {
     const body = submitted(request.body);
     const values = { text: text(body, 'text') ?? '', content_type: text(body, 'content_type') ?? '' };
     const checked = checkForm(CheckBody, values);

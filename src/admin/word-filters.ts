@@ -47,7 +47,7 @@ export const wordFilterPages: FastifyPluginAsyncTypebox<{ wordFilters: WordFilte
   const staff = requirePage(STAFF);
   const admin = requirePage(ADMINS);
 
-  app.get(BASE, { preHandler: staff }, async (request, reply) => {
+  app.get(BASE, { preValidation: staff }, async (request, reply) => {
     const query = checkForm(ListQuery, withoutBlanks(request.query));
     if (!query.ok) return listPage(request, reply, { query: withoutBlanks(request.query), errors: query.errors });
     const page = pageRequest(query.value);
@@ -55,11 +55,11 @@ export const wordFilterPages: FastifyPluginAsyncTypebox<{ wordFilters: WordFilte
     return listPage(request, reply, { query: query.value, records, total });
   });
 
-  app.get(`${BASE}new/`, { preHandler: admin }, async (request, reply) =>
+  app.get(`${BASE}new/`, { preValidation: admin }, async (request, reply) =>
     editPage(request, reply, { form: formState('rule', { pattern_type: 'exact', filter_type: 'replace', severity: 'medium', is_active: true, applies_to: ['posts'] }) }),
   );
 
-  app.post(BASE, { preHandler: admin }, async (request, reply) => {
+  app.post(BASE, { preValidation: admin }, async (request, reply) => {
     const form = submitted(request.body);
     const values = ruleValues(form);
     const checked = checkForm(CreateBody, values);
@@ -77,13 +77,13 @@ export const wordFilterPages: FastifyPluginAsyncTypebox<{ wordFilters: WordFilte
     return editPage(request, reply, { form: formState('rule', values, errors), status: 422 });
   });
 
-  app.get(`${BASE}:id/`, { preHandler: staff, schema: { params: IdParams } }, async (request, reply) => {
+  app.get(`${BASE}:id/`, { preValidation: staff, schema: { params: IdParams } }, async (request, reply) => {
     const record = await wordFilters.get(request.params.id);
     if (!isAdmin(request.user)) return detailPage(request, reply, record);
     return editPage(request, reply, { record, form: formState('rule', recordValues(record)) });
   });
 
-  app.post(`${BASE}:id/`, { preHandler: admin, schema: { params: IdParams } }, async (request, reply) => {
+  app.post(`${BASE}:id/`, { preValidation: admin, schema: { params: IdParams } }, async (request, reply) => {
     const record = await wordFilters.get(request.params.id);
     const values = ruleValues(submitted(request.body));
     const checked = checkForm(PatchBody, values);
@@ -101,7 +101,7 @@ export const wordFilterPages: FastifyPluginAsyncTypebox<{ wordFilters: WordFilte
     return editPage(request, reply, { record, form: formState('rule', values, errors), status: 422 });
   });
 
-  app.post(`${BASE}:id/active/`, { preHandler: admin, schema: { params: IdParams } }, async (request, reply) => {
+  app.post(`${BASE}:id/active/`, { preValidation: admin, schema: { params: IdParams } }, async (request, reply) => {
     const form = submitted(request.body);
     const active = flag(form, 'is_active');
     const record = await wordFilters.update(request.params.id, { is_active: active });
@@ -110,12 +110,12 @@ export const wordFilterPages: FastifyPluginAsyncTypebox<{ wordFilters: WordFilte
     return redirectWithNotice(request, reply, back, `Rule #${record.id} “${record.pattern}” ${active ? 'activated' : 'deactivated'}.`);
   });
 
-  app.get(`${BASE}:id/delete/`, { preHandler: admin, schema: { params: IdParams } }, async (request, reply) => {
+  app.get(`${BASE}:id/delete/`, { preValidation: admin, schema: { params: IdParams } }, async (request, reply) => {
     const record = await wordFilters.get(request.params.id);
     return confirmDelete(request, reply, record, BASE);
   });
 
-  app.post(`${BASE}:id/delete/`, { preHandler: admin, schema: { params: IdParams } }, async (request, reply) => {
+  app.post(`${BASE}:id/delete/`, { preValidation: admin, schema: { params: IdParams } }, async (request, reply) => {
     const form = submitted(request.body);
     const record = await wordFilters.get(request.params.id);
     const back = returnTo(form, BASE);

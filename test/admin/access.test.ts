@@ -79,6 +79,12 @@ describeEachDatabase('admin area: who may open what', (db) => {
       assert.equal(response.headers['hx-redirect'], `/login/?next=${encodeURIComponent('/admin/moderation/?page=2')}`);
     });
 
+    it('are sent to the login before anything else is judged (a malformed id too)', async () => {
+      const response = await new Browser(t).get('/admin/word-filters/abc/');
+      assert.equal(response.status, 303);
+      assert.equal(response.location, `/login/?next=${encodeURIComponent('/admin/word-filters/abc/')}`);
+    });
+
     it('/admin redirects to /admin/', async () => {
       const response = await new Browser(t).get('/admin');
       assert.equal(response.status, 301);

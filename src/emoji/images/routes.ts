@@ -60,7 +60,7 @@ const DESCRIPTIONS: Record<ImageKind, string> = {
 export const imageUploadRoutes: FastifyPluginAsyncTypebox<{ images: ImageStore }> = async (app, { images }) => {
   const upload = (path: string, kind: ImageKind, summary: string) =>
     app.post(path, {
-      preHandler: requireRole('admin'),
+      preValidation: requireRole('admin'),
       config: multipartLimit(kind),
       // The body is a file, checked by its content in the handler; the schema documents it.
       validatorCompiler: () => () => true,
