@@ -2,6 +2,7 @@
 // whether it needs attention.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ImageStore } from '../emoji/images/store.ts';
+import type { EmojiServices } from '../emoji/services.ts';
 import type { ForumService } from '../forum/service.ts';
 import type { Outbox } from '../mail/outbox.ts';
 import type { UsersService } from '../users/service.ts';
@@ -16,6 +17,7 @@ export interface DashboardServices {
   users: UsersService;
   outbox: Outbox;
   images: ImageStore;
+  emoji: EmojiServices;
 }
 
 const ONE = { page: 1, perPage: 1, offset: 0 };
@@ -51,7 +53,7 @@ export const dashboardPage: FastifyPluginAsyncTypebox<DashboardServices> = async
   });
 };
 
-async function countFor(id: SectionId, { forum, wordFilters, users, outbox, images }: DashboardServices): Promise<Count | undefined> {
+async function countFor(id: SectionId, { forum, wordFilters, users, outbox, images, emoji }: DashboardServices): Promise<Count | undefined> {
   switch (id) {
     case 'moderation':
       return { figure: (await forum.listPending(ONE)).total, label: 'waiting' };
@@ -68,6 +70,15 @@ async function countFor(id: SectionId, { forum, wordFilters, users, outbox, imag
     case 'outbox': {
       const counts = await outbox.counts();
       return { figure: counts.total, label: 'messages', extra: `${counts.failed} failed` };
+    }
+    case 'emojis': {
+      const all = await emoji.emojis.list({}, { offset: 0, limit: 1 }, { category: false, aliases: false });
+      const aliases = await emoji.aliases.list({}, { offset: 0, limit: 1 }, false);
+      return { figure: all.total, label: 'emojis', extra: `${aliases.total} aliases` };
+    }
+    case 'emoji-categories': {
+      const [categories, catalog] = await Promise.all([emoji.categories.list({ withCount: false, withEmojis: false }), emoji.catalog.snapshot()]);
+      return { figure: categories.length, label: 'categories', extra: `${catalog.uncategorisedCount} emojis without one` };
     }
     case 'emoji-images': {
       const [custom, sprites] = await Promise.all([images.list('custom'), images.list('sprites')]);

@@ -36,6 +36,8 @@ export function humanize(value: string): string {
 interface FieldOptions {
   name: string;
   label: string;
+  /** For controls inside a table row: the label is read out but not shown (the column says it). */
+  hideLabel?: boolean;
   hint?: string;
   required?: boolean;
 }
@@ -56,7 +58,7 @@ interface InputOptions extends FieldOptions {
 export function textInput(form: FormState, field: InputOptions): SafeHtml {
   const id = fieldId(form, field.name);
   return html`<div class="field">
-  <label for="${id}">${field.label}${field.required ? html` <span class="required">(required)</span>` : ''}</label>
+  ${labelOf(id, field)}
   ${hintOf(form, field)}
   <input id="${id}" name="${field.name}" type="${field.type ?? 'text'}" value="${valueOf(form, field.name)}"${field.required ? html` required` : ''}${
     field.min !== undefined ? html` min="${field.min}"` : ''}${field.max !== undefined ? html` max="${field.max}"` : ''}${
@@ -81,7 +83,7 @@ export function selectField(form: FormState, field: FieldOptions & { options: re
   const id = fieldId(form, field.name);
   const current = valueOf(form, field.name);
   return html`<div class="field">
-  <label for="${id}">${field.label}</label>
+  ${labelOf(id, field)}
   ${hintOf(form, field)}
   <select id="${id}" name="${field.name}"${field.required ? html` required` : ''}${describedBy(form, field)}${field.attributes ?? ''}>
     ${field.blank === undefined ? '' : html`<option value="">${field.blank}</option>`}
@@ -117,13 +119,27 @@ export function checkboxGroup(form: FormState, field: FieldOptions & { options: 
 </fieldset>`;
 }
 
+/** One choice of several: a fieldset of radio buttons whose legend names the choice. */
+export function radioGroup(form: FormState, field: FieldOptions & { options: readonly Option[] }): SafeHtml {
+  const id = fieldId(form, field.name);
+  const current = valueOf(form, field.name);
+  return html`<fieldset class="field group" id="${id}"${describedBy(form, field, false)}>
+  <legend>${field.label}${field.required ? html` <span class="required">(required)</span>` : ''}</legend>
+  ${hintOf(form, field)}
+  ${field.options.map(
+    (option) => html`<div class="check"><input id="${id}-${option.value}" name="${field.name}" type="radio" value="${option.value}"${option.value === current ? html` checked` : ''}><label for="${id}-${option.value}">${option.label}</label></div>`,
+  )}
+  ${errorList(form, field.name)}
+</fieldset>`;
+}
+
 /** Every error of the form at the top, each linking to its field. */
 export function errorSummary(form: FormState, intro = 'Please correct the following:'): SafeHtml {
   const entries = Object.entries(form.errors);
   if (entries.length === 0) return html``;
   return html`<div class="notice error" role="alert" id="${form.id}-errors">
   <p>${intro}</p>
-  <ul>${entries.map(([field, messages]) => messages.map((message) => html`<li><a href="#${fieldId(form, field.split('.')[0] ?? field)}">${message}</a></li>`))}</ul>
+  <ul>${entries.map(([field, messages]) => messages.map((message) => html`<li><a href="#${fieldId(form, isShownMember(form, field) ? field : (field.split('.')[0] ?? field))}">${message}</a></li>`))}</ul>
 </div>`;
 }
 
@@ -131,17 +147,31 @@ export function fieldId(form: FormState, name: string): string {
   return `${form.id}-${name.replace(/[^\w-]/g, '-')}`;
 }
 
-/** Messages for a field and its members (`applies_to.0`, `sprite_params.x` under `sprite_params`). */
+/**
+ * Messages for a field and its members (`applies_to.0` under `applies_to`).
+ * A field whose members have controls of their own (`sprite_params.x`) is
+ * named with the member, and gets only its own messages.
+ */
 export function errorsFor(form: FormState, name: string): string[] {
+  const ownMember = name.includes('.');
   return Object.entries(form.errors)
-    .filter(([field]) => field === name || field.startsWith(`${name}.`))
+    .filter(([field]) => field === name || (!ownMember && field.startsWith(`${name}.`) && !isShownMember(form, field)))
     .flatMap(([, messages]) => messages);
+}
+
+// Members rendered as their own controls are listed in the form's values (even when empty).
+function isShownMember(form: FormState, field: string): boolean {
+  return Object.hasOwn(form.values, field);
 }
 
 function errorList(form: FormState, name: string): SafeHtml {
   const messages = errorsFor(form, name);
   if (messages.length === 0) return html``;
   return html`<p class="field-error" id="${fieldId(form, name)}-error">${messages.map((message, i) => html`${i > 0 ? html`<br>` : ''}${message}`)}</p>`;
+}
+
+function labelOf(id: string, field: FieldOptions): SafeHtml {
+  return html`<label for="${id}"${field.hideLabel ? html` class="visually-hidden"` : ''}>${field.label}${field.required ? html` <span class="required">(required)</span>` : ''}</label>`;
 }
 
 function hintOf(form: FormState, field: FieldOptions): SafeHtml {

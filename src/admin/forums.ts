@@ -162,7 +162,7 @@ function forumRow(request: FastifyRequest, reply: FastifyReply, row: ForumRow, b
   <td>
     <form method="post" action="${BASE}${row.id}/order/" class="inline-edit" hx-post="${BASE}${row.id}/order/" hx-target="#forums" hx-select="#forums" hx-swap="outerHTML" hx-select-oob="#admin-live">
       ${csrfInput(request, reply)}${returnField(back)}
-      ${textInput(order, { name: 'display_order', label: `Position of ${row.name}`, type: 'number', min: 0 })}
+      ${textInput(order, { name: 'display_order', label: `Position of ${row.name}`, hideLabel: true, type: 'number', min: 0 })}
       <button type="submit" class="small secondary">Move<span class="visually-hidden"> ${name}</span></button>
     </form>
   </td>

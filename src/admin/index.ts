@@ -4,7 +4,9 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Services } from '../services.ts';
 import { adminAssets } from './assets.ts';
 import { dashboardPage } from './dashboard.ts';
+import { emojiCategoryPages } from './emoji-categories.ts';
 import { emojiImagePages } from './emoji-images.ts';
+import { emojiPages } from './emojis.ts';
 import { forumPages } from './forums.ts';
 import { moderationPages } from './moderation.ts';
 import { outboxPages } from './outbox.ts';
@@ -21,5 +23,7 @@ export const adminPages: FastifyPluginAsync<{ services: Services }> = async (app
   await app.register(userPages, { users: services.users });
   await app.register(forumPages, { forum: services.forum });
   await app.register(outboxPages, { outbox: services.outbox });
-  await app.register(emojiImagePages, { images: services.images });
+  await app.register(emojiPages, { emoji: services.emoji, images: services.images });
+  await app.register(emojiCategoryPages, { emoji: services.emoji });
+  await app.register(emojiImagePages, { images: services.images, emoji: services.emoji });
 };

@@ -24,6 +24,8 @@ export interface Section {
 export const SECTIONS: readonly Section[] = [
   { id: 'moderation', title: 'Moderation queue', path: '/admin/moderation/', roles: STAFF, summary: 'Posts held by a word filter, waiting for approval.' },
   { id: 'word-filters', title: 'Word filters', path: '/admin/word-filters/', roles: STAFF, summary: 'Rules that replace, block or hold what users write, and a tester.' },
+  { id: 'emojis', title: 'Emojis', path: '/admin/emojis/', roles: ADMINS, summary: 'The emoji catalog: Unicode, custom images and sprites, with their aliases.' },
+  { id: 'emoji-categories', title: 'Emoji categories', path: '/admin/emoji-categories/', roles: ADMINS, summary: 'Groups of emojis and their order.' },
   { id: 'emoji-images', title: 'Emoji images', path: '/admin/emoji-images/', roles: ADMINS, summary: 'Upload custom emoji images and sprite sheets.' },
   { id: 'users', title: 'Users', path: '/admin/users/', roles: ADMINS, summary: 'Roles, bans and bonus points.' },
   { id: 'forums', title: 'Forums', path: '/admin/forums/', roles: ADMINS, summary: 'Create, rename, reorder and delete forums.' },

@@ -104,8 +104,8 @@ function accessForm(request: FastifyRequest, reply: FastifyReply, user: UserRow,
   const action = `${BASE}${user.id}/`;
   return html`<form method="post" action="${action}" class="${inline ? 'inline-edit' : 'stacked'}"${inline ? html` hx-post="${action}" hx-target="closest tr" hx-swap="outerHTML"` : ''}>
     ${csrfInput(request, reply)}${returnField(back)}
-    ${selectField(form, { name: 'role', label: inline ? `Role of ${user.username}` : 'Role', options: options(ROLES) })}
-    ${selectField(form, { name: 'status', label: inline ? `Status of ${user.username}` : 'Status', hint: inline ? undefined : 'Banned users cannot log in; a ban ends their sessions and tokens at once.', options: options(STATUSES) })}
+    ${selectField(form, { name: 'role', label: inline ? `Role of ${user.username}` : 'Role', hideLabel: inline, options: options(ROLES) })}
+    ${selectField(form, { name: 'status', label: inline ? `Status of ${user.username}` : 'Status', hideLabel: inline, hint: inline ? undefined : 'Banned users cannot log in; a ban ends their sessions and tokens at once.', options: options(STATUSES) })}
     <button type="submit" class="small">Save<span class="visually-hidden"> ${user.username}</span></button>
   </form>`;
 }

@@ -27,7 +27,7 @@ const AliasFields = {
   alias: AliasText,
 };
 
-const CreateAliasBody = Type.Object(AliasFields);
+export const CreateAliasBody = Type.Object(AliasFields);
 const UpdateAliasBody = Type.Object({ emoji_id: Type.Optional(AliasFields.emoji_id), alias: Type.Optional(AliasFields.alias) });
 
 /** With its emoji (and the emoji's category) when loaded, else emoji null. */

@@ -10,10 +10,17 @@ export interface Page<T> {
   total: number;
 }
 
+export const EMOJI_SORTS = ['display_order', 'title', 'shortcode'] as const;
+export type EmojiSort = (typeof EMOJI_SORTS)[number];
+
 export interface EmojiFilter {
-  categoryId?: number | undefined;
+  /** null: emojis without a category. */
+  categoryId?: number | null | undefined;
   /** Contained (case-insensitive) in the shortcode, the title or the emoji text. */
   search?: string | undefined;
+  /** Default display order (then id); the API lists in display order, the admin pages sort by column too. */
+  sort?: EmojiSort | undefined;
+  descending?: boolean | undefined;
 }
 
 export interface AliasFilter {
@@ -84,12 +91,35 @@ export class CatalogSnapshot {
   }
 
   emojiPage(filter: EmojiFilter, offset: number, limit: number): Page<EmojiRow> {
-    let rows = filter.categoryId !== undefined ? this.emojisIn(filter.categoryId) : this.#emojis;
+    const sort = filter.sort ?? 'display_order';
+    const categoryId = filter.categoryId;
+    let rows = this.#sortedEmojis(sort);
+    if (categoryId === null) rows = rows.filter((emoji) => emoji.emoji_category_id === null);
+    else if (categoryId !== undefined) rows = sort === 'display_order' ? this.emojisIn(categoryId) : rows.filter((emoji) => emoji.emoji_category_id === categoryId);
     if (filter.search !== undefined && filter.search !== '') {
       const term = filter.search.toLowerCase();
       rows = rows.filter((emoji) => contains(emoji.emoji_shortcode, term) || contains(emoji.title, term) || contains(emoji.emoji_text, term));
     }
+    if (filter.descending === true) {
+      const total = rows.length;
+      const end = Math.max(0, total - offset);
+      return { rows: rows.slice(Math.max(0, end - limit), end).reverse(), total };
+    }
     return { rows: rows.slice(offset, offset + limit), total: rows.length };
+  }
+
+  /** Emojis without a category. */
+  get uncategorisedCount(): number {
+    return this.memo('uncategorised', () => this.#emojis.filter((emoji) => emoji.emoji_category_id === null).length);
+  }
+
+  #sortedEmojis(sort: EmojiSort): readonly EmojiRow[] {
+    if (sort === 'display_order') return this.#emojis;
+    // Titles case-insensitively (then as written), shortcodes in code point order as stored; ties by id.
+    const key = sort === 'title' ? (emoji: EmojiRow) => emoji.title.toLowerCase() : (emoji: EmojiRow) => emoji.emoji_shortcode;
+    return this.memo(`emojis by ${sort}`, () =>
+      [...this.#emojis].sort((a, b) => compare(key(a), key(b)) || compare(a.title, b.title) || a.id - b.id),
+    );
   }
 
   aliasPage(filter: AliasFilter, offset: number, limit: number): Page<AliasRow> {
@@ -119,6 +149,10 @@ export class CatalogSnapshot {
   get aliasSearch(): AliasSearchIndex {
     return (this.#aliasSearch ??= new AliasSearchIndex(this.#aliases));
   }
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 function contains(text: string | null, lowerTerm: string): boolean {

@@ -20,8 +20,8 @@ const CategoryGetQuery = Type.Object({
 });
 
 const CategoryFields = { title: Title, display_order: DisplayOrder };
-const CreateCategoryBody = Type.Object(CategoryFields);
-const UpdateCategoryBody = Type.Object({ title: Type.Optional(CategoryFields.title), display_order: Type.Optional(CategoryFields.display_order) });
+export const CreateCategoryBody = Type.Object(CategoryFields);
+export const UpdateCategoryBody = Type.Object({ title: Type.Optional(CategoryFields.title), display_order: Type.Optional(CategoryFields.display_order) });
 
 export const categoryRoutes: FastifyPluginAsyncTypebox<{ categories: CategoryService }> = async (app, { categories }) => {
   const serializedLists = new WeakMap<readonly ListedCategory[], Buffer>();

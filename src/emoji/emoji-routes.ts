@@ -14,7 +14,7 @@ const ADMIN = [{ bearer: [] }];
 const WithCategory = Type.Optional({ ...QueryFlag, description: 'Include each emoji\'s category' });
 const WithAliases = Type.Optional({ ...QueryFlag, description: 'Include each emoji\'s aliases (alphabetical)' });
 
-const EmojiListQuery = Type.Object({
+export const EmojiListQuery = Type.Object({
   ...PageQueryProperties,
   category_id: Type.Optional(Type.Integer({ description: 'Only emojis of this category (must exist)' })),
   search: Type.Optional(Type.String({ description: 'Contained in the shortcode, the title or the emoji text (case-insensitive)' })),
@@ -35,11 +35,11 @@ const EmojiFields = {
   display_order: DisplayOrder,
 };
 
-const CreateEmojiBody = Type.Object(EmojiFields, {
+export const CreateEmojiBody = Type.Object(EmojiFields, {
   description: 'One kind per emoji: emoji_text (Unicode), image_url (custom image) or sprite_mode with sprite_params (CSS sprite)',
 });
 
-const UpdateEmojiBody = Type.Object(
+export const UpdateEmojiBody = Type.Object(
   {
     ...EmojiFields,
     title: Type.Optional(EmojiFields.title),

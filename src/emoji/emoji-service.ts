@@ -80,7 +80,7 @@ export class EmojiService {
   /** A page of the in-memory catalog, in display order, with the relations asked for. */
   async list(filter: EmojiFilter, page: { offset: number; limit: number }, load: EmojiLoad): Promise<Page<LoadedEmoji>> {
     const catalog = await this.#catalog.snapshot();
-    if (filter.categoryId !== undefined && catalog.category(filter.categoryId) === undefined) {
+    if (filter.categoryId !== undefined && filter.categoryId !== null && catalog.category(filter.categoryId) === undefined) {
       throw ValidationError.field('category_id', 'The selected category id is invalid.');
     }
     const { rows, total } = catalog.emojiPage(filter, page.offset, page.limit);

@@ -24,6 +24,9 @@ describeEachDatabase('admin area: who may open what', (db) => {
     const forum = await t.services.forum.createForum({ name: 'Access forum' });
     await t.services.mailer.send({ to: 'someone@example.test', subject: 'Hello', text: 'Body' });
     const [mail] = (await t.services.outbox.list({ page: 1, perPage: 1, offset: 0 })).rows;
+    const category = await t.services.emoji.categories.create({ title: 'Access category', display_order: 0 });
+    const emoji = await t.services.emoji.emojis.create({ title: 'Access', emoji_shortcode: ':access_emoji:', emoji_text: '🔑', display_order: 0 });
+    const alias = await t.services.emoji.aliases.create({ emoji_id: emoji.id, alias: ':access_alias:' });
     staffPages = ['/admin/', '/admin/moderation/', '/admin/word-filters/', '/admin/word-filters/tester/', `/admin/word-filters/${rule.id}/`];
     adminPages = [
       '/admin/word-filters/new/',
@@ -35,6 +38,11 @@ describeEachDatabase('admin area: who may open what', (db) => {
       '/admin/outbox/',
       `/admin/outbox/${mail!.id}/`,
       '/admin/emoji-images/',
+      '/admin/emojis/',
+      '/admin/emojis/new/',
+      `/admin/emojis/${emoji.id}/`,
+      `/admin/emojis/${emoji.id}/delete/`,
+      '/admin/emoji-categories/',
     ];
     adminActions = [
       '/admin/word-filters/',
@@ -48,6 +56,16 @@ describeEachDatabase('admin area: who may open what', (db) => {
       `/admin/forums/${forum.id}/delete/`,
       '/admin/emoji-images/custom/',
       '/admin/emoji-images/sprites/',
+      '/admin/emoji-images/custom/x.png/delete/',
+      '/admin/emojis/',
+      '/admin/emojis/preview/',
+      `/admin/emojis/${emoji.id}/`,
+      `/admin/emojis/${emoji.id}/delete/`,
+      `/admin/emojis/${emoji.id}/aliases/`,
+      `/admin/emojis/${emoji.id}/aliases/${alias.id}/delete/`,
+      '/admin/emoji-categories/',
+      `/admin/emoji-categories/${category.id}/`,
+      `/admin/emoji-categories/${category.id}/delete/`,
     ];
   });
   after(() => t.close());
@@ -133,6 +151,7 @@ describeEachDatabase('admin area: who may open what', (db) => {
         const response = await moderator.browser.post(url, { confirmed: '1', is_active: '0', display_order: '1', name: 'x', role: 'admin', status: 'active' });
         assert.equal(response.status, 403, url);
       }
+      assert.ok((await t.services.emoji.catalog.snapshot()).emojiByCode(':access_alias:'), 'the alias is still there');
       const self = await t.services.users.get(moderator.user.id);
       assert.equal(self.role, 'moderator', 'did not promote themselves');
     });

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { after, before, it } from 'node:test';
 import { describeEachDatabase, type TestApp } from '../helpers/app.ts';
 import { SVG, png } from '../helpers/images.ts';
-import { notice, postMultipart, signedInBrowser, type SignedInBrowser } from './helpers.ts';
+import { makeEmoji } from '../helpers/emoji.ts';
+import { notice, postMultipart, row, signedInBrowser, type SignedInBrowser } from './helpers.ts';
 
 describeEachDatabase('admin emoji images page', (db) => {
   let t: TestApp;
@@ -64,3 +65,55 @@ describeEachDatabase('admin emoji images page', (db) => {
     assert.equal(response.status, 403);
   });
 });
+
+describeEachDatabase('admin emoji images page: files in use', (db) => {
+  let t: TestApp;
+  let admin: SignedInBrowser;
+
+  before(async () => {
+    t = await db.start();
+    admin = await signedInBrowser(t, 'admin');
+  });
+  after(() => t.close());
+
+  it('names the emojis using a file, offers a new emoji with it, and deletes only unused files (after asking)', async () => {
+    const used = await t.services.images.save('custom', png(6, 6), { type: 'png', width: 6, height: 6 });
+    const unused = await t.services.images.save('custom', png(7, 7), { type: 'png', width: 7, height: 7 });
+    const sheet = await t.services.images.save('sprites', png(32, 16), { type: 'png', width: 32, height: 16 });
+    const emoji = await makeEmoji(t, { emoji_text: null, image_url: used.url, emoji_shortcode: ':uses_file:' });
+    await makeEmoji(t, { emoji_text: null, sprite_mode: true, sprite_params: { sheet: sheet.name, x: 0, y: 0, width: 16, height: 16 }, emoji_shortcode: ':uses_sheet:' });
+
+    const page = await admin.browser.get('/admin/emoji-images/');
+    const usedRow = row(page.body, `custom-${used.name.replace(/\W/g, '-')}`)!;
+    assert.match(usedRow, new RegExp(`<a href="/admin/emojis/${emoji.id}/">:uses_file:</a>`));
+    assert.doesNotMatch(usedRow, /Delete/, 'no delete button for a file in use');
+    assert.match(row(page.body, `sprites-${sheet.name.replace(/\W/g, '-')}`)!, /:uses_sheet:/);
+    assert.match(row(page.body, `custom-${unused.name.replace(/\W/g, '-')}`)!, new RegExp(`href="/admin/emojis/new/\\?kind=image&amp;image_url=${encodeURIComponent(unused.url)}"`));
+    const prefilled = await admin.browser.get(`/admin/emojis/new/?kind=image&image_url=${encodeURIComponent(unused.url)}`);
+    assert.match(prefilled.body, new RegExp(`name="image_url" type="text" value="${unused.url}"`));
+    assert.match(prefilled.body, /value="image" checked/);
+
+    const refused = await admin.browser.post(`/admin/emoji-images/custom/${used.name}/delete/`, { confirmed: '1' });
+    assert.equal(refused.status, 303);
+    assert.deepEqual(notice((await admin.browser.get('/admin/emoji-images/')).body), { kind: 'error', text: `${used.name} is used by :uses_file:; change that emoji first.` });
+    assert.ok(stored(t, 'custom').includes(used.name));
+
+    const asked = await admin.browser.post(`/admin/emoji-images/custom/${unused.name}/delete/`, {});
+    assert.equal(asked.status, 200);
+    assert.match(asked.body, /No emoji uses it\./);
+    assert.ok(stored(t, 'custom').includes(unused.name));
+    assert.equal((await admin.browser.post(`/admin/emoji-images/custom/${unused.name}/delete/`, { confirmed: '1' })).status, 303);
+    assert.ok(!stored(t, 'custom').includes(unused.name));
+    assert.equal((await t.app.inject({ method: 'GET', url: unused.url })).statusCode, 404);
+  });
+
+  it('answers 404 for a file that is not there or a name that is not a plain file name', async () => {
+    assert.equal((await admin.browser.post('/admin/emoji-images/custom/missing.png/delete/', { confirmed: '1' })).status, 404);
+    assert.equal((await admin.browser.post('/admin/emoji-images/custom/..%2Fsprites%2Fx.png/delete/', { confirmed: '1' })).status, 404);
+    assert.equal((await admin.browser.post('/admin/emoji-images/elsewhere/x.png/delete/', { confirmed: '1' })).status, 404);
+  });
+});
+
+function stored(t: TestApp, kind: 'custom' | 'sprites'): string[] {
+  return readdirSync(join(t.config.uploadDir, kind));
+}

@@ -62,6 +62,11 @@ describeEachDatabase('admin outbox and dashboard', (db) => {
       assert.match(card('users'), new RegExp(`<p class="count">${users} <span class="muted">users</span></p><p>1 banned</p>`));
       assert.match(card('forums'), /<p class="count">1 <span class="muted">forums<\/span><\/p>/);
       assert.match(card('outbox'), /<a href="\/admin\/outbox\/">Outbox<\/a>/);
+      const emojis = (await t.services.emoji.emojis.list({}, { offset: 0, limit: 1 }, { category: false, aliases: false })).total;
+      assert.match(card('emojis'), new RegExp(`<p class="count">${emojis} <span class="muted">emojis</span></p>`));
+      assert.match(card('emoji-categories'), /<a href="\/admin\/emoji-categories\/">Emoji categories<\/a>/);
+      const cards = [...page.body.matchAll(/<li id="card-([\w-]+)">/g)].map((m) => m[1]);
+      assert.deepEqual(cards, ['moderation', 'word-filters', 'emojis', 'emoji-categories', 'emoji-images', 'users', 'forums', 'outbox']);
     });
 
     it('shows moderators only the queue and the word filters', async () => {

@@ -1,0 +1,203 @@
+// The emoji form: its fields for the three kinds, the mapping from a
+// submitted form to the API's body (validated by the API's schema and then
+// by EmojiService, which owns the rules of kinds, codes and categories), and
+// the preview drawn by the forum's own emoji renderer.
+import type { EmojiRow } from '../emoji/resource.ts';
+import { EMOJI_TEXT_MAX, IMAGE_URL_MAX, SPRITE_SHEET_MAX, TITLE_MAX } from '../emoji/fields.ts';
+import { IMAGE_RULES, isFileName, sizeText } from '../emoji/images/store.ts';
+import type { CategoryRow } from '../emoji/resource.ts';
+import { emojiHtml } from '../forum/render.ts';
+import type { FieldErrors } from '../http/errors.ts';
+import { html, type SafeHtml } from '../web/html.ts';
+import { errorsFor, fieldId, radioGroup, selectField, text, textInput, type FormState, type SubmittedForm } from './forms.ts';
+
+export const EMOJI_KINDS = ['unicode', 'image', 'sprite'] as const;
+export type EmojiKind = (typeof EMOJI_KINDS)[number];
+
+export const KIND_LABELS: Record<EmojiKind, string> = { unicode: 'Unicode character', image: 'Custom image', sprite: 'CSS sprite' };
+
+const SPRITE_MEMBERS = ['sheet', 'x', 'y', 'width', 'height'] as const;
+const member = (name: string) => `sprite_params.${name}`;
+
+export function kindOf(row: EmojiRow): EmojiKind | null {
+  if (row.emoji_text !== null) return 'unicode';
+  if (row.image_url !== null) return 'image';
+  if (Boolean(row.sprite_mode)) return 'sprite';
+  return null;
+}
+
+/** The form's values for a stored emoji. */
+export function rowValues(row: EmojiRow): Record<string, unknown> {
+  return {
+    title: row.title,
+    emoji_shortcode: row.emoji_shortcode,
+    display_order: row.display_order,
+    emoji_category_id: row.emoji_category_id ?? '',
+    kind: kindOf(row) ?? '',
+    emoji_text: row.emoji_text ?? '',
+    image_url: row.image_url ?? '',
+    [member('sheet')]: row.sprite_sheet ?? '',
+    [member('x')]: row.sprite_x ?? '',
+    [member('y')]: row.sprite_y ?? '',
+    [member('width')]: row.sprite_width ?? '',
+    [member('height')]: row.sprite_height ?? '',
+  };
+}
+
+/** The submitted values as shown again in the form (every sprite member present, so its errors show beside it). */
+export function submittedValues(form: SubmittedForm, imageUrl?: string): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  for (const name of ['title', 'emoji_shortcode', 'display_order', 'emoji_category_id', 'kind', 'emoji_text', 'image_url', ...SPRITE_MEMBERS.map(member)]) {
+    values[name] = text(form, name) ?? '';
+  }
+  if (imageUrl !== undefined) values['image_url'] = imageUrl;
+  return values;
+}
+
+export interface EmojiBody {
+  /** The API's create/update body, still as text: the API's schema coerces and checks it. */
+  body: Record<string, unknown>;
+  /**
+   * "No category" was chosen. It is set to null after the schema check:
+   * coercing form text would turn a null into 0 there.
+   */
+  noCategory: boolean;
+  /** What the form itself requires: a kind, and that kind's field. */
+  errors: FieldErrors;
+}
+
+/**
+ * The API body for the kind chosen in the form. Only the chosen kind's fields
+ * are sent: the service then makes the emoji that kind and clears the others.
+ */
+export function emojiBody(values: Readonly<Record<string, unknown>>): EmojiBody {
+  const value = (name: string) => {
+    const v = values[name];
+    return typeof v === 'string' ? v : v === undefined || v === null ? '' : String(v);
+  };
+  const body: Record<string, unknown> = { title: value('title'), emoji_shortcode: value('emoji_shortcode') };
+  if (value('display_order') !== '') body['display_order'] = value('display_order');
+  const noCategory = value('emoji_category_id') === '';
+  if (!noCategory) body['emoji_category_id'] = value('emoji_category_id');
+
+  const errors: FieldErrors = {};
+  const kind = EMOJI_KINDS.find((k) => k === value('kind'));
+  switch (kind) {
+    case undefined:
+      errors['kind'] = ['Choose the kind of emoji: Unicode character, custom image or CSS sprite.'];
+      break;
+    case 'unicode':
+      body['emoji_text'] = value('emoji_text');
+      if (value('emoji_text') === '') errors['emoji_text'] = ['The emoji text field is required for a Unicode emoji.'];
+      break;
+    case 'image':
+      body['image_url'] = value('image_url');
+      if (value('image_url') === '') errors['image_url'] = ['Upload an image or give the URL of one.'];
+      break;
+    case 'sprite': {
+      body['sprite_mode'] = true;
+      const params: Record<string, string> = {};
+      for (const name of SPRITE_MEMBERS) if (value(member(name)) !== '') params[name] = value(member(name));
+      body['sprite_params'] = params;
+      break;
+    }
+  }
+  return { body, noCategory, errors };
+}
+
+/** An unsaved emoji as the forum would draw it, or null when the chosen kind lacks what it needs. */
+export function previewRow(values: Readonly<Record<string, unknown>>): EmojiRow | null {
+  const value = (name: string) => String(values[name] ?? '');
+  const kind = value('kind');
+  const base: EmojiRow = {
+    id: 0,
+    title: value('title') || 'Preview',
+    emoji_shortcode: value('emoji_shortcode') || ':preview:',
+    emoji_text: null,
+    image_url: null,
+    sprite_mode: false,
+    sprite_x: null,
+    sprite_y: null,
+    sprite_width: null,
+    sprite_height: null,
+    sprite_sheet: null,
+    emoji_category_id: null,
+    display_order: 0,
+    created_at: '',
+    updated_at: '',
+  };
+  if (kind === 'unicode') return value('emoji_text') === '' ? null : { ...base, emoji_text: value('emoji_text') };
+  if (kind === 'image') return value('image_url') === '' ? null : { ...base, image_url: value('image_url') };
+  if (kind === 'sprite') {
+    const number = (name: string, min: number) => (/^\d{1,5}$/.test(value(member(name))) && Number(value(member(name))) >= min ? Number(value(member(name))) : null);
+    const sheet = value(member('sheet'));
+    const [x, y, width, height] = [number('x', 0), number('y', 0), number('width', 1), number('height', 1)];
+    if (!isFileName(sheet) || x === null || y === null || width === null || height === null || width > 512 || height > 512) return null;
+    return { ...base, sprite_mode: true, sprite_sheet: sheet, sprite_x: x, sprite_y: y, sprite_width: width, sprite_height: height };
+  }
+  return null;
+}
+
+const PREVIEW_HELP: Record<string, string> = {
+  unicode: 'Type the character to see it.',
+  image: 'Choose an image file or give its URL to see it.',
+  sprite: 'Give the sheet, x, y, width and height (in pixels) to see the sprite cut from its sheet.',
+  '': 'Choose a kind to see a preview.',
+};
+
+/** What the preview box shows: the emoji as posts will show it, with its code. */
+export function emojiPreview(values: Readonly<Record<string, unknown>>): SafeHtml {
+  const row = previewRow(values);
+  if (row === null) return html`<span class="muted">${PREVIEW_HELP[String(values['kind'] ?? '')] ?? PREVIEW_HELP['']}</span>`;
+  return html`${emojiHtml(row, row.emoji_shortcode)} <span>Shown as in posts for <code>${row.emoji_shortcode}</code></span>`;
+}
+
+export interface EmojiFormContext {
+  categories: readonly CategoryRow[];
+  /** Uploaded sprite sheet names, offered for the sheet field. */
+  sheets: readonly string[];
+}
+
+export function emojiFields(form: FormState, context: EmojiFormContext): SafeHtml {
+  const imageFileId = fieldId(form, 'image_file');
+  const imageFileErrors = errorsFor(form, 'image_file');
+  return html`${textInput(form, { name: 'title', label: 'Title', required: true, maxlength: TITLE_MAX, hint: 'What the emoji shows, for screen readers and tooltips.' })}
+  ${textInput(form, { name: 'emoji_shortcode', label: 'Shortcode', required: true, maxlength: 255, hint: 'Written as :name: with letters, digits, _ and -; unique across all shortcodes and aliases.' })}
+  ${textInput(form, { name: 'display_order', label: 'Position', type: 'number', required: true, min: 0, hint: 'Lower numbers come first in lists.' })}
+  ${selectField(form, { name: 'emoji_category_id', label: 'Category', blank: 'No category', options: context.categories.map((category) => ({ value: String(category.id), label: category.title })) })}
+  ${radioGroup(form, { name: 'kind', label: 'Kind', required: true, options: EMOJI_KINDS.map((kind) => ({ value: kind, label: KIND_LABELS[kind] })) })}
+  <fieldset class="kind-fields kind-unicode">
+    <legend>Unicode character</legend>
+    ${textInput(form, { name: 'emoji_text', label: 'Emoji text', hint: `The character itself (or a text emoticon), at most ${EMOJI_TEXT_MAX} characters.` })}
+  </fieldset>
+  <fieldset class="kind-fields kind-image">
+    <legend>Custom image</legend>
+    <div class="field">
+      <label for="${imageFileId}">Image file</label>
+      <p class="hint" id="${imageFileId}-hint">PNG, GIF, WebP or JPEG; at most ${sizeText(IMAGE_RULES.custom.maxBytes)} and ${IMAGE_RULES.custom.maxWidth}×${IMAGE_RULES.custom.maxHeight} pixels. It replaces the URL below.</p>
+      <input id="${imageFileId}" name="image_file" type="file" accept="image/png,image/gif,image/webp,image/jpeg" data-preview="${imageFileId}-preview" aria-describedby="${imageFileId}-hint${imageFileErrors.length > 0 ? ` ${imageFileId}-error` : ''}"${imageFileErrors.length > 0 ? html` aria-invalid="true"` : ''}>
+      ${imageFileErrors.length > 0 ? html`<p class="field-error" id="${imageFileId}-error">${imageFileErrors.join(' ')}</p>` : ''}
+      <div id="${imageFileId}-preview" aria-live="polite"></div>
+    </div>
+    ${textInput(form, { name: 'image_url', label: 'Image URL', maxlength: IMAGE_URL_MAX, hint: 'Filled in by an upload; or the address of an image already online.' })}
+  </fieldset>
+  <fieldset class="kind-fields kind-sprite">
+    <legend>CSS sprite</legend>
+    ${errorsFor(form, 'sprite_params').length > 0 ? html`<p class="field-error" id="${fieldId(form, 'sprite_params')}">${errorsFor(form, 'sprite_params').join(' ')}</p>` : ''}
+    ${textInput(form, { name: member('sheet'), label: 'Sprite sheet', maxlength: SPRITE_SHEET_MAX, list: `${form.id}-sheets`, hint: 'The name of an uploaded sheet (see Emoji images).' })}
+    <datalist id="${form.id}-sheets">${context.sheets.map((sheet) => html`<option value="${sheet}"></option>`)}</datalist>
+    <div class="sprite-numbers">
+      ${textInput(form, { name: member('x'), label: 'X (px from the left)', type: 'number', min: 0 })}
+      ${textInput(form, { name: member('y'), label: 'Y (px from the top)', type: 'number', min: 0 })}
+      ${textInput(form, { name: member('width'), label: 'Width (px)', type: 'number', min: 1 })}
+      ${textInput(form, { name: member('height'), label: 'Height (px)', type: 'number', min: 1 })}
+    </div>
+  </fieldset>`;
+}
+
+/** Submitted image file bytes, if one was chosen. */
+export function chosenFile(form: SubmittedForm): Buffer | undefined {
+  const value = form['image_file'];
+  const file = Array.isArray(value) ? value[0] : value;
+  return Buffer.isBuffer(file) && file.length > 0 ? file : undefined;
+}
