@@ -2,7 +2,6 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from 'fastify';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
-import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { randomUUID } from 'node:crypto';
@@ -23,6 +22,7 @@ import { migrateToLatest } from './db/migrate.ts';
 import { emojiCatalogRoutes } from './emoji/routes.ts';
 import { trackAllowedMethods } from './http/allowed-methods.ts';
 import { installErrorHandling } from './http/error-handler.ts';
+import { installMultipart } from './http/multipart.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { RequestLogController } from './http/request-log.ts';
 import { validatorCompiler } from './http/validation.ts';
@@ -105,16 +105,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.decorate('site', { baseUrl: config.baseUrl, name: 'Forum' });
   await app.register(cookie);
   await app.register(formbody);
-  // Before CSRF protection: a multipart form's _csrf field must be read by then.
-  // Files are kept in memory up to the largest upload (routes lower it), one
-  // byte over so a handler can tell "too large" apart and say so.
-  await app.register(multipart, {
-    attachFieldsToBody: 'keyValues',
-    throwFileSizeLimit: false,
-    limits: { fileSize: IMAGE_RULES.sprites.maxBytes + 1, files: 1, fields: 100, parts: 101 },
-  });
   installAuthentication(app, services.auth);
   installRateLimits(app, limiters, config.rateLimit);
+  // Before CSRF protection: an upload form's _csrf field must be read by then.
+  await installMultipart(app, { maxFileBytes: IMAGE_RULES.sprites.maxBytes });
   installCsrfProtection(app);
   await app.register(fastifyStatic, {
     root: fileURLToPath(new URL('./web/assets/', import.meta.url)),

@@ -82,6 +82,17 @@ describeEachDatabase('emoji image uploads (POST /api/emoji/images, /api/emoji/sp
       assert.equal(response.json().error.code, 'BAD_REQUEST');
     });
 
+    it('takes multipart bodies only where files are uploaded, and only from signed-in callers', async () => {
+      const body = await multipart({ title: 'x', file: { bytes: png(4, 4), name: 'x.png', type: 'image/png' } });
+      const elsewhere = await t.app.inject({ method: 'POST', url: '/api/emoji/emojis', payload: body.payload, headers: { ...body.headers, ...admin.headers } });
+      assert.equal(elsewhere.statusCode, 400);
+      assert.equal(elsewhere.json().message, 'This address does not take file uploads.');
+      const page = await t.app.inject({ method: 'POST', url: '/login/', payload: body.payload, headers: body.headers });
+      assert.equal(page.statusCode, 400);
+      const guest = await t.app.inject({ method: 'POST', url: '/api/emoji/images', payload: body.payload, headers: body.headers });
+      assert.equal(guest.statusCode, 401);
+    });
+
     it('is for admins: 401 for guests, 403 for moderators', async () => {
       assert.equal((await upload('/api/emoji/images', png(4, 4), null)).statusCode, 401);
       assert.equal((await upload('/api/emoji/images', png(4, 4), moderator)).statusCode, 403);
