@@ -5,6 +5,7 @@ import type { AuthUser } from '../../src/auth/service.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { TEST_PASSWORD, createUser } from '../helpers/auth.ts';
 import { browserSkipReason, launchChromium, seriousAccessibilityViolations } from '../helpers/chromium.ts';
+import { topicPath } from '../../src/urls/paths.ts';
 import { createRule } from '../word-filters/helpers.ts';
 
 describe('admin pages in a browser', { skip: browserSkipReason() }, () => {
@@ -109,10 +110,15 @@ describe('admin pages in a browser', { skip: browserSkipReason() }, () => {
     await page.close();
   });
 
-  it('approves a held post: it leaves the queue and guests see it on its topic', async () => {
+  it('approves a held post: it leaves the queue and guests see it on the topic page', async () => {
     await createRule(t, { pattern: 'heldword', filter_type: 'moderate', applies_to: ['posts'] }, null);
     const topic = await t.services.forum.createTopic(author, { forum_id: forumId, title: 'Approval topic', body: 'Opening words' });
     const held = await t.services.forum.reply(topic.id, author, 'A reply with heldword in it');
+    const guest = await browser.newContext();
+    const guestPage = await guest.newPage();
+    await guestPage.goto(`${base}${topicPath({ id: topic.id, title: topic.title })}`);
+    assert.equal(await guestPage.getByText('A reply with heldword in it').count(), 0, 'hidden from guests while held');
+
     const page = await open(moderator, '/admin/moderation/');
     const row = page.locator(`#pending-${held.id}`);
     assert.match(await row.textContent() ?? '', /A reply with heldword in it/);
@@ -122,9 +128,8 @@ describe('admin pages in a browser', { skip: browserSkipReason() }, () => {
     await row.waitFor({ state: 'detached' });
     assert.match(await page.locator('#admin-live').textContent() ?? '', new RegExp(`Post #${held.id} approved and published\\.`));
 
-    // The public topic page is built on another branch; a guest reads the topic through the API.
-    const guest = await browser.newContext();
-    const guestPage = await guest.newPage();
+    await guestPage.goto(`${base}${topicPath({ id: topic.id, title: topic.title })}`);
+    await guestPage.getByText('A reply with heldword in it').waitFor();
     const response = await guestPage.goto(`${base}/api/topics/${topic.id}/posts`);
     const posts = (await response!.json()).data as Array<{ id: number; body: string }>;
     assert.ok(posts.some((post) => post.id === held.id && post.body === 'A reply with heldword in it'));
