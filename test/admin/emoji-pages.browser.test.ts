@@ -72,10 +72,15 @@ describe('admin emoji pages in a browser', { skip: browserSkipReason() }, () => 
     await page.getByLabel('Width (px)').fill('16');
     await page.getByLabel('Height (px)').fill('16');
 
+    // Each change asks for a new preview; wait until the last answer is in before looking at it.
+    await page.waitForFunction(`(() => {
+      const sprite = document.querySelector('#emoji-preview .sprite');
+      return sprite !== null && getComputedStyle(sprite).height === '16px' && getComputedStyle(sprite).backgroundPosition === '-16px 0px';
+    })()`);
+    await page.waitForLoadState('networkidle');
     const sprite = page.locator('#emoji-preview .sprite');
     await sprite.waitFor();
     assert.equal(await sprite.getAttribute('aria-label'), 'Green face');
-    await page.waitForFunction(`getComputedStyle(document.querySelector('#emoji-preview .sprite')).backgroundPosition === '-16px 0px'`);
     const shot = decodePng(await sprite.screenshot());
     assert.equal(shot.width, 16);
     assert.ok(near(shot.pixel(8, 8), GREEN), `the green cell is shown, got ${shot.pixel(8, 8).join(',')}`);
