@@ -2,6 +2,8 @@
 // in production), start a bare node:http baseline, load either with autocannon.
 import autocannon from 'autocannon';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,19 +28,21 @@ export const DURATION_SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10);
 /** The service on a fresh SQLite file; limits raised so the benchmark measures work, not 429s. */
 export async function startService(env: Record<string, string> = {}): Promise<Server> {
   const dir = mkdtempSync(join(tmpdir(), 'forum-bench-'));
+  const port = await freePort();
   const child = spawn(process.execPath, ['src/main.ts'], {
     env: {
       ...process.env,
-      PORT: '0',
+      PORT: String(port),
       DATABASE_URL: `sqlite:${join(dir, 'forum.db')}`,
       RATE_LIMIT_GUEST: '1000000000',
       RATE_LIMIT_AUTHENTICATED: '1000000000',
       LOG_LEVEL: 'info', // as in production: one line per request (sent to /dev/null here)
       ...env,
     },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    // Log lines go straight to /dev/null: read through a pipe they would cost the load generator's CPU.
+    stdio: ['ignore', 'ignore', 'inherit'],
   });
-  const url = await listeningUrl(child);
+  const url = await readyUrl(child, `http://127.0.0.1:${port}`, '/api/hello');
   return {
     url,
     stop: async () => {
@@ -57,9 +61,10 @@ export async function startBareServer(): Promise<Server> {
       res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
       res.end(body);
     });
-    server.listen(0, '127.0.0.1', () => console.log('Server listening at http://127.0.0.1:' + server.address().port));`;
-  const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const url = await listeningUrl(child);
+    server.listen(Number(process.env.PORT), '127.0.0.1');`;
+  const port = await freePort();
+  const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, PORT: String(port) } });
+  const url = await readyUrl(child, `http://127.0.0.1:${port}`, '/');
   return { url, stop: () => stopChild(child) };
 }
 
@@ -107,25 +112,28 @@ export function machine(): string {
   return `${cpus().length} × ${cpu}, Node ${process.versions.node}, ${new Date().toISOString().slice(0, 10)}`;
 }
 
-function listeningUrl(child: ChildProcess): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let output = '';
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 120_000);
-    child.stdout?.setEncoding('utf8');
-    child.stdout?.on('data', (chunk: string) => {
-      if (output !== null) output += chunk;
-      const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
-      if (match?.[1]) {
-        clearTimeout(timer);
-        output = '';
-        // From here on the per-request log lines are read and dropped.
-        child.stdout?.removeAllListeners('data');
-        child.stdout?.resume();
-        resolve(match[1]);
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`server exited with ${code}:\n${output}`)));
-  });
+/** Polls the server until it answers 200 (start-up includes migrations and, for some groups, the Unicode import). */
+async function readyUrl(child: ChildProcess, url: string, probe: string): Promise<string> {
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(`${url}${probe}`)).ok) return url;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`server at ${url} did not become ready`);
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const address = server.address();
+  server.close();
+  if (address === null || typeof address === 'string') throw new Error('no free port');
+  return address.port;
 }
 
 async function stopChild(child: ChildProcess): Promise<void> {

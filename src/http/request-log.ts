@@ -2,10 +2,13 @@
 // credentials and the key segment of activation / reset links are masked.
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 
+const QUIETER_THAN_INFO = new Set(['warn', 'error', 'fatal', 'silent']);
 const SECRET_PARAMS = /([?&](?:token|key|password|code|secret|access_token)=)[^&#]*/gi;
 const SECRET_PATHS = /^(\/activate\/\d+\/|\/password-recovery\/)[^/?#]+/;
 
 export function redactUrl(url: string): string {
+  // Most URLs have neither a query nor a one-time link: skip the regexes for them.
+  if (!url.includes('?') && !url.startsWith('/activate/') && !url.startsWith('/password-recovery/')) return url;
   return url.replace(SECRET_PATHS, '$1***').replace(SECRET_PARAMS, '$1***');
 }
 
@@ -15,6 +18,8 @@ export class RequestLogController extends LogController {
   }
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    // Skip building the line when info is off (LOG_LEVEL=warn and above).
+    if (!error && QUIETER_THAN_INFO.has(reply.log.level)) return;
     const line = {
       method: request.method,
       url: redactUrl(request.originalUrl),
