@@ -3,7 +3,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { requireRole } from '../auth/guard.ts';
 import { DataOf, IdParams, QueryFlag, errorResponses, isOn } from '../http/schemas.ts';
-import type { CategoryService, ListedCategory } from './category-service.ts';
+import type { CategoryService } from './category-service.ts';
+import type { ResponseCache } from './response-cache.ts';
 import { DisplayOrder, Title } from './fields.ts';
 import { Category, aliasResource, categoryResource, emojiResource } from './resource.ts';
 
@@ -23,9 +24,7 @@ const CategoryFields = { title: Title, display_order: DisplayOrder };
 export const CreateCategoryBody = Type.Object(CategoryFields);
 export const UpdateCategoryBody = Type.Object({ title: Type.Optional(CategoryFields.title), display_order: Type.Optional(CategoryFields.display_order) });
 
-export const categoryRoutes: FastifyPluginAsyncTypebox<{ categories: CategoryService }> = async (app, { categories }) => {
-  const serializedLists = new WeakMap<readonly ListedCategory[], Buffer>();
-
+export const categoryRoutes: FastifyPluginAsyncTypebox<{ categories: CategoryService; cache: ResponseCache }> = async (app, { categories, cache }) => {
   app.get('/categories', {
     schema: {
       tags: TAGS,
@@ -33,23 +32,18 @@ export const categoryRoutes: FastifyPluginAsyncTypebox<{ categories: CategorySer
       querystring: CategoryListQuery,
       response: { 200: Type.Object({ data: Type.Array(Category) }), ...errorResponses(422, 429) },
     },
-  }, async (request, reply) => {
-    const listed = await categories.list({ withCount: isOn(request.query.with_emojis), withEmojis: isOn(request.query.include_emojis) });
-    // With include_emojis this is the whole catalog (half a megabyte): it is
-    // serialized (by this route's own serializer) once per catalog version.
-    let body = serializedLists.get(listed);
-    if (body === undefined) {
+  }, async (request, reply) =>
+    // With include_emojis this is the whole catalog (half a megabyte).
+    cache.send(request, reply, async () => {
+      const listed = await categories.list({ withCount: isOn(request.query.with_emojis), withEmojis: isOn(request.query.include_emojis) });
       const data = listed.map((category) =>
         categoryResource(category.row, {
           emojisCount: category.emojisCount ?? null,
           emojis: category.emojis ? category.emojis.map((emoji) => emojiResource(emoji)) : null,
         }),
       );
-      body = Buffer.from(reply.serialize({ data }) as string);
-      serializedLists.set(listed, body);
-    }
-    return reply.type('application/json; charset=utf-8').send(body);
-  });
+      return { data };
+    }));
 
   app.get('/categories/:id', {
     schema: {

@@ -59,7 +59,7 @@ export class CategoryService {
   /**
    * Every category in display order, from the in-memory catalog; counts and
    * emojis only when asked for. The same array comes back until the catalog
-   * changes, so the route can keep its serialized form.
+   * changes.
    */
   async list(options: { withCount: boolean; withEmojis: boolean }): Promise<readonly ListedCategory[]> {
     const catalog = await this.#catalog.snapshot();

@@ -7,6 +7,7 @@ import { DataOf, IdParams, Nullable, QueryFlag, SearchQueryProperties, errorResp
 import type { EmojiService, LoadedEmoji } from './emoji-service.ts';
 import { DisplayOrder, EmojiShortcode, EmojiText, ImageUrl, Reference, SpriteMode, SpriteParamsInput, Title } from './fields.ts';
 import { Emoji, aliasResource, categoryResource, emojiResource } from './resource.ts';
+import type { ResponseCache } from './response-cache.ts';
 
 const TAGS = ['emoji'];
 const ADMIN = [{ bearer: [] }];
@@ -66,7 +67,7 @@ function shownEmoji(emoji: LoadedEmoji) {
   });
 }
 
-export const emojiRoutes: FastifyPluginAsyncTypebox<{ emojis: EmojiService; baseUrl: string | null }> = async (app, { emojis, baseUrl }) => {
+export const emojiRoutes: FastifyPluginAsyncTypebox<{ emojis: EmojiService; baseUrl: string | null; cache: ResponseCache }> = async (app, { emojis, baseUrl, cache }) => {
   app.get('/emojis', {
     schema: {
       tags: TAGS,
@@ -74,16 +75,17 @@ export const emojiRoutes: FastifyPluginAsyncTypebox<{ emojis: EmojiService; base
       querystring: EmojiListQuery,
       response: { 200: PaginatedOf(Emoji), ...errorResponses(422, 429) },
     },
-  }, async (request) => {
-    const query = request.query;
-    const page = pageRequest(query);
-    const { rows, total } = await emojis.list(
-      { categoryId: query.category_id, search: query.search },
-      { offset: page.offset, limit: page.perPage },
-      { category: isOn(query.with_category), aliases: isOn(query.with_aliases) },
-    );
-    return paginated(request, baseUrl, page, rows.map(listedEmoji), total);
-  });
+  }, async (request, reply) =>
+    cache.send(request, reply, async () => {
+      const query = request.query;
+      const page = pageRequest(query);
+      const { rows, total } = await emojis.list(
+        { categoryId: query.category_id, search: query.search },
+        { offset: page.offset, limit: page.perPage },
+        { category: isOn(query.with_category), aliases: isOn(query.with_aliases) },
+      );
+      return paginated(request, baseUrl, page, rows.map(listedEmoji), total);
+    }));
 
   app.get('/emojis/search', {
     config: { validationStatus: 400 },
@@ -93,11 +95,12 @@ export const emojiRoutes: FastifyPluginAsyncTypebox<{ emojis: EmojiService; base
       querystring: EmojiSearchQuery,
       response: { 200: Type.Object({ data: Type.Array(Emoji) }), ...errorResponses(400, 429) },
     },
-  }, async (request) => {
-    const query = request.query;
-    const found = await emojis.search(query.q, query.limit ?? 20, { category: isOn(query.with_category), aliases: isOn(query.with_aliases) });
-    return { data: found.map(shownEmoji) };
-  });
+  }, async (request, reply) =>
+    cache.send(request, reply, async () => {
+      const query = request.query;
+      const found = await emojis.search(query.q, query.limit ?? 20, { category: isOn(query.with_category), aliases: isOn(query.with_aliases) });
+      return { data: found.map(shownEmoji) };
+    }));
 
   app.get('/emojis/:id', {
     schema: {
