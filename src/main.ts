@@ -1,4 +1,5 @@
 // Process entry: configuration → app → listen; SIGTERM/SIGINT close it gracefully.
+import './gc-tuning.ts';
 import { buildApp, createLogger } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { exitOnSignals } from './shutdown.ts';
