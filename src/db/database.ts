@@ -34,19 +34,7 @@ export function openDatabase(config: DatabaseConfig, log: Logger, options: { poo
   if (config.dialect === 'sqlite') {
     const { adapter } = openSqlite(config.path);
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: adapter }) });
-    const changes = localChangeFeed();
-    return {
-      db,
-      dialect: 'sqlite',
-      changes,
-      ping: async () => {
-        await sql`select 1`.execute(db);
-      },
-      close: async () => {
-        await changes.close();
-        await db.destroy();
-      },
-    };
+    return databaseHandle(db, 'sqlite', localChangeFeed());
   }
 
   const clientConfig: pg.ClientConfig = {
@@ -59,10 +47,13 @@ export function openDatabase(config: DatabaseConfig, log: Logger, options: { poo
   // An idle client losing its connection must not crash the process.
   pool.on('error', (error) => log.warn({ err: error }, 'idle database connection failed'));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  const changes = postgresChangeFeed(pool, clientConfig, log);
+  return databaseHandle(db, 'postgres', postgresChangeFeed(pool, clientConfig, log));
+}
+
+function databaseHandle(db: Kysely<Database>, dialect: Dialect, changes: ChangeFeed): DatabaseHandle {
   return {
     db,
-    dialect: 'postgres',
+    dialect,
     changes,
     ping: async () => {
       await sql`select 1`.execute(db);
