@@ -99,8 +99,8 @@ export async function callApi<T = unknown>(base: string, method: 'GET' | 'POST' 
 
 export function printTable(title: string, rows: Measurement[], baseline?: Measurement): void {
   console.log(`\n## ${title}\n`);
-  console.log('| target | req/s | p50 ms | p99 ms | non-2xx | errors |' + (baseline ? ` vs ${baseline.name} |` : ''));
-  console.log('|---|---:|---:|---:|---:|---:|' + (baseline ? '---:|' : ''));
+  console.log(`| target | req/s | p50 ms | p99 ms | non-2xx | errors |${baseline ? ` vs ${baseline.name} |` : ''}`);
+  console.log(`|---|---:|---:|---:|---:|---:|${baseline ? '---:|' : ''}`);
   for (const row of rows) {
     const ratio = baseline ? ` ${((row.requestsPerSecond / baseline.requestsPerSecond) * 100).toFixed(1)}% |` : '';
     console.log(`| ${row.name} | ${Math.round(row.requestsPerSecond)} | ${row.p50} | ${row.p99} | ${row.non2xx} | ${row.errors} |${ratio}`);

@@ -17,14 +17,18 @@ import { MULTILINGUAL_TITLES } from '../test/urls/multilingual-titles.ts';
 
 type Slugger = (title: string) => string;
 
-const hyphenate = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+const hyphenate = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 
 async function optional(name: string): Promise<Slugger | null> {
   const dir = process.env['SLUG_ALTERNATIVES_DIR'];
   if (dir === undefined) return null;
   try {
     const path = createRequire(`${dir}/`).resolve(name);
-    const module = await import(pathToFileURL(path).href) as { default: Slugger };
+    const module = (await import(pathToFileURL(path).href)) as { default: Slugger };
     return module.default;
   } catch {
     console.error(`(${name} not found under ${dir}; skipped)`);
@@ -56,9 +60,35 @@ for (const [name, fn] of candidates) {
   console.log(`- ${name}: ${matches}/${titles.length} as expected, ${empty} empty`);
 }
 
-const SCRIPTS = ['Latin', 'Cyrillic', 'Greek', 'Armenian', 'Hebrew', 'Arabic', 'Devanagari', 'Bengali', 'Tamil', 'Thai',
-  'Georgian', 'Hangul', 'Hiragana', 'Katakana', 'Han', 'Ethiopic', 'Khmer', 'Myanmar', 'Sinhala', 'Tibetan', 'Cherokee',
-  'Tifinagh', 'Nko', 'Adlam', 'Vai', 'Javanese', 'Ol_Chiki'];
+const SCRIPTS = [
+  'Latin',
+  'Cyrillic',
+  'Greek',
+  'Armenian',
+  'Hebrew',
+  'Arabic',
+  'Devanagari',
+  'Bengali',
+  'Tamil',
+  'Thai',
+  'Georgian',
+  'Hangul',
+  'Hiragana',
+  'Katakana',
+  'Han',
+  'Ethiopic',
+  'Khmer',
+  'Myanmar',
+  'Sinhala',
+  'Tibetan',
+  'Cherokee',
+  'Tifinagh',
+  'Nko',
+  'Adlam',
+  'Vai',
+  'Javanese',
+  'Ol_Chiki',
+];
 const letterMappers: [string, (ch: string) => string][] = [
   ['transliteration', (ch) => transliterate(ch)],
   ['any-ascii', (ch) => anyAscii(ch)],
@@ -80,9 +110,17 @@ for (const script of SCRIPTS) {
 
 console.log('\n## Speed (slugs per second over the title list; best of 5 rounds)\n');
 const ascii = titles.filter((t) => /^[\x20-\x7e]*$/.test(t));
-const englishTitles = ['How do I reset my password?', 'Release notes for version 2.4.1', 'Off-topic: what are you reading this week?',
-  'Bug: the upload button does nothing on Firefox', 'Welcome to the forum! Please read the rules first'];
-for (const [label, list] of [['multilingual list', titles], ['English titles (ASCII fast path)', [...englishTitles, ...ascii]]] as const) {
+const englishTitles = [
+  'How do I reset my password?',
+  'Release notes for version 2.4.1',
+  'Off-topic: what are you reading this week?',
+  'Bug: the upload button does nothing on Firefox',
+  'Welcome to the forum! Please read the rules first',
+];
+for (const [label, list] of [
+  ['multilingual list', titles],
+  ['English titles (ASCII fast path)', [...englishTitles, ...ascii]],
+] as const) {
   for (const [name, fn] of candidates) {
     let best = 0;
     for (let round = 0; round < 5; round++) {

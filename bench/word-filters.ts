@@ -3,7 +3,9 @@
 // same words run through the `bad-words` package in the same run.
 // Standalone: node bench/word-filters.ts; in the suite: npm run bench word-filters.
 import { Filter } from 'bad-words';
+import { CHECK_BUDGET_MS } from '../src/word-filters/engine/apply.ts';
 import { RuleBook, type ActiveRule } from '../src/word-filters/engine/rule-book.ts';
+import { costlyRules, costlyTexts } from '../test/word-filters/costly-rules.ts';
 import type { FilterType } from '../src/word-filters/rules.ts';
 import { machine } from './lib.ts';
 
@@ -74,7 +76,13 @@ export function corpus(): Corpus {
   }
   for (let i = 0; i < RULES * 0.2; i++) {
     const word = pool[RULES * 0.7 + i]!;
-    const shapes = [`${word.slice(0, 4)}*`, `*${word.slice(-4)}`, `*${word.slice(1, 5)}*`, `${word.slice(0, 2)}?${word.slice(3)}`, `${word.slice(0, 3)}*${word.slice(-2)}`];
+    const shapes = [
+      `${word.slice(0, 4)}*`,
+      `*${word.slice(-4)}`,
+      `*${word.slice(1, 5)}*`,
+      `${word.slice(0, 2)}?${word.slice(3)}`,
+      `${word.slice(0, 3)}*${word.slice(-2)}`,
+    ];
     add(shapes[i % shapes.length]!, 'wildcard', word);
   }
   for (let i = 0; i < RULES * 0.1; i++) {
@@ -134,6 +142,7 @@ const ms = (value: number): string => (value < 10 ? value.toFixed(3) : value.toF
 
 export async function wordFilters(): Promise<void> {
   const { rules, words, post } = corpus();
+  // (costliest() below measures the rules of issue 12.)
   const compileStarted = performance.now();
   const book = new RuleBook(rules);
   book.compileAll();
@@ -146,7 +155,9 @@ export async function wordFilters(): Promise<void> {
     const result = book.check(texts[0]!, 'posts');
     const timing = time(runs, texts, (text) => book.check(text, 'posts'));
     const length = texts[0]!.length;
-    console.log(`| ${label} | ${ms(timing.median)} | ${ms(timing.p95)} | ${((timing.median / length) * 1e6).toFixed(0)} | ${result.action} | ${result.matches.length} |`);
+    console.log(
+      `| ${label} | ${ms(timing.median)} | ${ms(timing.p95)} | ${((timing.median / length) * 1e6).toFixed(0)} | ${result.action} | ${result.matches.length} |`,
+    );
     return timing;
   };
   // A pool of different posts of each size, checked in turn.
@@ -156,7 +167,14 @@ export async function wordFilters(): Promise<void> {
   // A 100 KB post names ten times more rules than a 10 KB one (each regex
   // rule that may match is run on its own); the same 10 KB posts ten times
   // over show the cost of length alone.
-  row('10 KB posts ten times over (100 KB)', pools.get(10_000)!.slice(0, 10).map((text) => text.repeat(10)), 50);
+  row(
+    '10 KB posts ten times over (100 KB)',
+    pools
+      .get(10_000)!
+      .slice(0, 10)
+      .map((text) => text.repeat(10)),
+    50,
+  );
   row('10 KB without any rule word', ['x '.repeat(5000)], 300);
 
   // bad-words gets the same 2,000 words (the word each rule was made from) and the same posts.
@@ -168,14 +186,76 @@ export async function wordFilters(): Promise<void> {
     const runs = size >= 10_000 ? 2 : 5;
     const cleanTime = time(runs, pools.get(size)!, (text) => filter.clean(text), false);
     const oursMedian = ours.get(size)!.median;
-    console.log(`| clean() on ${size / 1000} KB posts | ${ms(cleanTime.median)} | ${runs} | ${ms(oursMedian)} | ${Math.round(cleanTime.median / oursMedian)}× |`);
+    console.log(
+      `| clean() on ${size / 1000} KB posts | ${ms(cleanTime.median)} | ${runs} | ${ms(oursMedian)} | ${Math.round(cleanTime.median / oursMedian)}× |`,
+    );
   }
   const profane = time(20, pools.get(10_000)!, (text) => filter.isProfane(text), false);
   const oursTen = ours.get(10_000)!.median;
   console.log(`| isProfane() on 10 KB posts (detection only) | ${ms(profane.median)} | 20 | ${ms(oursTen)} | ${Math.round(profane.median / oursTen)}× |`);
+
+  costliest(rules);
+}
+
+/**
+ * Issue 12: the costliest rule sets the validator accepts. 2,000 rules of
+ * which 600 regexes at the limits (test/word-filters/costly-rules.ts) on
+ * 100 KB texts made to keep them busy, and the usual 2,000 rules above plus
+ * one of each costliest regex shape on the usual 100 KB posts. Wall time,
+ * CPU time (the machine is shared), and how many regex rules the budget
+ * left undecided (the text then goes to moderation).
+ */
+function costliest(usual: readonly ActiveRule[]): void {
+  const rules = costlyRules();
+  const compileStarted = performance.now();
+  const book = new RuleBook(rules);
+  book.compileAll();
+  console.log(
+    `\n## word-filters, costliest accepted rules: 2,000 rules (600 regex at the limits, 400 wildcard, 1,000 exact), compiled in ${ms(performance.now() - compileStarted)} ms; budget ${CHECK_BUDGET_MS} ms per check\n`,
+  );
+  console.log('| 100 KB text | median ms | p95 ms | max ms | median CPU ms | action | regex rules left undecided |');
+  console.log('|---|---:|---:|---:|---:|---|---:|');
+  const report = (label: string, target: RuleBook, texts: readonly string[], runs: number): void => {
+    for (const text of texts) target.check(text, 'posts');
+    const wall: number[] = [];
+    const cpu: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      const text = texts[i % texts.length]!;
+      const used = process.cpuUsage();
+      const started = performance.now();
+      target.check(text, 'posts');
+      wall.push(performance.now() - started);
+      const { user, system } = process.cpuUsage(used);
+      cpu.push((user + system) / 1000);
+    }
+    wall.sort((a, b) => a - b);
+    cpu.sort((a, b) => a - b);
+    const result = target.check(texts[0]!, 'posts');
+    const scan = target.matcher('posts').scan(texts[0]!, CHECK_BUDGET_MS);
+    const at = (values: number[], share: number): number => values[Math.min(values.length - 1, Math.floor(values.length * share))]!;
+    console.log(
+      `| ${label} | ${ms(at(wall, 0.5))} | ${ms(at(wall, 0.95))} | ${ms(wall[wall.length - 1]!)} | ${ms(at(cpu, 0.5))} | ${result.action} | ${scan.undecided.length} |`,
+    );
+  };
+  for (const [name, text] of Object.entries(costlyTexts(100_000))) report(name, book, [text], 20);
+
+  const { post } = corpus();
+  const worst = costlyRules()
+    .filter((rule) => rule.pattern_type === 'regex')
+    .slice(0, 12);
+  const mixed = new RuleBook([...usual, ...worst.map((rule, i) => ({ ...rule, id: 100_000 + i }))]);
+  mixed.compileAll();
+  report(
+    'usual posts, usual 2,000 rules + the 12 costliest shapes',
+    mixed,
+    Array.from({ length: 10 }, () => post(100_000)),
+    50,
+  );
 }
 
 if (import.meta.main) {
   console.log(`# Benchmark run: ${machine()}`);
-  await wordFilters();
+  // `node bench/word-filters.ts costliest`: the issue-12 tables alone (bad-words takes minutes on a busy machine).
+  if (process.argv[2] === 'costliest') costliest(corpus().rules);
+  else await wordFilters();
 }

@@ -6,7 +6,7 @@ import fastifyStatic from '@fastify/static';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import pino, { type Logger } from 'pino';
 import { adminPages } from './admin/index.ts';
 import { accountPages } from './accounts/pages/index.ts';
@@ -14,14 +14,23 @@ import { installCsrfProtection } from './auth/csrf.ts';
 import { installAuthentication } from './auth/guard.ts';
 import { createLimiterFactory } from './auth/limiters.ts';
 import { installRateLimits } from './auth/rate-limit.ts';
-import { loginPages } from './auth/pages.ts';
+import { loginPages } from './accounts/pages/login-pages.ts';
 import { authRoutes } from './auth/routes.ts';
+import { systemClock, type Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import { openDatabase, type DatabaseHandle } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { emojiCatalogRoutes } from './emoji/routes.ts';
+import { announceRoutes } from './tracker/announce/routes.ts';
+import { trackerListener } from './tracker/announce/raw-listener.ts';
+import { bonusPages } from './tracker/bonus-page.ts';
+import { trackerStatsRoutes } from './tracker/stats-routes.ts';
+import { torrentRoutes } from './tracker/torrents/routes.ts';
+import { trackerAddons, trackerPages } from './tracker/torrents/pages.ts';
 import { trackAllowedMethods } from './http/allowed-methods.ts';
-import { installErrorHandling } from './http/error-handler.ts';
+import { answerFrameworkError, installErrorHandling } from './http/error-handler.ts';
+import { installHostCheck } from './http/host-check.ts';
+import { installSecurityHeaders, siteSecurityHeaders } from './http/security-headers.ts';
 import { installMultipart } from './http/multipart.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { RequestLogController } from './http/request-log.ts';
@@ -29,6 +38,8 @@ import { validatorCompiler } from './http/validation.ts';
 import { createServices, type Services } from './services.ts';
 import { IMAGE_RULES } from './emoji/images/store.ts';
 import { imageFileRoutes, imageUploadRoutes } from './emoji/images/routes.ts';
+import { MetricsRegistry } from './system/metrics.ts';
+import { installMetrics } from './system/metrics-routes.ts';
 import { helloRoutes, probeRoutes } from './system/routes.ts';
 import { forumPages } from './forum/pages/index.ts';
 import { forumRoutes } from './forum/routes.ts';
@@ -44,36 +55,63 @@ export interface BuiltApp {
   app: App;
   database: DatabaseHandle;
   services: Services;
+  /** Figures served at /metrics; modules add their own gauges here. */
+  metrics: MetricsRegistry;
 }
 
 export interface BuildOptions {
   logger?: Logger;
+  /** Runs as start-up's last step, when everything is open (tests make it fail). */
+  startupStep?: () => Promise<void>;
+  /** Where the service reads the time (default: the system clock; tests pass a TestClock). */
+  clock?: Clock;
 }
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<BuiltApp> {
   const logger = options.logger ?? createLogger(config);
-  const database = openDatabase(config.database, logger);
+  // Everything opened is pushed here; a start-up that fails half-way closes it, newest first.
+  const opened = new OpenedResources(logger);
+  const built: { app?: App } = {};
   try {
-    await migrateToLatest(database, logger);
+    return await assemble(config, options, logger, opened, built);
   } catch (error) {
-    await database.close();
+    // Closing the app runs its onClose hooks (metrics, and the list below).
+    await built.app?.close().catch((closeError: unknown) => logger.error({ err: closeError }, 'closing the half-built app failed'));
+    await opened.closeAll();
     throw error;
   }
+}
+
+async function assemble(config: Config, options: BuildOptions, logger: Logger, opened: OpenedResources, built: { app?: App }): Promise<BuiltApp> {
+  const database = openDatabase(config.database, logger);
+  opened.add('database', () => database.close());
+  await migrateToLatest(database, logger);
 
   const limiters = createLimiterFactory(config.redisUrl, logger);
+  opened.add('limiters', () => limiters.close());
   await limiters.ready();
-  const services = createServices(database, config, limiters, logger);
-  try {
-    await services.images.init();
-  } catch (error) {
-    await limiters.close();
-    await database.close();
-    throw error;
-  }
+  const services = createServices(database, config, limiters, logger, options.clock ?? systemClock);
+  // The tracker's swarm store (Redis or memory) exists from here, started or not.
+  opened.add('tracker', () => services.tracker.stop());
+  await services.images.init();
   if (config.admin !== null) await services.users.ensureAdmin(config.admin, logger);
   if (config.emojiCatalog === 'unicode') await services.emoji.unicodeImport.importIfEmpty(logger);
 
+  const securityHeaders = siteSecurityHeaders(config.baseUrl);
+  // Announces and scrapes skip Fastify (tracker/announce/raw-listener.ts).
+  const tracker = trackerListener({ announce: services.tracker.announce, trustProxy: config.trustProxy, logger: logger as FastifyBaseLogger });
   const app = Fastify({
+    serverFactory: (handler, options) => {
+      const server = createServer((request, response) => {
+        if (!tracker(request, response)) handler(request, response);
+      });
+      // What Fastify sets on a server it creates itself (its defaults: keep-alive 72 s).
+      const settings = options as { keepAliveTimeout?: number; requestTimeout?: number; connectionTimeout?: number };
+      server.keepAliveTimeout = settings.keepAliveTimeout ?? 72_000;
+      server.requestTimeout = settings.requestTimeout ?? 0;
+      server.setTimeout(settings.connectionTimeout ?? 0);
+      return server;
+    },
     loggerInstance: logger as FastifyBaseLogger,
     logController: new RequestLogController(),
     genReqId: requestId,
@@ -82,7 +120,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // /api/v1/... is the same API as /api/...
     rewriteUrl: (request) => apiVersionless(request.url ?? '/'),
     routerOptions: { maxParamLength: 500 },
+    frameworkErrors: (error, request, reply) => answerFrameworkError(error, request, reply, securityHeaders),
   }).withTypeProvider<TypeBoxTypeProvider>();
+  built.app = app;
 
   app.setValidatorCompiler(validatorCompiler);
   const allowedMethods = trackAllowedMethods(app);
@@ -90,23 +130,30 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
-  const housekeeping = setInterval(() => {
-    services.auth.deleteExpired().catch((error: unknown) => logger.warn({ err: error }, 'removing expired credentials failed'));
-  }, 60 * 60 * 1000);
+  const housekeeping = setInterval(
+    () => {
+      services.auth.deleteExpired().catch((error: unknown) => logger.warn({ err: error }, 'removing expired credentials failed'));
+    },
+    60 * 60 * 1000,
+  );
   housekeeping.unref();
+  opened.add('housekeeping', async () => clearInterval(housekeeping));
+  services.tracker.start();
   services.topicViews.start(TOPIC_VIEWS_FLUSH_MS, (error) => logger.warn({ err: error }, 'writing topic view counts failed; retrying with the next flush'));
-  app.addHook('onClose', async () => {
-    clearInterval(housekeeping);
-    await services.topicViews.stop().catch((error: unknown) => logger.warn({ err: error }, 'topic view counts lost at shutdown'));
-    await limiters.close();
-    await database.close();
-  });
+  opened.add('topic views', () => services.topicViews.stop());
+  // A normal close runs the same list.
+  app.addHook('onClose', () => opened.closeAll());
 
   app.decorate('site', { baseUrl: config.baseUrl, name: 'Forum' });
+  installSecurityHeaders(app, securityHeaders);
   await app.register(cookie);
   await app.register(formbody);
+  // After cookies (an error page reads them), before anything looks at the request.
+  installHostCheck(app, { baseUrl: config.baseUrl, allowedHosts: config.allowedHosts, listenHost: config.host });
   installAuthentication(app, services.auth);
   installRateLimits(app, limiters, config.rateLimit);
+  const metrics = new MetricsRegistry();
+  installMetrics(app, { registry: metrics, database, token: config.metricsToken, trustProxy: config.trustProxy });
   // Before CSRF protection: an upload form's _csrf field must be read by then.
   await installMultipart(app, { maxFileBytes: IMAGE_RULES.sprites.maxBytes });
   installCsrfProtection(app);
@@ -127,14 +174,61 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(emojiCatalogRoutes, { prefix: '/api/emoji', emoji: services.emoji, baseUrl: config.baseUrl });
   await app.register(imageUploadRoutes, { prefix: '/api', images: services.images });
   await app.register(imageFileRoutes, { images: services.images });
+  await app.register(announceRoutes, { announce: services.tracker.announce });
+  await app.register(trackerStatsRoutes, { prefix: '/api', figures: services.tracker.figures });
+  await app.register(torrentRoutes, { prefix: '/api', torrents: services.tracker.torrents, baseUrl: config.baseUrl });
 
   const pages = new PageRoutes();
-  await app.register(forumPages, { pages, forum: services.forum, presenter: services.presenter, users: services.users, views: services.topicViews, profileMail: services.profileMail });
+  const addons = trackerAddons({ torrents: services.tracker.torrents, passkeys: services.tracker.passkeys });
+  await app.register(forumPages, {
+    pages,
+    forum: services.forum,
+    presenter: services.presenter,
+    users: services.users,
+    views: services.topicViews,
+    pageCache: services.pageCache,
+    profileMail: services.profileMail,
+    addons,
+    trackerFigures: services.tracker.figures,
+  });
+  await app.register(trackerPages, {
+    pages,
+    torrents: services.tracker.torrents,
+    passkeys: services.tracker.passkeys,
+    forum: services.forum,
+    presenter: services.presenter,
+  });
+  await app.register(bonusPages, { pages, bonus: services.tracker.bonus, settings: config.tracker });
   await app.register(accountPages, { pages, accounts: services.accounts, auth: services.auth });
   await app.register(pages.legacyRoutes);
   await app.register(adminPages, { services });
+  await options.startupStep?.();
 
-  return { app, database, services };
+  return { app, database, services, metrics };
+}
+
+/** What start-up has opened, closed newest first, once, each failure logged and the rest still closed. */
+class OpenedResources {
+  readonly #log: Logger;
+  readonly #closers: Array<{ name: string; close: () => Promise<void> }> = [];
+
+  constructor(log: Logger) {
+    this.#log = log;
+  }
+
+  add(name: string, close: () => Promise<void>): void {
+    this.#closers.push({ name, close });
+  }
+
+  async closeAll(): Promise<void> {
+    for (let closer = this.#closers.pop(); closer !== undefined; closer = this.#closers.pop()) {
+      try {
+        await closer.close();
+      } catch (error) {
+        this.#log.error({ err: error }, `closing ${closer.name} failed`);
+      }
+    }
+  }
 }
 
 /** How often buffered topic views are written (see forum/view-counter.ts). */

@@ -1,6 +1,8 @@
 // Environment → typed configuration. Every variable of the runtime contract
 // (design.md) is read here and nowhere else; a bad value stops start-up with
 // one line that names the variable.
+import { parseHost } from './http/host-check.ts';
+import { loadTrackerConfig, type TrackerConfig } from './tracker/config.ts';
 
 export type DatabaseConfig =
   | { dialect: 'sqlite'; path: string } // a file path or ':memory:'
@@ -19,8 +21,10 @@ export interface Config {
   port: number;
   database: DatabaseConfig;
   redisUrl: string | null;
-  /** Absolute origin for generated links, without a trailing slash; null: from the request. */
+  /** Absolute origin for generated links, without a trailing slash; null: from the request's validated Host (see http/host-check.ts). */
   baseUrl: string | null;
+  /** ALLOWED_HOSTS: further hosts (`name` or `name:port`, lower case) served when BASE_URL is unset. */
+  allowedHosts: string[];
   admin: AdminBootstrap | null;
   rateLimit: { authenticated: number; guest: number };
   emojiCatalog: 'unicode' | 'none';
@@ -34,6 +38,14 @@ export interface Config {
   mailFrom: string;
   /** Folder for uploaded emoji images and sprite sheets (created at start if missing). */
   uploadDir: string;
+  /** log2 of scrypt's N for new password hashes (auth/passwords.ts). */
+  passwordHashCost: number;
+  /** Least seconds between two posts (topics and replies) or two messages of one member; 0: no flood control. */
+  floodIntervalSeconds: number;
+  /** Bearer token that opens GET /metrics; null: /metrics answers this machine only (system/metrics-routes.ts). */
+  metricsToken: string | null;
+  /** The BitTorrent tracker's settings (TRACKER_* variables, tracker/config.ts). */
+  tracker: TrackerConfig;
 }
 
 export class ConfigError extends Error {
@@ -55,12 +67,13 @@ export function loadConfig(env: Env = process.env): Config {
     return value === undefined || value.trim() === '' ? undefined : value.trim();
   };
 
-  return {
+  const configured = {
     host: read('HOST') ?? '127.0.0.1',
     port: integer('PORT', read('PORT'), 8080, 0, 65535),
     database: databaseConfig(read('DATABASE_URL') ?? 'sqlite:./data/forum.db'),
     redisUrl: redisUrl(read('REDIS_URL')),
     baseUrl: baseUrl(read('BASE_URL')),
+    allowedHosts: allowedHosts(read('ALLOWED_HOSTS')),
     admin: adminBootstrap(read('ADMIN_USERNAME'), env['ADMIN_PASSWORD'], read('ADMIN_EMAIL')),
     rateLimit: {
       authenticated: integer('RATE_LIMIT_AUTHENTICATED', read('RATE_LIMIT_AUTHENTICATED'), 60, 1, 1e9),
@@ -73,7 +86,34 @@ export function loadConfig(env: Env = process.env): Config {
     smtpUrl: smtpUrl(read('SMTP_URL')),
     mailFrom: read('MAIL_FROM') ?? 'Forum <forum@localhost>',
     uploadDir: uploadDir(read('UPLOAD_DIR') ?? './data/uploads'),
+    passwordHashCost: passwordHashCost(read('PASSWORD_HASH_COST'), read('NODE_ENV') === 'production'),
+    floodIntervalSeconds: integer('FLOOD_INTERVAL_SECONDS', read('FLOOD_INTERVAL_SECONDS'), 15, 0, 86_400),
+    metricsToken: metricsToken(read('METRICS_TOKEN')),
+    tracker: loadTrackerConfig(read, (name, problem) => {
+      throw new ConfigError(name, problem);
+    }),
   };
+  // Mail links (password reset, activation) are built from BASE_URL, else
+  // from the listen address, which a real deployment's users cannot open.
+  if (read('NODE_ENV') === 'production' && configured.smtpUrl !== null && configured.baseUrl === null) {
+    throw new ConfigError('BASE_URL', 'is required when NODE_ENV=production and SMTP_URL is set: links in mail are built from it');
+  }
+  return configured;
+}
+
+/**
+ * Origin of links in mail: BASE_URL, else the address this server listens on
+ * (`localhost` for a wildcard address). Never a request's Host: a forged Host
+ * must not put its own site into a password-reset mail.
+ */
+export function mailOrigin(config: Pick<Config, 'baseUrl' | 'host' | 'port'>): string {
+  if (config.baseUrl !== null) return config.baseUrl;
+  const host = ['0.0.0.0', '::', '[::]'].includes(config.host)
+    ? 'localhost'
+    : config.host.includes(':') && !config.host.startsWith('[')
+      ? `[${config.host}]`
+      : config.host;
+  return `http://${host}:${config.port}`;
 }
 
 function integer(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {
@@ -135,6 +175,24 @@ function uploadDir(raw: string): string {
   return raw;
 }
 
+/** Password hash cost, log2 of scrypt's N: 15 is 32 MiB and ~50-100 ms per hash. */
+export const PASSWORD_HASH_COST = { default: 15, minProduction: 15, min: 10, max: 20 } as const;
+
+// Low costs make the test suite fast; a production start never hashes below the floor.
+function passwordHashCost(raw: string | undefined, production: boolean): number {
+  const cost = integer('PASSWORD_HASH_COST', raw, PASSWORD_HASH_COST.default, PASSWORD_HASH_COST.min, PASSWORD_HASH_COST.max);
+  if (production && cost < PASSWORD_HASH_COST.minProduction) {
+    throw new ConfigError('PASSWORD_HASH_COST', `must be at least ${PASSWORD_HASH_COST.minProduction} when NODE_ENV=production (got "${raw}")`);
+  }
+  return cost;
+}
+
+function metricsToken(raw: string | undefined): string | null {
+  if (raw === undefined) return null;
+  if (!/^[\x21-\x7e]{16,}$/.test(raw)) throw new ConfigError('METRICS_TOKEN', 'must be at least 16 printable characters without spaces');
+  return raw;
+}
+
 function baseUrl(raw: string | undefined): string | null {
   if (raw === undefined) return null;
   const url = URL.canParse(raw) ? new URL(raw) : null;
@@ -142,6 +200,25 @@ function baseUrl(raw: string | undefined): string | null {
     throw new ConfigError('BASE_URL', `must be an absolute http(s) origin such as https://forum.example.org (got "${raw}")`);
   }
   return raw.replace(/\/+$/, '');
+}
+
+// Host names as a Host header carries them: a DNS name or IPv4 address, or an
+// IPv6 address in brackets, each with an optional port. No wildcards.
+function allowedHosts(raw: string | undefined): string[] {
+  if (raw === undefined) return [];
+  const entries = raw
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+  return entries.map((entry) => {
+    const host = parseHost(entry);
+    if (host === null)
+      throw new ConfigError(
+        'ALLOWED_HOSTS',
+        `must be a comma-separated list of host names with optional ports, such as forum.example.org,10.0.0.5:8080 (got "${entry}")`,
+      );
+    return host.port === null ? host.name : `${host.name}:${host.port}`;
+  });
 }
 
 function adminBootstrap(username: string | undefined, password: string | undefined, email: string | undefined): AdminBootstrap | null {

@@ -3,12 +3,16 @@
 import type { Logger } from 'pino';
 import { AccountKeysRepository } from './accounts/keys-repository.ts';
 import { ACCOUNT_MAILS_PER_HOUR, AccountsService } from './accounts/service.ts';
-import type { Config } from './config.ts';
+import type { Clock } from './clock.ts';
+import { mailOrigin, type Config } from './config.ts';
 import type { DatabaseHandle } from './db/database.ts';
 import { CredentialsRepository } from './auth/credentials-repository.ts';
 import type { LimiterFactory } from './auth/limiters.ts';
+import { FloodControl } from './auth/flood-control.ts';
 import { LoginThrottle } from './auth/login-throttle.ts';
+import { PasswordHasher } from './auth/passwords.ts';
 import { AuthService } from './auth/service.ts';
+import { keepFresh, PageCache } from './forum/page-cache.ts';
 import { ForumPresenter } from './forum/presenter.ts';
 import { ForumRepository } from './forum/repository.ts';
 import { PROFILE_MAILS_PER_HOUR, ProfileMailService } from './forum/profile-mail.ts';
@@ -20,6 +24,7 @@ import { CATALOG_TOPIC } from './emoji/catalog.ts';
 import { createEmojiServices, type EmojiServices } from './emoji/services.ts';
 import { ImageStore } from './emoji/images/store.ts';
 import { Outbox } from './mail/outbox.ts';
+import { createTrackerServices, type TrackerServices } from './tracker/services.ts';
 import { UsersRepository } from './users/repository.ts';
 import { UsersService } from './users/service.ts';
 import { WordFiltersRepository } from './word-filters/repository.ts';
@@ -38,32 +43,68 @@ export interface Services {
   presenter: ForumPresenter;
   emoji: EmojiServices;
   topicViews: TopicViewCounter;
+  /** Rendered post lists and topic tables of forum pages. */
+  pageCache: PageCache;
   profileMail: ProfileMailService;
   accounts: AccountsService;
+  tracker: TrackerServices;
 }
 
-export function createServices(database: DatabaseHandle, config: Config, limiters: LimiterFactory, log: Logger): Services {
+export function createServices(database: DatabaseHandle, config: Config, limiters: LimiterFactory, log: Logger, clock: Clock): Services {
   const usersRepository = new UsersRepository(database.db, database.dialect);
-  const wordFilters = new WordFiltersService(database.db, database.dialect, new WordFiltersRepository(database.db, database.dialect), database.changes);
-  const users = new UsersService(database.db, usersRepository, wordFilters);
-  const auth = new AuthService(usersRepository, new CredentialsRepository(database.db), new LoginThrottle(limiters), config.tokenTtlDays);
-  const mailer = new OutboxMailer(database.db, log, {
-    smtpUrl: config.smtpUrl,
-    from: config.mailFrom,
-    origin: config.baseUrl ?? `http://${config.host}:${config.port}`,
-  });
+  const wordFilters = new WordFiltersService(database.db, database.dialect, new WordFiltersRepository(database.db, database.dialect), database.changes, clock);
+  const passwords = new PasswordHasher(config.passwordHashCost);
+  const users = new UsersService(database.db, usersRepository, wordFilters, passwords, clock);
+  const auth = new AuthService(usersRepository, new CredentialsRepository(database.db), new LoginThrottle(limiters), config.tokenTtlDays, passwords, clock);
+  const mailer = new OutboxMailer(
+    database.db,
+    log,
+    {
+      smtpUrl: config.smtpUrl,
+      from: config.mailFrom,
+      origin: mailOrigin(config),
+    },
+    clock,
+  );
   const forumRepository = new ForumRepository(database.db);
-  const forum = new ForumService(forumRepository, wordFilters, mailer);
-  const topicViews = new TopicViewCounter(forumRepository);
-  const profileMail = new ProfileMailService(wordFilters, mailer, new MailBudget(limiters.create('mail_member', PROFILE_MAILS_PER_HOUR, 60 * 60)));
-  const emoji = createEmojiServices(database);
+  const flood = new FloodControl(limiters, config.floodIntervalSeconds);
+  const emoji = createEmojiServices(database, clock);
   const presenter = new ForumPresenter(wordFilters, async () => {
     const catalog = await emoji.catalog.snapshot();
     return (code) => catalog.emojiByCode(code);
   });
+  const forum = new ForumService(forumRepository, wordFilters, mailer, { flood, naming: presenter }, clock);
+  const topicViews = new TopicViewCounter(forumRepository);
+  const profileMail = new ProfileMailService(wordFilters, mailer, new MailBudget(limiters.create('mail_member', PROFILE_MAILS_PER_HOUR, 60 * 60)), flood);
   // Rendered text depends on the rules and on the emoji catalog: a change to either empties the presenter's cache.
   database.changes.subscribe(WORD_FILTERS_TOPIC, () => presenter.invalidate());
   database.changes.subscribe(CATALOG_TOPIC, () => presenter.invalidate());
-  const accounts = new AccountsService(users, new AccountKeysRepository(database.db), mailer, new MailBudget(limiters.create('mail_address', ACCOUNT_MAILS_PER_HOUR, 60 * 60)));
-  return { users, auth, wordFilters, emoji, mailer, outbox: new Outbox(database.db), images: new ImageStore(config.uploadDir), forum, presenter, topicViews, profileMail, accounts };
+  const pageCache = new PageCache();
+  keepFresh(pageCache, database, [WORD_FILTERS_TOPIC, CATALOG_TOPIC], (error) =>
+    log.warn({ err: error }, 'could not tell other instances to empty their page caches'),
+  );
+  const accounts = new AccountsService(
+    users,
+    new AccountKeysRepository(database.db),
+    mailer,
+    new MailBudget(limiters.create('mail_address', ACCOUNT_MAILS_PER_HOUR, 60 * 60)),
+    clock,
+  );
+  const tracker = createTrackerServices(database, config, log, forum, clock);
+  return {
+    users,
+    auth,
+    wordFilters,
+    emoji,
+    mailer,
+    outbox: new Outbox(database.db),
+    images: new ImageStore(config.uploadDir),
+    forum,
+    presenter,
+    topicViews,
+    pageCache,
+    profileMail,
+    accounts,
+    tracker,
+  };
 }

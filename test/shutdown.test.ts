@@ -61,7 +61,14 @@ describe('graceful shutdown', () => {
   it('the server process exits with code 0 on SIGTERM within 10 seconds', async () => {
     const database = await createTestDatabase('sqlite', { sqliteFile: true });
     const child = spawn(process.execPath, ['src/main.ts'], {
-      env: { ...process.env, PORT: '0', DATABASE_URL: database.url, UPLOAD_DIR: `${database.url.slice('sqlite:'.length)}.uploads`, EMOJI_CATALOG: 'none', LOG_LEVEL: 'info' },
+      env: {
+        ...process.env,
+        PORT: '0',
+        DATABASE_URL: database.url,
+        UPLOAD_DIR: `${database.url.slice('sqlite:'.length)}.uploads`,
+        EMOJI_CATALOG: 'none',
+        LOG_LEVEL: 'info',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     try {

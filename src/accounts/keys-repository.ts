@@ -17,7 +17,10 @@ export class AccountKeysRepository {
     this.#db = db;
   }
 
-  async insert(key: { user_id: number; purpose: AccountKeyPurpose; key_hash: string; created_at: string; expires_at: string }, db: Db = this.#db): Promise<void> {
+  async insert(
+    key: { user_id: number; purpose: AccountKeyPurpose; key_hash: string; created_at: string; expires_at: string },
+    db: Db = this.#db,
+  ): Promise<void> {
     await db.insertInto('account_keys').values(key).execute();
   }
 
@@ -39,7 +42,13 @@ export class AccountKeysRepository {
 
   /** Every unused key of that purpose of the user stops working. */
   async retire(userId: number, purpose: AccountKeyPurpose, now: string, db: Db): Promise<void> {
-    await db.updateTable('account_keys').set({ used_at: now }).where('user_id', '=', userId).where('purpose', '=', purpose).where('used_at', 'is', null).execute();
+    await db
+      .updateTable('account_keys')
+      .set({ used_at: now })
+      .where('user_id', '=', userId)
+      .where('purpose', '=', purpose)
+      .where('used_at', 'is', null)
+      .execute();
   }
 
   async insertEmailChange(change: { user_id: number; new_email: string; key_hash: string; created_at: string; expires_at: string }): Promise<void> {

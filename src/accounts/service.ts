@@ -6,8 +6,8 @@
 // taken address, or asking to reset the password of an unknown one, gets the
 // same answer as the ordinary case, and the mail (if any) goes to the owner.
 // User names may be reported as taken: profiles are public anyway.
+import { type Clock, isoNow, msNow } from '../clock.ts';
 import type { AuthUser } from '../auth/service.ts';
-import { hashPassword, verifyPassword } from '../auth/passwords.ts';
 import { newSecret, secretHash } from '../auth/secrets.ts';
 import { ApiError, ValidationError } from '../http/errors.ts';
 import type { MailBudget } from '../mail/budget.ts';
@@ -17,8 +17,14 @@ import { emailKey, type UserRow } from '../users/repository.ts';
 import type { UsersService } from '../users/service.ts';
 import type { AccountKeyRow, AccountKeysRepository, EmailChangeRow } from './keys-repository.ts';
 import {
-  activationMail, addressInUseMail, alreadyRegisteredMail, confirmEmailMail, emailChangedMail, passwordChangedMail,
-  passwordResetMail, stillInactiveMail,
+  activationMail,
+  addressInUseMail,
+  alreadyRegisteredMail,
+  confirmEmailMail,
+  emailChangedMail,
+  passwordChangedMail,
+  passwordResetMail,
+  stillInactiveMail,
 } from './mails.ts';
 
 export const ACTIVATION_KEY_DAYS = 7;
@@ -54,8 +60,10 @@ export class AccountsService {
   readonly #keys: AccountKeysRepository;
   readonly #mailer: Mailer;
   readonly #budget: MailBudget;
+  readonly #clock: Clock;
 
-  constructor(users: UsersService, keys: AccountKeysRepository, mailer: Mailer, budget: MailBudget) {
+  constructor(users: UsersService, keys: AccountKeysRepository, mailer: Mailer, budget: MailBudget, clock: Clock) {
+    this.#clock = clock;
     this.#users = users;
     this.#keys = keys;
     this.#mailer = mailer;
@@ -77,7 +85,7 @@ export class AccountsService {
       const { email: _taken, ...others } = error.errors;
       if (Object.keys(others).length > 0) throw new ValidationError(others);
       // The work of creating an account, so a taken address is not told apart by a faster answer.
-      await hashPassword(input.password);
+      await this.#users.passwords.hash(input.password);
       await this.#tellOwner(input.email);
       return;
     }
@@ -95,7 +103,7 @@ export class AccountsService {
     const user = await this.checkActivation(userId, key);
     if (user.status === 'banned') throw new ApiError('FORBIDDEN', 'This account has been banned.');
     const row = await this.#usableKey(key, 'activation');
-    const now = new Date().toISOString();
+    const now = isoNow(this.#clock);
     return this.#users.update(user.id, user.status === 'pending' ? { status: 'active' } : {}, undefined, async (trx) => {
       if (!(await this.#keys.consume(row.id, now, trx))) throw new AccountKeyError('used');
       await this.#keys.retire(user.id, 'activation', now, trx);
@@ -124,7 +132,7 @@ export class AccountsService {
   /** Sets the password once per key; every existing login of the account ends (UsersService.update). */
   async resetPassword(key: string, password: string): Promise<UserRow> {
     const row = await this.#usableKey(key, 'password_reset');
-    const now = new Date().toISOString();
+    const now = isoNow(this.#clock);
     const user = await this.#users.update(row.user_id, { password }, undefined, async (trx) => {
       if (!(await this.#keys.consume(row.id, now, trx))) throw new AccountKeyError('used');
       await this.#keys.retire(row.user_id, 'password_reset', now, trx);
@@ -149,7 +157,7 @@ export class AccountsService {
       return 'confirmation-sent';
     }
     const key = newSecret(32);
-    const now = new Date();
+    const now = this.#clock.now();
     await this.#keys.insertEmailChange({
       user_id: user.id,
       new_email: newEmail,
@@ -164,14 +172,14 @@ export class AccountsService {
   async checkEmailChange(key: string): Promise<{ change: EmailChangeRow; user: UserRow }> {
     const change = await this.#keys.findEmailChange(secretHash(key));
     if (change === undefined) throw new AccountKeyError('unknown');
-    assertUsable(change);
+    assertUsable(change, msNow(this.#clock));
     return { change, user: await this.#users.get(change.user_id) };
   }
 
   /** The new address replaces the old one, which is told so. A 422 on `email` when another account took it meanwhile. */
   async confirmEmailChange(key: string): Promise<UserRow> {
     const { change, user } = await this.checkEmailChange(key);
-    const now = new Date().toISOString();
+    const now = isoNow(this.#clock);
     const updated = await this.#users.update(user.id, { email: change.new_email }, undefined, async (trx) => {
       if (!(await this.#keys.consumeEmailChange(change, now, trx))) throw new AccountKeyError('used');
     });
@@ -199,7 +207,7 @@ export class AccountsService {
   // Internals
 
   #newKey(userId: number, purpose: AccountKeyRow['purpose'], key: string, minutes: number) {
-    const now = new Date();
+    const now = this.#clock.now();
     return {
       user_id: userId,
       purpose,
@@ -212,7 +220,7 @@ export class AccountsService {
   async #usableKey(key: string, purpose: AccountKeyRow['purpose']): Promise<AccountKeyRow> {
     const row = await this.#keys.find(secretHash(key));
     if (row === undefined || row.purpose !== purpose) throw new AccountKeyError('unknown');
-    assertUsable(row);
+    assertUsable(row, msNow(this.#clock));
     return row;
   }
 
@@ -235,7 +243,7 @@ export class AccountsService {
 
   async #withPassword(actor: AuthUser, currentPassword: string): Promise<UserRow> {
     const user = await this.#users.get(actor.id);
-    if (!(await verifyPassword(currentPassword, user.password_hash))) throw ValidationError.field('current_password', WRONG_CURRENT_PASSWORD);
+    if (!(await this.#users.passwords.verify(currentPassword, user.password_hash))) throw ValidationError.field('current_password', WRONG_CURRENT_PASSWORD);
     return user;
   }
 
@@ -245,7 +253,7 @@ export class AccountsService {
   }
 }
 
-function assertUsable(key: { used_at: string | null; expires_at: string }): void {
+function assertUsable(key: { used_at: string | null; expires_at: string }, now: number): void {
   if (key.used_at !== null) throw new AccountKeyError('used');
-  if (Date.parse(key.expires_at) <= Date.now()) throw new AccountKeyError('expired');
+  if (Date.parse(key.expires_at) <= now) throw new AccountKeyError('expired');
 }

@@ -16,7 +16,10 @@ const htmxSource = readFileSync(join(htmxDir, 'dist', 'htmx.min.js'));
 const ownDir = fileURLToPath(new URL('./assets/', import.meta.url));
 
 function contentHash(file: string): string {
-  return createHash('sha256').update(readFileSync(join(ownDir, file))).digest('hex').slice(0, 12);
+  return createHash('sha256')
+    .update(readFileSync(join(ownDir, file)))
+    .digest('hex')
+    .slice(0, 12);
 }
 
 export const ADMIN_ASSETS = {
@@ -27,10 +30,7 @@ export const ADMIN_ASSETS = {
 
 export async function adminAssets(app: FastifyInstance): Promise<void> {
   app.get(ADMIN_ASSETS.htmx, { schema: { hide: true } }, async (_request, reply) =>
-    reply
-      .type('text/javascript; charset=utf-8')
-      .header('cache-control', 'public, max-age=31536000, immutable')
-      .send(htmxSource),
+    reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=31536000, immutable').send(htmxSource),
   );
   await app.register(fastifyStatic, { root: ownDir, prefix: '/assets/admin/', decorateReply: false, maxAge: '1h', index: false });
 }

@@ -8,7 +8,7 @@ import type { Outbox } from '../mail/outbox.ts';
 import type { UsersService } from '../users/service.ts';
 import { html } from '../web/html.ts';
 import type { WordFiltersService } from '../word-filters/service.ts';
-import { STAFF, requirePage, viewer } from './guard.ts';
+import { STAFF, assertUser, requirePage } from '../auth/guard.ts';
 import { sectionsFor, sendAdminPage, type SectionId } from './layout.ts';
 
 export interface DashboardServices {
@@ -29,7 +29,7 @@ export const dashboardPage: FastifyPluginAsyncTypebox<DashboardServices> = async
   app.get('/admin', async (_request, reply) => reply.redirect('/admin/', 301));
 
   app.get('/admin/', { preValidation: requirePage(STAFF) }, async (request, reply) => {
-    const sections = sectionsFor(viewer(request));
+    const sections = sectionsFor(assertUser(request));
     const counts = new Map<SectionId, Count>();
     for (const section of sections) {
       const count = await countFor(section.id, services);

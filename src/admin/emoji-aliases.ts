@@ -45,13 +45,17 @@ export function aliasesSection(request: FastifyRequest, reply: FastifyReply, row
   return html`<section id="aliases" aria-labelledby="aliases-title">
   <h2 id="aliases-title">Aliases</h2>
   <p class="muted">Other codes that show ${row.emoji_shortcode} in posts.</p>
-  ${aliases.length === 0
-    ? html`<p id="alias-list">No aliases yet.</p>`
-    : html`<ul id="alias-list" class="aliases">${aliases.map((alias) => html`<li id="alias-${alias.id}"><code>${alias.alias}</code>
+  ${
+    aliases.length === 0
+      ? html`<p id="alias-list">No aliases yet.</p>`
+      : html`<ul id="alias-list" class="aliases">${aliases.map(
+          (alias) => html`<li id="alias-${alias.id}"><code>${alias.alias}</code>
       <form method="post" action="${action}${alias.id}/delete/" class="inline" hx-post="${action}${alias.id}/delete/"${swap}>
         ${csrfInput(request, reply)}
         <button type="submit" class="small secondary">Remove<span class="visually-hidden"> alias ${alias.alias}</span></button>
-      </form></li>`)}</ul>`}
+      </form></li>`,
+        )}</ul>`
+  }
   <form method="post" action="${action}" class="inline-edit" hx-post="${action}"${swap}>
     ${csrfInput(request, reply)}
     ${textInput(form, { name: 'alias', label: 'New alias', maxlength: 255, hint: 'Written as :name:, unique across all shortcodes and aliases.' })}

@@ -15,7 +15,7 @@ import { csrfInput } from '../web/page.ts';
 import { htmxConfirm, isConfirmed, returnField, sendConfirmPage } from './confirm.ts';
 import { redirectWithNotice } from './flash.ts';
 import { errorSummary, formState, optionalText, submitted, text, textInput, validationErrors, type FormState, type SubmittedForm } from './forms.ts';
-import { ADMINS, requirePage } from './guard.ts';
+import { ADMINS, requirePage } from '../auth/guard.ts';
 import { sendAdminPage } from './layout.ts';
 
 const BASE = '/admin/emoji-categories/';
@@ -104,11 +104,15 @@ function listPage(request: FastifyRequest, reply: FastifyReply, state: ListState
 <div id="categories">
 ${refused.map((form) => errorSummary(form, 'The category was not saved:'))}
 <p class="muted">${state.categories.length} categories, by position. <a href="/admin/emojis/?category_id=none">${state.uncategorised} emoji${state.uncategorised === 1 ? '' : 's'} without a category</a>.</p>
-${state.categories.length === 0 ? '' : html`<div class="table-wrap"><table>
+${
+  state.categories.length === 0
+    ? ''
+    : html`<div class="table-wrap"><table>
   <caption class="visually-hidden">Emoji categories</caption>
   <thead><tr><th scope="col">Title and position</th><th scope="col" class="num">Emojis</th><th scope="col">Actions</th></tr></thead>
   <tbody>${state.categories.map((listed) => categoryRow(request, reply, listed, state.forms.rows?.[listed.row.id]))}</tbody>
-</table></div>`}
+</table></div>`
+}
 </div>
 <h2 id="new-category-title">New category</h2>
 ${errorSummary(create)}

@@ -22,7 +22,7 @@ const member = (name: string) => `sprite_params.${name}`;
 export function kindOf(row: EmojiRow): EmojiKind | null {
   if (row.emoji_text !== null) return 'unicode';
   if (row.image_url !== null) return 'image';
-  if (Boolean(row.sprite_mode)) return 'sprite';
+  if (row.sprite_mode) return 'sprite';
   return null;
 }
 
@@ -129,7 +129,8 @@ export function previewRow(values: Readonly<Record<string, unknown>>): EmojiRow 
   if (kind === 'unicode') return value('emoji_text') === '' ? null : { ...base, emoji_text: value('emoji_text') };
   if (kind === 'image') return value('image_url') === '' ? null : { ...base, image_url: value('image_url') };
   if (kind === 'sprite') {
-    const number = (name: string, min: number) => (/^\d{1,5}$/.test(value(member(name))) && Number(value(member(name))) >= min ? Number(value(member(name))) : null);
+    const number = (name: string, min: number) =>
+      /^\d{1,5}$/.test(value(member(name))) && Number(value(member(name))) >= min ? Number(value(member(name))) : null;
     const sheet = value(member('sheet'));
     const [x, y, width, height] = [number('x', 0), number('y', 0), number('width', 1), number('height', 1)];
     if (!isFileName(sheet) || x === null || y === null || width === null || height === null || width > 512 || height > 512) return null;

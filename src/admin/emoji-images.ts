@@ -14,7 +14,7 @@ import { csrfInput } from '../web/page.ts';
 import { htmxConfirm, isConfirmed, sendConfirmPage } from './confirm.ts';
 import { redirectWithNotice } from './flash.ts';
 import { errorSummary, fieldId, formState, submitted, validationErrors, type FormState } from './forms.ts';
-import { ADMINS, requirePage } from './guard.ts';
+import { ADMINS, requirePage } from '../auth/guard.ts';
 import { sendAdminPage } from './layout.ts';
 import { timestamp } from './lists.ts';
 
@@ -50,7 +50,13 @@ export const emojiImagePages: FastifyPluginAsyncTypebox<{ images: ImageStore; em
     const { kind, name } = request.params;
     const users = (await usage(emoji))[kind].get(name) ?? [];
     if (users.length > 0) {
-      return redirectWithNotice(request, reply, `${BASE}#${kind}`, `${name} is used by ${users.map((row) => row.emoji_shortcode).join(', ')}; change ${users.length === 1 ? 'that emoji' : 'those emojis'} first.`, 'error');
+      return redirectWithNotice(
+        request,
+        reply,
+        `${BASE}#${kind}`,
+        `${name} is used by ${users.map((row) => row.emoji_shortcode).join(', ')}; change ${users.length === 1 ? 'that emoji' : 'those emojis'} first.`,
+        'error',
+      );
     }
     if (!isConfirmed(submitted(request.body))) {
       return sendConfirmPage(request, reply, {
@@ -88,13 +94,20 @@ async function usage(emoji: EmojiServices): Promise<Usage> {
   const result: Usage = { custom: new Map(), sprites: new Map() };
   const add = (map: Map<string, EmojiRow[]>, key: string, row: EmojiRow) => map.set(key, [...(map.get(key) ?? []), row]);
   for (const { row } of rows) {
-    if (row.image_url !== null && row.image_url.startsWith(IMAGE_PATHS.custom)) add(result.custom, decodeURIComponent(row.image_url.slice(IMAGE_PATHS.custom.length)), row);
+    if (row.image_url?.startsWith(IMAGE_PATHS.custom)) add(result.custom, decodeURIComponent(row.image_url.slice(IMAGE_PATHS.custom.length)), row);
     if (row.sprite_sheet !== null) add(result.sprites, row.sprite_sheet, row);
   }
   return result;
 }
 
-async function imagesPage(request: FastifyRequest, reply: FastifyReply, images: ImageStore, used: Usage, errors: Partial<Record<ImageKind, FieldErrors>>, status = 200): Promise<FastifyReply> {
+async function imagesPage(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  images: ImageStore,
+  used: Usage,
+  errors: Partial<Record<ImageKind, FieldErrors>>,
+  status = 200,
+): Promise<FastifyReply> {
   const [custom, sprites] = await Promise.all([images.list('custom'), images.list('sprites')]);
   return sendAdminPage(request, reply, {
     title: 'Emoji images',
@@ -107,7 +120,14 @@ ${kindSection(request, reply, 'sprites', sprites, used.sprites, formState('uploa
   });
 }
 
-function kindSection(request: FastifyRequest, reply: FastifyReply, kind: ImageKind, files: ImageFile[], used: Map<string, EmojiRow[]>, form: FormState): SafeHtml {
+function kindSection(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  kind: ImageKind,
+  files: ImageFile[],
+  used: Map<string, EmojiRow[]>,
+  form: FormState,
+): SafeHtml {
   const info = KINDS[kind];
   const id = fieldId(form, 'file');
   const messages = form.errors['file'] ?? [];
@@ -126,27 +146,37 @@ ${errorSummary(form)}
   <div><button type="submit">Upload</button></div>
 </form>
 <p class="muted">${files.length === 0 ? 'Nothing uploaded yet.' : `${files.length} stored. ${info.use}`}</p>
-${files.length === 0 ? '' : html`<div class="table-wrap"><table>
+${
+  files.length === 0
+    ? ''
+    : html`<div class="table-wrap"><table>
   <caption class="visually-hidden">${info.title}</caption>
   <thead><tr><th scope="col">Preview</th><th scope="col">${kind === 'custom' ? 'URL' : 'Sheet name'}</th><th scope="col" class="num">Size</th><th scope="col">Uploaded</th><th scope="col">Used by</th><th scope="col">Actions</th></tr></thead>
-  <tbody>${files.map((file) => html`<tr id="${kind}-${file.name.replace(/\W/g, '-')}">
+  <tbody>${files.map(
+    (file) => html`<tr id="${kind}-${file.name.replace(/\W/g, '-')}">
     <td><img class="thumb" src="${file.url}" alt="${kind === 'custom' ? 'Image' : 'Sprite sheet'} ${file.name}" loading="lazy"></td>
     <td><code>${kind === 'custom' ? file.url : file.name}</code></td>
     <td class="num">${sizeText(file.size)}</td>
     <td>${timestamp(file.modifiedAt)}</td>
-    <td>${(used.get(file.name) ?? []).length === 0
-      ? html`<span class="muted">No emoji</span>`
-      : (used.get(file.name) ?? []).map((row, i) => html`${i > 0 ? ', ' : ''}<a href="/admin/emojis/${row.id}/">${row.emoji_shortcode}</a>`)}</td>
+    <td>${
+      (used.get(file.name) ?? []).length === 0
+        ? html`<span class="muted">No emoji</span>`
+        : (used.get(file.name) ?? []).map((row, i) => html`${i > 0 ? ', ' : ''}<a href="/admin/emojis/${row.id}/">${row.emoji_shortcode}</a>`)
+    }</td>
     <td class="actions">
       <a href="/admin/emojis/new/?${kind === 'custom' ? `kind=image&image_url=${encodeURIComponent(file.url)}` : `kind=sprite&sprite_params.sheet=${encodeURIComponent(file.name)}`}">New emoji<span class="visually-hidden"> with ${file.name}</span></a>
-      ${(used.get(file.name) ?? []).length > 0
-        ? ''
-        : html`<form method="post" action="${BASE}${kind}/${file.name}/delete/" class="inline" hx-post="${BASE}${kind}/${file.name}/delete/" hx-target="closest tr" hx-swap="outerHTML" hx-select="#${kind}-${file.name.replace(/\W/g, '-')}" hx-select-oob="#admin-live"${htmxConfirm(`Delete ${file.name}?`)}>
+      ${
+        (used.get(file.name) ?? []).length > 0
+          ? ''
+          : html`<form method="post" action="${BASE}${kind}/${file.name}/delete/" class="inline" hx-post="${BASE}${kind}/${file.name}/delete/" hx-target="closest tr" hx-swap="outerHTML" hx-select="#${kind}-${file.name.replace(/\W/g, '-')}" hx-select-oob="#admin-live"${htmxConfirm(`Delete ${file.name}?`)}>
         ${csrfInput(request, reply)}
         <button type="submit" class="small danger">Delete<span class="visually-hidden"> ${file.name}</span></button>
-      </form>`}
+      </form>`
+      }
     </td>
-  </tr>`)}</tbody>
-</table></div>`}
+  </tr>`,
+  )}</tbody>
+</table></div>`
+}
 </section>`;
 }

@@ -24,8 +24,19 @@ import { isConfirmed, htmxConfirm, returnField, returnTo, sendConfirmPage } from
 import { AliasParams, addAlias, aliasesSection, removeAlias } from './emoji-aliases.ts';
 import { KIND_LABELS, chosenFile, emojiBody, emojiFields, emojiPreview, kindOf, rowValues, submittedValues, type EmojiFormContext } from './emoji-form.ts';
 import { redirectWithNotice } from './flash.ts';
-import { errorSummary, formState, selectField, submitted, text, textInput, validationErrors, withoutBlanks, type FormState, type SubmittedForm } from './forms.ts';
-import { ADMINS, requirePage } from './guard.ts';
+import {
+  errorSummary,
+  formState,
+  selectField,
+  submitted,
+  text,
+  textInput,
+  validationErrors,
+  withoutBlanks,
+  type FormState,
+  type SubmittedForm,
+} from './forms.ts';
+import { ADMINS, requirePage } from '../auth/guard.ts';
 import { isHtmx, liveNotice, sendFragment } from './htmx.ts';
 import { sendAdminPage } from './layout.ts';
 import { pagination, rangeText, sortHeader, timestamp } from './lists.ts';
@@ -80,7 +91,14 @@ export const emojiPages: FastifyPluginAsyncTypebox<{ emoji: EmojiServices; image
   app.get(`${BASE}new/`, { preValidation: admin }, async (request, reply) => {
     // Links from the images page prefill the kind and the file (`kind`, `image_url`, `sprite_params.sheet`).
     const prefill = withoutBlanks(request.query);
-    const values = { display_order: 0, ...Object.fromEntries(Object.entries(prefill).filter(([key, value]) => typeof value === 'string' && ['kind', 'image_url', 'sprite_params.sheet', 'emoji_category_id'].includes(key))) };
+    const values = {
+      display_order: 0,
+      ...Object.fromEntries(
+        Object.entries(prefill).filter(
+          ([key, value]) => typeof value === 'string' && ['kind', 'image_url', 'sprite_params.sheet', 'emoji_category_id'].includes(key),
+        ),
+      ),
+    };
     return editPage(request, reply, { form: formState('emoji', values), context: await formContext() });
   });
 
@@ -130,7 +148,12 @@ export const emojiPages: FastifyPluginAsyncTypebox<{ emoji: EmojiServices; image
   const aliasAnswer = async (request: FastifyRequest, reply: FastifyReply, emojiId: number, form: FormState, message: string | null) => {
     const loaded = await emoji.emojis.get(emojiId);
     const status = Object.keys(form.errors).length > 0 ? 422 : 200;
-    if (isHtmx(request)) return sendFragment(reply, html`${aliasesSection(request, reply, loaded.row, loaded.aliases, form)}${message === null ? '' : liveNotice(message)}`, status);
+    if (isHtmx(request))
+      return sendFragment(
+        reply,
+        html`${aliasesSection(request, reply, loaded.row, loaded.aliases, form)}${message === null ? '' : liveNotice(message)}`,
+        status,
+      );
     if (status === 200 && message !== null) return redirectWithNotice(request, reply, `${BASE}${emojiId}/#aliases`, message);
     return editPage(request, reply, { loaded, form: formState('emoji', rowValues(loaded.row)), aliasForm: form, context: await formContext(), status });
   };
@@ -160,7 +183,12 @@ export const emojiPages: FastifyPluginAsyncTypebox<{ emoji: EmojiServices; image
     if (!isConfirmed(form)) return confirmDelete(request, reply, loaded.row, loaded.aliases, back);
     await emoji.emojis.delete(loaded.row.id);
     if (isHtmx(request)) return sendFragment(reply, html``);
-    return redirectWithNotice(request, reply, back, `Emoji ${loaded.row.emoji_shortcode} deleted${loaded.aliases.length > 0 ? `, with its ${loaded.aliases.length} alias${loaded.aliases.length === 1 ? '' : 'es'}` : ''}.`);
+    return redirectWithNotice(
+      request,
+      reply,
+      back,
+      `Emoji ${loaded.row.emoji_shortcode} deleted${loaded.aliases.length > 0 ? `, with its ${loaded.aliases.length} alias${loaded.aliases.length === 1 ? '' : 'es'}` : ''}.`,
+    );
   });
 };
 
@@ -216,7 +244,11 @@ interface ListState {
 }
 
 function listPage(request: FastifyRequest, reply: FastifyReply, state: ListState): FastifyReply {
-  const filters = formState('filters', { ...state.raw, category_id: state.raw['uncategorised'] !== undefined ? 'none' : state.raw['category_id'] }, state.errors ?? {});
+  const filters = formState(
+    'filters',
+    { ...state.raw, category_id: state.raw['uncategorised'] !== undefined ? 'none' : state.raw['category_id'] },
+    state.errors ?? {},
+  );
   const sort = { field: state.query?.sort ?? 'display_order', direction: state.query?.order ?? 'asc' } as const;
   const page = pageRequest(state.query ?? {});
   const info = { page: page.page, perPage: page.perPage, total: state.total ?? 0 };
@@ -236,10 +268,14 @@ function listPage(request: FastifyRequest, reply: FastifyReply, state: ListState
   <div class="actions"><button type="submit">Find</button><a href="${BASE}">Clear</a></div>
 </form>
 ${errorSummary(filters, 'The search is not valid:')}
-${state.errors !== undefined
-  ? ''
-  : html`<p class="muted">${rangeText(info, rows.length, 'emojis')}</p>
-${rows.length === 0 ? '' : html`<div class="table-wrap"><table>
+${
+  state.errors !== undefined
+    ? ''
+    : html`<p class="muted">${rangeText(info, rows.length, 'emojis')}</p>
+${
+  rows.length === 0
+    ? ''
+    : html`<div class="table-wrap"><table>
   <caption class="visually-hidden">Emojis</caption>
   <thead><tr>
     <th scope="col">Emoji</th>
@@ -252,8 +288,10 @@ ${rows.length === 0 ? '' : html`<div class="table-wrap"><table>
     <th scope="col">Actions</th>
   </tr></thead>
   <tbody>${rows.map((loaded) => emojiRow(request, reply, loaded, back))}</tbody>
-</table></div>`}
-${pagination(request, info, 'Emoji pages')}`}`,
+</table></div>`
+}
+${pagination(request, info, 'Emoji pages')}`
+}`,
   });
 }
 

@@ -61,9 +61,12 @@ export function textInput(form: FormState, field: InputOptions): SafeHtml {
   ${labelOf(id, field)}
   ${hintOf(form, field)}
   <input id="${id}" name="${field.name}" type="${field.type ?? 'text'}" value="${valueOf(form, field.name)}"${field.required ? html` required` : ''}${
-    field.min !== undefined ? html` min="${field.min}"` : ''}${field.max !== undefined ? html` max="${field.max}"` : ''}${
-    field.maxlength !== undefined ? html` maxlength="${field.maxlength}"` : ''}${field.inputmode !== undefined ? html` inputmode="${field.inputmode}"` : ''}${
-    field.list !== undefined ? html` list="${field.list}"` : ''} autocomplete="${field.autocomplete ?? 'off'}"${describedBy(form, field)}${field.attributes ?? ''}>
+    field.min !== undefined ? html` min="${field.min}"` : ''
+  }${field.max !== undefined ? html` max="${field.max}"` : ''}${
+    field.maxlength !== undefined ? html` maxlength="${field.maxlength}"` : ''
+  }${field.inputmode !== undefined ? html` inputmode="${field.inputmode}"` : ''}${
+    field.list !== undefined ? html` list="${field.list}"` : ''
+  } autocomplete="${field.autocomplete ?? 'off'}"${describedBy(form, field)}${field.attributes ?? ''}>
   ${errorList(form, field.name)}
 </div>`;
 }
@@ -74,7 +77,8 @@ export function textArea(form: FormState, field: FieldOptions & { rows?: number;
   <label for="${id}">${field.label}${field.required ? html` <span class="required">(required)</span>` : ''}</label>
   ${hintOf(form, field)}
   <textarea id="${id}" name="${field.name}" rows="${field.rows ?? 4}"${field.required ? html` required` : ''}${
-    field.maxlength !== undefined ? html` maxlength="${field.maxlength}"` : ''}${describedBy(form, field)}${field.attributes ?? ''}>${valueOf(form, field.name)}</textarea>
+    field.maxlength !== undefined ? html` maxlength="${field.maxlength}"` : ''
+  }${describedBy(form, field)}${field.attributes ?? ''}>${valueOf(form, field.name)}</textarea>
   ${errorList(form, field.name)}
 </div>`;
 }
@@ -113,7 +117,8 @@ export function checkboxGroup(form: FormState, field: FieldOptions & { options: 
   <legend>${field.label}${field.required ? html` <span class="required">(required)</span>` : ''}</legend>
   ${hintOf(form, field)}
   ${field.options.map(
-    (option) => html`<div class="check"><input id="${id}-${option.value}" name="${field.name}" type="checkbox" value="${option.value}"${chosen.has(option.value) ? html` checked` : ''}><label for="${id}-${option.value}">${option.label}</label></div>`,
+    (option) =>
+      html`<div class="check"><input id="${id}-${option.value}" name="${field.name}" type="checkbox" value="${option.value}"${chosen.has(option.value) ? html` checked` : ''}><label for="${id}-${option.value}">${option.label}</label></div>`,
   )}
   ${errorList(form, field.name)}
 </fieldset>`;
@@ -127,7 +132,8 @@ export function radioGroup(form: FormState, field: FieldOptions & { options: rea
   <legend>${field.label}${field.required ? html` <span class="required">(required)</span>` : ''}</legend>
   ${hintOf(form, field)}
   ${field.options.map(
-    (option) => html`<div class="check"><input id="${id}-${option.value}" name="${field.name}" type="radio" value="${option.value}"${option.value === current ? html` checked` : ''}><label for="${id}-${option.value}">${option.label}</label></div>`,
+    (option) =>
+      html`<div class="check"><input id="${id}-${option.value}" name="${field.name}" type="radio" value="${option.value}"${option.value === current ? html` checked` : ''}><label for="${id}-${option.value}">${option.label}</label></div>`,
   )}
   ${errorList(form, field.name)}
 </fieldset>`;

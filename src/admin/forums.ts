@@ -15,8 +15,20 @@ import { html, type SafeHtml } from '../web/html.ts';
 import { csrfInput } from '../web/page.ts';
 import { htmxConfirm, isConfirmed, returnField, returnTo, sendConfirmPage } from './confirm.ts';
 import { redirectWithNotice } from './flash.ts';
-import { errorSummary, formState, optionalText, submitted, text, textArea, textInput, validationErrors, withoutBlanks, type FormState, type SubmittedForm } from './forms.ts';
-import { ADMINS, requirePage } from './guard.ts';
+import {
+  errorSummary,
+  formState,
+  optionalText,
+  submitted,
+  text,
+  textArea,
+  textInput,
+  validationErrors,
+  withoutBlanks,
+  type FormState,
+  type SubmittedForm,
+} from './forms.ts';
+import { ADMINS, requirePage } from '../auth/guard.ts';
 import { isHtmx, sendNoticeOnly } from './htmx.ts';
 import { sendAdminPage } from './layout.ts';
 import { pagination, rangeText } from './lists.ts';
@@ -129,11 +141,15 @@ function listPage(request: FastifyRequest, reply: FastifyReply, state: ListState
     body: html`<h1>Forums</h1>
 <div id="forums">
 <p class="muted">${rangeText(info, state.rows.length, 'forums')} Forums are listed by position, then by age.</p>
-${state.rows.length === 0 ? '' : html`<div class="table-wrap"><table>
+${
+  state.rows.length === 0
+    ? ''
+    : html`<div class="table-wrap"><table>
   <caption class="visually-hidden">Forums</caption>
   <thead><tr><th scope="col">Forum</th><th scope="col" class="num">Topics</th><th scope="col" class="num">Posts</th><th scope="col">Position</th><th scope="col">Actions</th></tr></thead>
   <tbody>${state.rows.map((row) => forumRow(request, reply, row, back))}</tbody>
-</table></div>`}
+</table></div>`
+}
 ${pagination(request, info, 'Forum pages')}
 </div>
 <h2 id="new-forum-title">New forum</h2>

@@ -1,12 +1,10 @@
 // Answers for htmx: the same handlers serve a whole page to a plain form post
 // and a fragment to htmx, which swaps it in place.
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import { html, type SafeHtml } from '../web/html.ts';
 import type { NoticeKind } from './flash.ts';
 
-export function isHtmx(request: FastifyRequest): boolean {
-  return request.headers['hx-request'] === 'true';
-}
+export { isHtmx } from '../web/page.ts';
 
 export function sendFragment(reply: FastifyReply, fragment: SafeHtml, status = 200): FastifyReply {
   return reply.code(status).type('text/html; charset=utf-8').header('cache-control', 'no-store').header('vary', 'HX-Request').send(fragment.value);

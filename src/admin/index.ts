@@ -10,6 +10,7 @@ import { emojiPages } from './emojis.ts';
 import { forumPages } from './forums.ts';
 import { moderationPages } from './moderation.ts';
 import { outboxPages } from './outbox.ts';
+import { torrentAdminPages } from './torrents.ts';
 import { userPages } from './users.ts';
 import { wordFilterTesterPage } from './word-filter-tester.ts';
 import { wordFilterPages } from './word-filters.ts';
@@ -20,7 +21,8 @@ export const adminPages: FastifyPluginAsync<{ services: Services }> = async (app
   await app.register(moderationPages, { forum: services.forum, wordFilters: services.wordFilters });
   await app.register(wordFilterTesterPage, { wordFilters: services.wordFilters });
   await app.register(wordFilterPages, { wordFilters: services.wordFilters });
-  await app.register(userPages, { users: services.users });
+  await app.register(userPages, { users: services.users, figures: services.tracker.figures });
+  await app.register(torrentAdminPages, { torrents: services.tracker.torrents, passkeys: services.tracker.passkeys, users: services.users });
   await app.register(forumPages, { forum: services.forum });
   await app.register(outboxPages, { outbox: services.outbox });
   await app.register(emojiPages, { emoji: services.emoji, images: services.images });

@@ -8,9 +8,9 @@ import { html, type SafeHtml } from '../web/html.ts';
 import { sendPage } from '../web/page.ts';
 import { ADMIN_ASSETS } from './assets.ts';
 import { takeFlash } from './flash.ts';
-import { ADMINS, STAFF } from './guard.ts';
+import { ADMINS, STAFF } from '../auth/guard.ts';
 
-export type SectionId = 'moderation' | 'word-filters' | 'emojis' | 'emoji-categories' | 'emoji-images' | 'users' | 'forums' | 'outbox';
+export type SectionId = 'moderation' | 'torrents' | 'word-filters' | 'emojis' | 'emoji-categories' | 'emoji-images' | 'users' | 'forums' | 'outbox';
 
 export interface Section {
   id: SectionId;
@@ -23,8 +23,21 @@ export interface Section {
 
 export const SECTIONS: readonly Section[] = [
   { id: 'moderation', title: 'Moderation queue', path: '/admin/moderation/', roles: STAFF, summary: 'Posts held by a word filter, waiting for approval.' },
-  { id: 'word-filters', title: 'Word filters', path: '/admin/word-filters/', roles: STAFF, summary: 'Rules that replace, block or hold what users write, and a tester.' },
-  { id: 'emojis', title: 'Emojis', path: '/admin/emojis/', roles: ADMINS, summary: 'The emoji catalog: Unicode, custom images and sprites, with their aliases.' },
+  { id: 'torrents', title: 'Torrents', path: '/admin/torrents/', roles: STAFF, summary: 'Torrent statuses and freeleech.' },
+  {
+    id: 'word-filters',
+    title: 'Word filters',
+    path: '/admin/word-filters/',
+    roles: STAFF,
+    summary: 'Rules that replace, block or hold what users write, and a tester.',
+  },
+  {
+    id: 'emojis',
+    title: 'Emojis',
+    path: '/admin/emojis/',
+    roles: ADMINS,
+    summary: 'The emoji catalog: Unicode, custom images and sprites, with their aliases.',
+  },
   { id: 'emoji-categories', title: 'Emoji categories', path: '/admin/emoji-categories/', roles: ADMINS, summary: 'Groups of emojis and their order.' },
   { id: 'emoji-images', title: 'Emoji images', path: '/admin/emoji-images/', roles: ADMINS, summary: 'Upload custom emoji images and sprite sheets.' },
   { id: 'users', title: 'Users', path: '/admin/users/', roles: ADMINS, summary: 'Roles, bans and bonus points.' },
@@ -53,6 +66,10 @@ const HTMX_CONFIG = JSON.stringify({
   ],
   historyRestoreAsHxRequest: false,
   allowScriptTags: false,
+  // Under the Content-Security-Policy (http/security-headers.ts): no eval,
+  // and no <style> element of htmx's own (its indicator rules are in admin.css).
+  allowEval: false,
+  includeIndicatorStyles: false,
 });
 
 export function sendAdminPage(request: FastifyRequest, reply: FastifyReply, options: AdminPageOptions): FastifyReply {

@@ -46,7 +46,8 @@ export function sortHeader(request: FastifyRequest, label: string, field: string
   const next = active && sort.direction === 'asc' ? 'desc' : 'asc';
   const ariaSort = active ? (sort.direction === 'asc' ? 'ascending' : 'descending') : undefined;
   return html`<th scope="col"${ariaSort === undefined ? '' : html` aria-sort="${ariaSort}"`}><a href="${linkWith(request, { [keys.sort]: field, [keys.order]: next, page: null })}">${label}${
-    active ? html` <span aria-hidden="true">${sort.direction === 'asc' ? '▲' : '▼'}</span>` : ''}</a></th>`;
+    active ? html` <span aria-hidden="true">${sort.direction === 'asc' ? '▲' : '▼'}</span>` : ''
+  }</a></th>`;
 }
 
 /** A stored timestamp as the site prints it (UTC, with the machine-readable instant). */

@@ -19,7 +19,7 @@ import type { WordFiltersService } from '../word-filters/service.ts';
 import { htmxConfirm, isConfirmed, returnField, returnTo, sendConfirmPage } from './confirm.ts';
 import { redirectWithNotice } from './flash.ts';
 import { submitted, withoutBlanks } from './forms.ts';
-import { STAFF, requirePage, viewer } from './guard.ts';
+import { STAFF, assertUser, requirePage } from '../auth/guard.ts';
 import { isHtmx, liveNotice, sendFragment, sendNoticeOnly } from './htmx.ts';
 import { sendAdminPage } from './layout.ts';
 import { pagination, rangeText, timestamp } from './lists.ts';
@@ -44,18 +44,22 @@ export const moderationPages: FastifyPluginAsyncTypebox<{ forum: ForumService; w
       body: html`<h1>Moderation queue</h1>
 <p class="muted">Posts a word filter held back, oldest first. Approving publishes the post; rejecting deletes it (with its topic when it is the topic’s opening post) and tells the author by mail.</p>
 ${queueCount(total, rangeText({ page: page.page, perPage: page.perPage, total }, rows.length, 'posts waiting'))}
-${rows.length === 0 ? '' : html`<div class="table-wrap"><table>
+${
+  rows.length === 0
+    ? ''
+    : html`<div class="table-wrap"><table>
   <caption class="visually-hidden">Posts waiting for moderation</caption>
   <thead><tr><th scope="col">Post</th><th scope="col">Author</th><th scope="col">Topic</th><th scope="col">Held by</th><th scope="col">Written</th><th scope="col">Decision</th></tr></thead>
   <tbody>${rows.map((post) => pendingRow(request, reply, post, rules.get(post.held_by_filter_id ?? 0) ?? null, back))}</tbody>
-</table></div>`}
+</table></div>`
+}
 ${pagination(request, { page: page.page, perPage: page.perPage, total }, 'Queue pages')}`,
     });
   });
 
   app.post(`${BASE}:id/approve/`, { preValidation: staff, schema: { params: IdParams } }, async (request, reply) => {
     const back = returnTo(submitted(request.body), BASE);
-    const post = await forum.approvePost(request.params.id, viewer(request));
+    const post = await forum.approvePost(request.params.id, assertUser(request));
     const message = `Post #${post.id} approved and published.`;
     if (isHtmx(request)) return sendFragment(reply, html`${liveNotice(message)}${await remaining(forum)}`);
     return redirectWithNotice(request, reply, back, message);
@@ -64,7 +68,7 @@ ${pagination(request, { page: page.page, perPage: page.perPage, total }, 'Queue 
   app.post(`${BASE}:id/reject/`, { preValidation: staff, schema: { params: IdParams } }, async (request, reply) => {
     const form = submitted(request.body);
     const back = returnTo(form, BASE);
-    const post = await forum.getPost(request.params.id, viewer(request));
+    const post = await forum.getPost(request.params.id, assertUser(request));
     if (!isConfirmed(form)) {
       return sendConfirmPage(request, reply, {
         section: 'moderation',
@@ -78,7 +82,7 @@ ${pagination(request, { page: page.page, perPage: page.perPage, total }, 'Queue 
       });
     }
     try {
-      await forum.rejectPost(post.id, viewer(request));
+      await forum.rejectPost(post.id, assertUser(request));
     } catch (error) {
       // Another moderator approved it meanwhile.
       if (!(error instanceof ValidationError)) throw error;

@@ -9,7 +9,7 @@ import { checkForm } from '../http/validation.ts';
 import type { Outbox, OutboxMessage } from '../mail/outbox.ts';
 import { html, type SafeHtml } from '../web/html.ts';
 import { withoutBlanks } from './forms.ts';
-import { ADMINS, requirePage } from './guard.ts';
+import { ADMINS, requirePage } from '../auth/guard.ts';
 import { sendAdminPage } from './layout.ts';
 import { pagination, rangeText, timestamp } from './lists.ts';
 
@@ -30,16 +30,22 @@ export const outboxPages: FastifyPluginAsyncTypebox<{ outbox: Outbox }> = async 
       body: html`<h1>Outbox</h1>
 <p class="muted">Every message the forum sent, newest first. Without SMTP_URL mail is only kept here.</p>
 <p class="muted">${rangeText(info, rows.length, 'messages')}</p>
-${rows.length === 0 ? '' : html`<div class="table-wrap"><table>
+${
+  rows.length === 0
+    ? ''
+    : html`<div class="table-wrap"><table>
   <caption class="visually-hidden">Messages</caption>
   <thead><tr><th scope="col">Subject</th><th scope="col">To</th><th scope="col">Written</th><th scope="col">Delivery</th></tr></thead>
-  <tbody>${rows.map((message) => html`<tr>
+  <tbody>${rows.map(
+    (message) => html`<tr>
     <th scope="row"><a href="${BASE}${message.id}/">${message.subject}</a></th>
     <td>${message.to_address}</td>
     <td>${timestamp(message.created_at)}</td>
     <td>${delivery(message)}</td>
-  </tr>`)}</tbody>
-</table></div>`}
+  </tr>`,
+  )}</tbody>
+</table></div>`
+}
 ${pagination(request, info, 'Outbox pages')}`,
     });
   });

@@ -15,17 +15,31 @@ import { html, type SafeHtml } from '../web/html.ts';
 import { csrfInput } from '../web/page.ts';
 import { returnField, returnTo } from './confirm.ts';
 import { redirectWithNotice } from './flash.ts';
-import { errorSummary, formState, humanize, options, selectField, submitted, text, textInput, validationErrors, withoutBlanks, type FormState } from './forms.ts';
-import { ADMINS, requirePage, viewer } from './guard.ts';
+import {
+  errorSummary,
+  formState,
+  humanize,
+  options,
+  selectField,
+  submitted,
+  text,
+  textInput,
+  validationErrors,
+  withoutBlanks,
+  type FormState,
+} from './forms.ts';
+import { ADMINS, assertUser, requirePage } from '../auth/guard.ts';
 import { isHtmx, liveNotice, sendFragment } from './htmx.ts';
 import { sendAdminPage } from './layout.ts';
 import { pagination, rangeText, timestamp } from './lists.ts';
+import { passkeyAdminBlock } from './torrents.ts';
+import { formatBytes, formatPoints, type TrackerFigures, type UserFigures } from '../tracker/figures.ts';
 
 const BASE = '/admin/users/';
 const ROLES = ['user', 'moderator', 'admin'] as const;
 const STATUSES = ['pending', 'active', 'banned'] as const;
 
-export const userPages: FastifyPluginAsyncTypebox<{ users: UsersService }> = async (app, { users }) => {
+export const userPages: FastifyPluginAsyncTypebox<{ users: UsersService; figures: TrackerFigures }> = async (app, { users, figures }) => {
   const admin = requirePage(ADMINS);
 
   app.get(BASE, { preValidation: admin }, async (request, reply) => {
@@ -34,6 +48,7 @@ export const userPages: FastifyPluginAsyncTypebox<{ users: UsersService }> = asy
     const filters = formState('filters', raw, query.ok ? {} : query.errors);
     const page = pageRequest(query.ok ? query.value : {});
     const { rows, total } = query.ok ? await users.list(query.value, page.offset, page.perPage) : { rows: [], total: 0 };
+    const points = await figures.bonusPoints(rows.map((row) => row.id));
     const back = request.url;
     return sendAdminPage(request, reply, {
       title: 'Users',
@@ -47,19 +62,27 @@ export const userPages: FastifyPluginAsyncTypebox<{ users: UsersService }> = asy
   <div class="actions"><button type="submit">Search</button><a href="${BASE}">Clear</a></div>
 </form>
 ${errorSummary(filters, 'The search is not valid:')}
-${!query.ok ? '' : html`<p class="muted">${rangeText({ page: page.page, perPage: page.perPage, total }, rows.length, 'users')}</p>
-${rows.length === 0 ? '' : html`<div class="table-wrap"><table>
+${
+  !query.ok
+    ? ''
+    : html`<p class="muted">${rangeText({ page: page.page, perPage: page.perPage, total }, rows.length, 'users')}</p>
+${
+  rows.length === 0
+    ? ''
+    : html`<div class="table-wrap"><table>
   <caption class="visually-hidden">Users</caption>
   <thead><tr><th scope="col">Name</th><th scope="col">E-mail</th><th scope="col" class="num">Bonus points</th><th scope="col">Joined</th><th scope="col">Role and status</th></tr></thead>
-  <tbody>${rows.map((row) => userRow(request, reply, row, back))}</tbody>
-</table></div>`}
-${pagination(request, { page: page.page, perPage: page.perPage, total }, 'User pages')}`}`,
+  <tbody>${rows.map((row) => userRow(request, reply, row, points.get(row.id) ?? 0, back))}</tbody>
+</table></div>`
+}
+${pagination(request, { page: page.page, perPage: page.perPage, total }, 'User pages')}`
+}`,
     });
   });
 
   app.get(`${BASE}:id/`, { preValidation: admin, schema: { params: IdParams } }, async (request, reply) => {
     const user = await users.get(request.params.id);
-    return userPage(request, reply, user, formState(`user-${user.id}`, user));
+    return userPage(request, reply, user, await figures.forUser(user.id), formState(`user-${user.id}`, user));
   });
 
   app.post(`${BASE}:id/`, { preValidation: admin, schema: { params: IdParams } }, async (request, reply) => {
@@ -71,9 +94,10 @@ ${pagination(request, { page: page.page, perPage: page.perPage, total }, 'User p
     let errors: FieldErrors;
     if (checked.ok) {
       try {
-        const updated = await users.update(current.id, { role: checked.value.role, status: checked.value.status }, viewer(request));
+        const updated = await users.update(current.id, { role: checked.value.role, status: checked.value.status }, assertUser(request));
         const message = `${updated.username} is now ${updated.role === 'user' ? 'a user' : `a ${updated.role}`} (${updated.status}).`;
-        if (isHtmx(request)) return sendFragment(reply, html`${userRow(request, reply, updated, back)}${liveNotice(message)}`);
+        if (isHtmx(request))
+          return sendFragment(reply, html`${userRow(request, reply, updated, await bonusPointsOf(figures, updated.id), back)}${liveNotice(message)}`);
         return redirectWithNotice(request, reply, back, message);
       } catch (error) {
         errors = validationErrors(error);
@@ -82,16 +106,20 @@ ${pagination(request, { page: page.page, perPage: page.perPage, total }, 'User p
       errors = checked.errors;
     }
     const state = formState(`user-${current.id}`, values, errors);
-    if (isHtmx(request)) return sendFragment(reply, userRow(request, reply, current, back, state), 422);
-    return userPage(request, reply, current, state, 422);
+    if (isHtmx(request)) return sendFragment(reply, userRow(request, reply, current, await bonusPointsOf(figures, current.id), back, state), 422);
+    return userPage(request, reply, current, await figures.forUser(current.id), state, 422);
   });
 };
 
-function userRow(request: FastifyRequest, reply: FastifyReply, user: UserRow, back: string, state?: FormState): SafeHtml {
+async function bonusPointsOf(figures: TrackerFigures, userId: number): Promise<number> {
+  return (await figures.bonusPoints([userId])).get(userId) ?? 0;
+}
+
+function userRow(request: FastifyRequest, reply: FastifyReply, user: UserRow, bonusPoints: number, back: string, state?: FormState): SafeHtml {
   return html`<tr id="user-${user.id}">
   <th scope="row"><a href="${profilePath({ id: user.id, name: user.username })}">${user.username}</a></th>
   <td>${user.email}</td>
-  <td class="num">${user.bonus_points}</td>
+  <td class="num">${formatPoints(bonusPoints)}</td>
   <td>${timestamp(user.created_at)}</td>
   <td>${accessForm(request, reply, user, state ?? formState(`user-${user.id}`, user), back, true)}</td>
 </tr>`;
@@ -110,7 +138,7 @@ function accessForm(request: FastifyRequest, reply: FastifyReply, user: UserRow,
   </form>`;
 }
 
-function userPage(request: FastifyRequest, reply: FastifyReply, user: UserRow, form: FormState, status = 200): FastifyReply {
+function userPage(request: FastifyRequest, reply: FastifyReply, user: UserRow, tracker: UserFigures, form: FormState, status = 200): FastifyReply {
   return sendAdminPage(request, reply, {
     title: user.username,
     section: 'users',
@@ -120,11 +148,14 @@ function userPage(request: FastifyRequest, reply: FastifyReply, user: UserRow, f
 ${errorSummary(form)}
 <dl class="facts">
   <dt>E-mail</dt><dd>${user.email}</dd>
-  <dt>Bonus points</dt><dd>${user.bonus_points}</dd>
+  <dt>Bonus points</dt><dd>${formatPoints(tracker.bonusPoints)}</dd>
+  <dt>Uploaded</dt><dd>${formatBytes(tracker.uploaded)}</dd>
+  <dt>Downloaded</dt><dd>${formatBytes(tracker.downloaded)}</dd>
   <dt>Joined</dt><dd>${timestamp(user.created_at)}</dd>
   <dt>Profile</dt><dd><a href="${profilePath({ id: user.id, name: user.username })}">Public profile</a></dd>
 </dl>
 <h2>Role and status</h2>
-${accessForm(request, reply, user, form, BASE, false)}`,
+${accessForm(request, reply, user, form, BASE, false)}
+${passkeyAdminBlock(request, reply, user.id)}`,
   });
 }

@@ -13,7 +13,7 @@ import { CheckBody } from '../word-filters/routes.ts';
 import { CONTENT_TYPES } from '../word-filters/rules.ts';
 import type { WordFiltersService } from '../word-filters/service.ts';
 import { errorSummary, formState, humanize, options, selectField, submitted, text, textArea, type FormState } from './forms.ts';
-import { STAFF, requirePage } from './guard.ts';
+import { STAFF, requirePage } from '../auth/guard.ts';
 import { isHtmx, sendFragment } from './htmx.ts';
 import { sendAdminPage } from './layout.ts';
 
@@ -113,13 +113,15 @@ function outcomeSection(outcome: Outcome): SafeHtml {
   ${result.matches.length === 0 ? html`<p>No rule matches this text.</p>` : html`<div class="tested" data-testid="highlighted">${highlightMatches(outcome.text, result.matches)}</div>`}
   <h3>Text after replacements</h3>
   <div class="tested" data-testid="replaced">${result.text}</div>
-  ${result.matches.length === 0
-    ? ''
-    : html`<table>
+  ${
+    result.matches.length === 0
+      ? ''
+      : html`<table>
     <caption>Every match</caption>
     <thead><tr><th scope="col">Matched text</th><th scope="col">Rule</th><th scope="col">Action</th><th scope="col">Severity</th><th scope="col">Position</th></tr></thead>
     <tbody>${result.matches.map((match) => matchRow(match, outcome.rules.get(match.filter_id) ?? null))}</tbody>
-  </table>`}
+  </table>`
+  }
 </section>`;
 }
 

@@ -36,7 +36,7 @@ import {
   type FormState,
   type SubmittedForm,
 } from './forms.ts';
-import { ADMINS, STAFF, isAdmin, requirePage, viewer } from './guard.ts';
+import { ADMINS, STAFF, assertUser, hasRole, requirePage } from '../auth/guard.ts';
 import { isHtmx, sendFragment } from './htmx.ts';
 import { sendAdminPage } from './layout.ts';
 import { pagination, rangeText, sortHeader, timestamp } from './lists.ts';
@@ -56,7 +56,9 @@ export const wordFilterPages: FastifyPluginAsyncTypebox<{ wordFilters: WordFilte
   });
 
   app.get(`${BASE}new/`, { preValidation: admin }, async (request, reply) =>
-    editPage(request, reply, { form: formState('rule', { pattern_type: 'exact', filter_type: 'replace', severity: 'medium', is_active: true, applies_to: ['posts'] }) }),
+    editPage(request, reply, {
+      form: formState('rule', { pattern_type: 'exact', filter_type: 'replace', severity: 'medium', is_active: true, applies_to: ['posts'] }),
+    }),
   );
 
   app.post(BASE, { preValidation: admin }, async (request, reply) => {
@@ -66,7 +68,7 @@ export const wordFilterPages: FastifyPluginAsyncTypebox<{ wordFilters: WordFilte
     let errors: FieldErrors;
     if (checked.ok) {
       try {
-        const record = await wordFilters.create(withNulls(checked.value), viewer(request).id);
+        const record = await wordFilters.create(withNulls(checked.value), assertUser(request).id);
         return redirectWithNotice(request, reply, BASE, `Rule #${record.id} “${record.pattern}” created.`);
       } catch (error) {
         errors = validationErrors(error);
@@ -79,7 +81,7 @@ export const wordFilterPages: FastifyPluginAsyncTypebox<{ wordFilters: WordFilte
 
   app.get(`${BASE}:id/`, { preValidation: staff, schema: { params: IdParams } }, async (request, reply) => {
     const record = await wordFilters.get(request.params.id);
-    if (!isAdmin(request.user)) return detailPage(request, reply, record);
+    if (!hasRole(request.user, ADMINS)) return detailPage(request, reply, record);
     return editPage(request, reply, { record, form: formState('rule', recordValues(record)) });
   });
 
@@ -164,11 +166,14 @@ interface ListState {
 }
 
 function listPage(request: FastifyRequest, reply: FastifyReply, state: ListState): FastifyReply {
-  const admin = isAdmin(request.user);
+  const admin = hasRole(request.user, ADMINS);
   const filters = formState('filters', state.query, state.errors ?? {});
   const query = state.query as Partial<ListQueryValue>;
   const sort = sortOf({ ...query } as ListQueryValue);
-  const page = pageRequest({ page: typeof query.page === 'number' ? query.page : 1, per_page: typeof query.per_page === 'number' ? query.per_page : undefined });
+  const page = pageRequest({
+    page: typeof query.page === 'number' ? query.page : 1,
+    per_page: typeof query.per_page === 'number' ? query.per_page : undefined,
+  });
   const records = state.records ?? [];
   const back = request.url;
   return sendAdminPage(request, reply, {
@@ -185,17 +190,29 @@ function listPage(request: FastifyRequest, reply: FastifyReply, state: ListState
   ${selectField(filters, { name: 'filter_type', label: 'Action', blank: 'Any', options: options(FILTER_TYPES) })}
   ${selectField(filters, { name: 'pattern_type', label: 'Pattern type', blank: 'Any', options: options(PATTERN_TYPES) })}
   ${selectField(filters, { name: 'severity', label: 'Severity', blank: 'Any', options: options(SEVERITIES) })}
-  ${selectField(filters, { name: 'is_active', label: 'State', blank: 'Any', options: [{ value: '1', label: 'Active' }, { value: '0', label: 'Inactive' }] })}
+  ${selectField(filters, {
+    name: 'is_active',
+    label: 'State',
+    blank: 'Any',
+    options: [
+      { value: '1', label: 'Active' },
+      { value: '0', label: 'Inactive' },
+    ],
+  })}
   ${selectField(filters, { name: 'applies_to', label: 'Applies to', blank: 'Any', options: options(CONTENT_TYPES) })}
   ${query.sort === undefined ? '' : html`<input type="hidden" name="sort" value="${query.sort}">`}
   ${query.order === undefined ? '' : html`<input type="hidden" name="order" value="${query.order}">`}
   <div class="actions"><button type="submit">Filter</button><a href="${BASE}">Clear</a></div>
 </form>
 ${errorSummary(filters, 'The filter is not valid:')}
-${state.errors !== undefined
-  ? ''
-  : html`<p class="muted">${rangeText({ page: page.page, perPage: page.perPage, total: state.total ?? 0 }, records.length, 'rules')}</p>
-${records.length === 0 ? '' : html`<div class="table-wrap"><table>
+${
+  state.errors !== undefined
+    ? ''
+    : html`<p class="muted">${rangeText({ page: page.page, perPage: page.perPage, total: state.total ?? 0 }, records.length, 'rules')}</p>
+${
+  records.length === 0
+    ? ''
+    : html`<div class="table-wrap"><table>
   <caption class="visually-hidden">Word-filter rules</caption>
   <thead><tr>
     ${sortHeader(request, 'Pattern', 'pattern', sort)}
@@ -208,13 +225,15 @@ ${records.length === 0 ? '' : html`<div class="table-wrap"><table>
     <th scope="col">Actions</th>
   </tr></thead>
   <tbody>${records.map((record) => ruleRow(request, reply, record, back))}</tbody>
-</table></div>`}
-${pagination(request, { page: page.page, perPage: page.perPage, total: state.total ?? 0 }, 'Rule pages')}`}`,
+</table></div>`
+}
+${pagination(request, { page: page.page, perPage: page.perPage, total: state.total ?? 0 }, 'Rule pages')}`
+}`,
   });
 }
 
 function ruleRow(request: FastifyRequest, reply: FastifyReply, record: WordFilterRecord, back: string): SafeHtml {
-  const admin = isAdmin(request.user);
+  const admin = hasRole(request.user, ADMINS);
   const name = `rule “${record.pattern}”`;
   return html`<tr id="rule-${record.id}">
   <td><code>${record.pattern}</code>${record.case_sensitive ? html` <span class="badge">case-sensitive</span>` : ''}</td>
@@ -224,23 +243,27 @@ function ruleRow(request: FastifyRequest, reply: FastifyReply, record: WordFilte
   <td><span class="badge ${record.severity}">${humanize(record.severity)}</span></td>
   <td>
     <span class="badge ${record.is_active ? 'on' : 'off'}">${record.is_active ? 'Active' : 'Inactive'}</span>
-    ${admin
-      ? html`<form method="post" action="${BASE}${record.id}/active/" class="inline" hx-post="${BASE}${record.id}/active/" hx-target="closest tr" hx-swap="outerHTML">
+    ${
+      admin
+        ? html`<form method="post" action="${BASE}${record.id}/active/" class="inline" hx-post="${BASE}${record.id}/active/" hx-target="closest tr" hx-swap="outerHTML">
       ${csrfInput(request, reply)}${returnField(back)}
       <input type="hidden" name="is_active" value="${record.is_active ? '0' : '1'}">
       <button type="submit" class="small secondary">${record.is_active ? 'Deactivate' : 'Activate'}<span class="visually-hidden"> ${name}</span></button>
     </form>`
-      : ''}
+        : ''
+    }
   </td>
   <td>${timestamp(record.created_at)}</td>
   <td class="actions">
-    ${admin
-      ? html`<a href="${BASE}${record.id}/">Edit<span class="visually-hidden"> ${name}</span></a>
+    ${
+      admin
+        ? html`<a href="${BASE}${record.id}/">Edit<span class="visually-hidden"> ${name}</span></a>
     <form method="post" action="${BASE}${record.id}/delete/" class="inline" hx-post="${BASE}${record.id}/delete/" hx-target="closest tr" hx-swap="outerHTML"${htmxConfirm(`Delete ${name}?`)}>
       ${csrfInput(request, reply)}${returnField(back)}
       <button type="submit" class="small danger">Delete<span class="visually-hidden"> ${name}</span></button>
     </form>`
-      : html`<a href="${BASE}${record.id}/">View<span class="visually-hidden"> ${name}</span></a>`}
+        : html`<a href="${BASE}${record.id}/">View<span class="visually-hidden"> ${name}</span></a>`
+    }
   </td>
 </tr>`;
 }

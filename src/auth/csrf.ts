@@ -2,6 +2,11 @@
 // its own. A session-authenticated request proves itself with the session's
 // token (header X-CSRF-Token or form field _csrf); a guest's form (login,
 // registration) with a per-browser token kept in a cookie (double submit).
+//
+// The page registry (urls/semantic-routes.ts) checks the token itself, after
+// it has named the page's canonical address: a refused form is shown again
+// with what was typed (EXPIRED_FORM), and a refused POST to a legacy address
+// still carries its canonical Link header.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isApiRequest } from '../http/error-handler.ts';
 import { ApiError } from '../http/errors.ts';
@@ -11,25 +16,45 @@ export const CSRF_HEADER = 'x-csrf-token';
 export const CSRF_FIELD = '_csrf';
 export const GUEST_CSRF_COOKIE = 'forum_csrf';
 
+/** What a page says above a form it shows again after refusing its token. */
+export const EXPIRED_FORM =
+  'This form had expired (you logged out and in again since the page was loaded, or the browser lost its cookies), so nothing was saved. What you wrote is kept below: check it and send it again.';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route checks the CSRF token itself, with csrfTokenAccepted (the page registry does). */
+    csrfCheckedByRoute?: boolean;
+  }
+}
+
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export function installCsrfProtection(app: FastifyInstance): void {
   // preValidation: the body is parsed (form field) and not yet stripped by the schema.
   app.addHook('preValidation', async (request) => {
-    if (SAFE_METHODS.has(request.method)) return;
-    const credentials = request.credentials;
-    const sent = request.headers[CSRF_HEADER] ?? formField(request.body, CSRF_FIELD);
-    if (credentials?.kind === 'session') {
-      if (typeof sent !== 'string' || !sameSecret(sent, credentials.csrfToken)) throw mismatch();
-      return;
-    }
-    // Guests on pages: their forms carry the cookie's token. Guests of the
-    // JSON API send no cookies that could be abused, so there is nothing to check.
-    if (credentials === null && !isApiRequest(request)) {
-      const expected = request.cookies[GUEST_CSRF_COOKIE];
-      if (typeof sent !== 'string' || expected === undefined || !sameSecret(sent, expected)) throw mismatch();
-    }
+    if (request.routeOptions.config.csrfCheckedByRoute === true) return;
+    if (!csrfTokenAccepted(request)) throw csrfMismatch();
   });
+}
+
+/** Whether this request may change state: a safe method, or the right token for its session or guest cookie. */
+export function csrfTokenAccepted(request: FastifyRequest): boolean {
+  if (SAFE_METHODS.has(request.method)) return true;
+  const credentials = request.credentials;
+  const sent = request.headers[CSRF_HEADER] ?? formField(request.body, CSRF_FIELD);
+  if (credentials?.kind === 'session') return typeof sent === 'string' && sameSecret(sent, credentials.csrfToken);
+  // Guests on pages: their forms carry the cookie's token. Guests of the
+  // JSON API send no cookies that could be abused, so there is nothing to check.
+  if (credentials === null && !isApiRequest(request)) {
+    const expected = request.cookies[GUEST_CSRF_COOKIE];
+    return typeof sent === 'string' && expected !== undefined && sameSecret(sent, expected);
+  }
+  return true;
+}
+
+/** 403 for a request whose token is missing or wrong. */
+export function csrfMismatch(): ApiError {
+  return new ApiError('FORBIDDEN', 'CSRF token mismatch. Reload the page and try again.');
 }
 
 /** The token this request already has (a session's, or a guest's cookie), without creating one. */
@@ -48,10 +73,6 @@ export function csrfToken(request: FastifyRequest, reply: FastifyReply): string 
   // Later reads in this request (a second form on the page) see the same token.
   request.cookies[GUEST_CSRF_COOKIE] = token;
   return token;
-}
-
-function mismatch(): ApiError {
-  return new ApiError('FORBIDDEN', 'CSRF token mismatch. Reload the page and try again.');
 }
 
 function formField(body: unknown, name: string): unknown {

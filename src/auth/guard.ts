@@ -1,11 +1,15 @@
 // Who is calling, and may they: one guard for Bearer tokens and web sessions
 // (CSRF for sessions: csrf.ts).
 // Every request is looked at once (onRequest); routes state what they need
-// with `preValidation: requireRole('admin')` or `requireUser()`.
+// as `preValidation`: the API with `requireRole('admin')` or `requireUser()`
+// (401/403 in the API's shape), pages with `requirePage(STAFF)` or
+// `requirePageUser` (guests are sent to /login/ and brought back; users
+// without the role get the 403 page). Both kinds are the same check, `hasRole`.
 import type {} from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Role } from '../db/schema.ts';
 import { ApiError } from '../http/errors.ts';
+import { isHtmx, localPath } from '../web/page.ts';
 import type { AuthService, AuthUser, Credentials } from './service.ts';
 
 declare module 'fastify' {
@@ -23,6 +27,8 @@ export function installAuthentication(app: FastifyInstance, auth: AuthService): 
   app.decorateRequest('credentials', null);
 
   app.addHook('onRequest', async (request) => {
+    // The tracker's announce and scrape authenticate by passkey only: no session or token lookup on the hottest path.
+    if (request.url.startsWith('/bt/')) return;
     const header = request.headers.authorization;
     // An Authorization header speaks for the request even when a cookie is present too.
     const found =
@@ -38,11 +44,18 @@ export function installAuthentication(app: FastifyInstance, auth: AuthService): 
   });
 }
 
+export const STAFF: readonly Role[] = ['admin', 'moderator'];
+export const ADMINS: readonly Role[] = ['admin'];
+
+/** The one role check behind every guard: a signed-in user whose role is listed. */
+export function hasRole(user: AuthUser | null, roles: readonly Role[]): user is AuthUser {
+  return user !== null && roles.includes(user.role);
+}
+
 /** Route guard (register as `preValidation`, so it answers before the body is judged): 401 for guests, 403 for users whose role is not listed. */
 export function requireRole(...roles: Role[]) {
   return async function guard(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
-    const user = assertUser(request);
-    if (!roles.includes(user.role)) throw new ApiError('FORBIDDEN', 'This action is unauthorized.');
+    if (!hasRole(assertUser(request), roles)) throw new ApiError('FORBIDDEN', 'This action is unauthorized.');
   };
 }
 
@@ -57,6 +70,40 @@ export function requireUser() {
 export function assertUser(request: FastifyRequest): AuthUser {
   if (request.user === null) throw new ApiError('UNAUTHENTICATED', 'Unauthenticated.');
   return request.user;
+}
+
+/**
+ * Page guard (as `preValidation`): guests are sent to /login/ and brought back
+ * (an htmx request is redirected as a whole page: a login form swapped into a
+ * table row would help nobody); signed-in users without the role get the 403 page.
+ */
+export function requirePage(roles: readonly Role[]) {
+  return async function pageGuard(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    if (request.user === null) return sendToLogin(request, reply);
+    if (!hasRole(request.user, roles)) throw new ApiError('FORBIDDEN', 'You do not have access to this page.');
+  };
+}
+
+/** Page guard (as `preValidation`) for pages that need a login, whatever the role. */
+export async function requirePageUser(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  if (request.user === null) await sendToLogin(request, reply);
+}
+
+async function sendToLogin(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  if (isHtmx(request)) {
+    const login = `/login/?next=${encodeURIComponent(htmxPagePath(request))}`;
+    await reply.header('hx-redirect', login).code(401).send('');
+    return;
+  }
+  await reply.redirect(`/login/?next=${encodeURIComponent(request.url)}`, 303);
+}
+
+/** The page an htmx request was made from (its URL's path and query), for coming back after login. */
+function htmxPagePath(request: FastifyRequest): string {
+  const current = request.headers['hx-current-url'];
+  if (typeof current !== 'string' || !URL.canParse(current)) return '/admin/';
+  const url = new URL(current);
+  return localPath(url.pathname + url.search, '/admin/');
 }
 
 async function authenticateHeader(auth: AuthService, header: string) {

@@ -8,14 +8,18 @@ import { ApiError } from '../http/errors.ts';
 import type { LimiterFactory } from './limiters.ts';
 
 const WINDOW_SECONDS = 60;
+/** The API's browsable documentation (its page, scripts and styles) is not counted. */
+const DOCS_PREFIX = '/api/docs';
 
 export function installRateLimits(app: FastifyInstance, limiters: LimiterFactory, limits: { authenticated: number; guest: number }): void {
   const users = limiters.create('api_user', limits.authenticated, WINDOW_SECONDS);
   const guests = limiters.create('api_guest', limits.guest, WINDOW_SECONDS);
 
-  // Registered after authentication, so request.user is known here.
+  // Registered after authentication, so request.user is known here. Which
+  // requests count is decided on the route reached (or the normalized path),
+  // never on the spelling of the URL: /%61pi/hello is /api/hello.
   app.addHook('onRequest', async (request, reply) => {
-    if (!isApiRequest(request) || request.url.startsWith('/api/docs')) return;
+    if (!isApiRequest(request) || request.routeOptions.url?.startsWith(DOCS_PREFIX) === true) return;
     const [limiter, key, limit]: [RateLimiterAbstract, string, number] =
       request.user !== null ? [users, `u${request.user.id}`, limits.authenticated] : [guests, request.ip, limits.guest];
     try {
@@ -36,5 +40,6 @@ export function installRateLimits(app: FastifyInstance, limiters: LimiterFactory
 function setHeaders(reply: FastifyReply, limit: number, res: RateLimiterRes): void {
   reply.header('x-ratelimit-limit', limit);
   reply.header('x-ratelimit-remaining', Math.max(0, res.remainingPoints));
+  // Wall time on purpose: the limiter library keeps its windows in real time (src/clock.ts).
   reply.header('x-ratelimit-reset', Math.ceil((Date.now() + res.msBeforeNext) / 1000));
 }

@@ -1,17 +1,16 @@
 // Logging in and recognising who is calling: API tokens and web sessions.
+import { type Clock, isoNow } from '../clock.ts';
 import { ApiError } from '../http/errors.ts';
 import type { UserRow, UsersRepository } from '../users/repository.ts';
 import { usernameKey } from '../users/repository.ts';
 import type { CredentialOwner, CredentialsRepository } from './credentials-repository.ts';
 import type { LoginThrottle } from './login-throttle.ts';
-import { verifyAgainstNobody, verifyPassword } from './passwords.ts';
+import type { PasswordHasher } from './passwords.ts';
 import { newSecret, secretHash } from './secrets.ts';
 
 export type AuthUser = CredentialOwner;
 
-export type Credentials =
-  | { kind: 'token'; tokenId: number }
-  | { kind: 'session'; idHash: string; csrfToken: string };
+export type Credentials = { kind: 'token'; tokenId: number } | { kind: 'session'; idHash: string; csrfToken: string };
 
 export interface Authenticated {
   user: AuthUser;
@@ -41,8 +40,19 @@ export class AuthService {
   readonly #credentials: CredentialsRepository;
   readonly #throttle: LoginThrottle;
   readonly #tokenTtlDays: number;
+  readonly #passwords: PasswordHasher;
+  readonly #clock: Clock;
 
-  constructor(users: UsersRepository, credentials: CredentialsRepository, throttle: LoginThrottle, tokenTtlDays: number) {
+  constructor(
+    users: UsersRepository,
+    credentials: CredentialsRepository,
+    throttle: LoginThrottle,
+    tokenTtlDays: number,
+    passwords: PasswordHasher,
+    clock: Clock,
+  ) {
+    this.#clock = clock;
+    this.#passwords = passwords;
     this.#users = users;
     this.#credentials = credentials;
     this.#throttle = throttle;
@@ -58,12 +68,16 @@ export class AuthService {
     const nameKey = usernameKey(username);
     await this.#throttle.assertAllowed(nameKey, address);
     const user = await this.#users.findByUsername(username);
-    const valid = user === undefined ? await verifyAgainstNobody(password) : await verifyPassword(password, user.password_hash);
+    const valid = user === undefined ? await this.#passwords.verifyAgainstNobody(password) : await this.#passwords.verify(password, user.password_hash);
     if (user === undefined || !valid) {
       await this.#throttle.recordFailure(nameKey, address);
       throw new ApiError('UNAUTHENTICATED', WRONG_CREDENTIALS);
     }
     await this.#throttle.recordSuccess(nameKey);
+    // An imported (bcrypt, md5) or cheaper hash becomes ours once the password is known.
+    if (this.#passwords.needsRehash(user.password_hash)) {
+      await this.#users.update(user.id, { password_hash: await this.#passwords.hash(password) });
+    }
     if (user.status === 'banned') throw new ApiError('FORBIDDEN', 'This account has been banned.');
     if (user.status !== 'active') throw new ApiError('FORBIDDEN', 'This account is not activated yet. Follow the link in the activation e-mail.');
     return user;
@@ -71,14 +85,14 @@ export class AuthService {
 
   async issueToken(user: UserRow): Promise<IssuedToken> {
     const token = newSecret(32);
-    const now = new Date();
+    const now = this.#clock.now();
     const expiresAt = new Date(now.getTime() + this.#tokenTtlDays * DAY_MS).toISOString();
     await this.#credentials.insertToken(user.id, secretHash(token), now.toISOString(), expiresAt);
     return { token, expiresAt, user };
   }
 
   async authenticateToken(token: string): Promise<Authenticated | null> {
-    const now = new Date();
+    const now = this.#clock.now();
     const match = await this.#credentials.findLiveToken(secretHash(token), now.toISOString());
     if (match === undefined) return null;
     // Recording use on every request would make every read a write; hourly is enough to spot stale tokens.
@@ -89,13 +103,13 @@ export class AuthService {
   }
 
   revokeToken(tokenId: number): Promise<void> {
-    return this.#credentials.revokeToken(tokenId, new Date().toISOString());
+    return this.#credentials.revokeToken(tokenId, isoNow(this.#clock));
   }
 
   async startSession(userId: number): Promise<StartedSession> {
     const cookieValue = newSecret(32);
     const csrfToken = newSecret(24);
-    const now = new Date();
+    const now = this.#clock.now();
     const expiresAt = new Date(now.getTime() + SESSION_DAYS * DAY_MS).toISOString();
     await this.#credentials.insertSession(secretHash(cookieValue), userId, csrfToken, now.toISOString(), expiresAt);
     return { cookieValue, csrfToken, expiresAt };
@@ -103,7 +117,7 @@ export class AuthService {
 
   async authenticateSession(cookieValue: string): Promise<Authenticated | null> {
     const idHash = secretHash(cookieValue);
-    const match = await this.#credentials.findLiveSession(idHash, new Date().toISOString());
+    const match = await this.#credentials.findLiveSession(idHash, isoNow(this.#clock));
     if (match === undefined) return null;
     return { user: owner(match), credentials: { kind: 'session', idHash, csrfToken: match.csrf_token } };
   }
@@ -113,7 +127,7 @@ export class AuthService {
   }
 
   deleteExpired(): Promise<void> {
-    return this.#credentials.deleteExpired(new Date().toISOString());
+    return this.#credentials.deleteExpired(isoNow(this.#clock));
   }
 }
 

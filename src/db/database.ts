@@ -1,5 +1,5 @@
 // Opens the configured database: Kysely over node:sqlite or over a pg pool.
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql, type Logger as KyselyLogger } from 'kysely';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import type { DatabaseConfig } from '../config.ts';
@@ -7,11 +7,25 @@ import { localChangeFeed, postgresChangeFeed, type ChangeFeed } from './change-f
 import type { Dialect } from './dialect.ts';
 import { openSqlite } from './sqlite-adapter.ts';
 import type { Database } from './schema.ts';
+import { watchPoolWrites, Writes, type WriteWatch } from './write-watch.ts';
+
+/** Cheap figures for monitoring (system/metrics-routes.ts). */
+export interface DatabaseStats {
+  queries: number;
+  failedQueries: number;
+  /** Time spent in queries, summed. */
+  querySeconds: number;
+  /** PostgreSQL connection pool; null on SQLite (one connection). */
+  pool(): { total: number; idle: number; waiting: number } | null;
+}
 
 export interface DatabaseHandle {
   db: Kysely<Database>;
   dialect: Dialect;
   changes: ChangeFeed;
+  /** Tables this process wrote, heard once other connections can see the write. */
+  writes: WriteWatch;
+  stats: DatabaseStats;
   /** Resolves when the database answers a trivial query. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -32,9 +46,11 @@ const pgTypes: pg.CustomTypesConfig = {
 
 export function openDatabase(config: DatabaseConfig, log: Logger, options: { poolSize?: number } = {}): DatabaseHandle {
   if (config.dialect === 'sqlite') {
-    const { adapter } = openSqlite(config.path);
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: adapter }) });
-    return databaseHandle(db, 'sqlite', localChangeFeed());
+    const writes = new Writes();
+    const { adapter } = openSqlite(config.path, writes);
+    const stats = queryStats(() => null);
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: adapter }), log: stats.log });
+    return databaseHandle(db, 'sqlite', localChangeFeed(), writes, stats.stats);
   }
 
   const clientConfig: pg.ClientConfig = {
@@ -46,15 +62,36 @@ export function openDatabase(config: DatabaseConfig, log: Logger, options: { poo
   const pool = new pg.Pool({ ...clientConfig, max: options.poolSize ?? 10, idleTimeoutMillis: 30_000 });
   // An idle client losing its connection must not crash the process.
   pool.on('error', (error) => log.warn({ err: error }, 'idle database connection failed'));
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return databaseHandle(db, 'postgres', postgresChangeFeed(pool, clientConfig, log));
+  // A connection lost while checked out (between the statements of a
+  // transaction, say) is emitted on its client, where pg-pool listens only
+  // while idle: without a listener that would end the process. Its next
+  // query fails instead, and the pool drops it when it is released.
+  pool.on('connect', (client) => client.on('error', () => {}));
+  const writes = new Writes();
+  watchPoolWrites(pool, writes);
+  const stats = queryStats(() => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }));
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: stats.log });
+  return databaseHandle(db, 'postgres', postgresChangeFeed(pool, clientConfig, log), writes, stats.stats);
 }
 
-function databaseHandle(db: Kysely<Database>, dialect: Dialect, changes: ChangeFeed): DatabaseHandle {
+/** Counts every query and its time through Kysely's log hook (one call per query). */
+function queryStats(pool: DatabaseStats['pool']): { stats: DatabaseStats; log: KyselyLogger } {
+  const stats: DatabaseStats = { queries: 0, failedQueries: 0, querySeconds: 0, pool };
+  const log: KyselyLogger = (event) => {
+    stats.queries += 1;
+    stats.querySeconds += event.queryDurationMillis / 1000;
+    if (event.level === 'error') stats.failedQueries += 1;
+  };
+  return { stats, log };
+}
+
+function databaseHandle(db: Kysely<Database>, dialect: Dialect, changes: ChangeFeed, writes: WriteWatch, stats: DatabaseStats): DatabaseHandle {
   return {
     db,
     dialect,
     changes,
+    writes,
+    stats,
     ping: async () => {
       await sql`select 1`.execute(db);
     },

@@ -48,11 +48,21 @@ export function isForeignKeyViolation(error: unknown): boolean {
   return typeof e.message === 'string' && e.message.includes('FOREIGN KEY constraint failed');
 }
 
+/**
+ * PostgreSQL refused a value itself, not the row: text it cannot store (NUL,
+ * 22021; 22P05), a number past its column's range (22003), or text that does
+ * not spell the column's type (22P02). Input validation keeps these out
+ * (http/validation.ts, http/integers.ts); this names what slipped past.
+ */
+export function isRefusedValue(error: unknown): boolean {
+  const e = error as { code?: unknown } | null;
+  if (e === null || typeof e !== 'object') return false;
+  return e.code === '22021' || e.code === '22P05' || e.code === '22003' || e.code === '22P02';
+}
+
 /** Primary key filled by the database: identity on PostgreSQL, autoincrement on SQLite. */
 export function autoId(column: ColumnDefinitionBuilder, dialect: Dialect): ColumnDefinitionBuilder {
-  return dialect === 'postgres'
-    ? column.primaryKey().generatedByDefaultAsIdentity()
-    : column.primaryKey().autoIncrement();
+  return dialect === 'postgres' ? column.primaryKey().generatedByDefaultAsIdentity() : column.primaryKey().autoIncrement();
 }
 
 /** CHECK (column IN (...)) with the allowed values inlined as literals. */

@@ -18,8 +18,8 @@ export type SlotOf<Values> = <K extends keyof Values & string>(name: K) => Value
 
 export type PreparedQuery<Values, Row> = (values: Values) => Promise<Row[]>;
 
-export function prepare<Values extends Record<string, unknown>, Row>(
-  db: Kysely<never>,
+export function prepare<DB, Values extends Record<string, unknown>, Row>(
+  db: Kysely<DB>,
   build: (slot: SlotOf<Values>) => Compilable<Row>,
 ): PreparedQuery<Values, Row> {
   let compiled: CompiledQuery<Row> | undefined;

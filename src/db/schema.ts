@@ -4,6 +4,7 @@
 // `boolean | number` on reads; resources convert with Boolean().
 import type { ColumnType, Generated } from 'kysely';
 import type { ContentType, FilterType, PatternType, Severity } from '../word-filters/rules.ts';
+import type { Freeleech, TorrentStatus } from '../tracker/torrents/statuses.ts';
 
 export type Timestamp = string;
 export type Flag = ColumnType<boolean | number, boolean, boolean>;
@@ -22,7 +23,6 @@ export interface UsersTable {
   password_hash: string;
   role: Role;
   status: UserStatus;
-  bonus_points: Generated<number>;
   signature: Generated<string>;
   created_at: Timestamp;
   updated_at: Timestamp;
@@ -191,6 +191,107 @@ export interface EmailChangesTable {
   used_at: Timestamp | null;
 }
 
+/** A .torrent registered on a topic (migration 0006). Byte counts are numbers on both databases. */
+export interface TorrentsTable {
+  id: Generated<number>;
+  topic_id: number;
+  uploader_id: number | null;
+  /** Lower-case hex: 40 digits (SHA-1), null for a v2-only torrent. */
+  info_hash_v1: string | null;
+  /** Lower-case hex: 64 digits (SHA-256), null for a v1-only torrent. */
+  info_hash_v2: string | null;
+  /** The first 40 hex digits of info_hash_v2: what v2 clients announce. */
+  info_hash_v2_short: string | null;
+  name: string;
+  size: number;
+  piece_length: number;
+  piece_count: number;
+  files_count: number;
+  creation_date: Timestamp | null;
+  /** The rewritten .torrent as stored (Buffer from PostgreSQL, Uint8Array from SQLite). */
+  metainfo: ColumnType<Uint8Array, Uint8Array, Uint8Array>;
+  status: TorrentStatus;
+  freeleech: Generated<Freeleech>;
+  completed_count: Generated<number>;
+  registered_at: Timestamp;
+  status_changed_at: Timestamp;
+}
+
+export interface TorrentFilesTable {
+  torrent_id: number;
+  position: number;
+  /** Path components joined with "/". */
+  path: string;
+  size: number;
+}
+
+export interface TorrentStatusChangesTable {
+  id: Generated<number>;
+  torrent_id: number;
+  from_status: TorrentStatus | null;
+  to_status: TorrentStatus;
+  changed_by: number | null;
+  changed_at: Timestamp;
+}
+
+export interface PasskeysTable {
+  user_id: number;
+  passkey: string;
+  created_at: Timestamp;
+}
+
+export interface TorrentDownloadsTable {
+  id: Generated<number>;
+  user_id: number;
+  torrent_id: number | null;
+  downloaded_at: Timestamp;
+}
+
+export interface TrackerUserStatsTable {
+  user_id: number;
+  /** Bytes, after freeleech. */
+  uploaded: Generated<number>;
+  downloaded: Generated<number>;
+  /** Seed-bonus points in hundredths. */
+  bonus_points: Generated<number>;
+  updated_at: Timestamp;
+}
+
+/** Transfer per user and torrent (migration 0007). */
+export interface TrackerUserTorrentsTable {
+  user_id: number;
+  torrent_id: number;
+  uploaded: number;
+  downloaded: number;
+  completed_at: Timestamp | null;
+  seeding: Flag;
+  active: Flag;
+  last_announce_at: Timestamp;
+}
+
+/** A seed-bonus window, once credited. */
+export interface TrackerBonusWindowsTable {
+  window_start: Timestamp;
+  window_end: Timestamp;
+  users_credited: number;
+  points_credited: number;
+  credited_at: Timestamp;
+}
+
+export interface TrackerBonusHistoryTable {
+  id: Generated<number>;
+  user_id: number;
+  kind: 'seeding' | 'exchange';
+  /** Hundredths of a point. */
+  points: number;
+  seconds: number | null;
+  torrents: number | null;
+  upload_bytes: number | null;
+  window_start: Timestamp | null;
+  idempotency_key: string | null;
+  created_at: Timestamp;
+}
+
 export interface Database {
   users: UsersTable;
   api_tokens: ApiTokensTable;
@@ -208,4 +309,13 @@ export interface Database {
   outbox: OutboxTable;
   account_keys: AccountKeysTable;
   email_changes: EmailChangesTable;
+  torrents: TorrentsTable;
+  torrent_files: TorrentFilesTable;
+  torrent_status_changes: TorrentStatusChangesTable;
+  passkeys: PasskeysTable;
+  torrent_downloads: TorrentDownloadsTable;
+  tracker_user_stats: TrackerUserStatsTable;
+  tracker_user_torrents: TrackerUserTorrentsTable;
+  tracker_bonus_windows: TrackerBonusWindowsTable;
+  tracker_bonus_history: TrackerBonusHistoryTable;
 }

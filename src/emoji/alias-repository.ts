@@ -20,7 +20,12 @@ export class AliasRepository {
   /** The aliases of these emojis, alphabetical: one query for a whole page of emojis. */
   ofEmojis(emojiIds: readonly number[]): Promise<AliasRow[]> {
     if (emojiIds.length === 0) return Promise.resolve([]);
-    return this.#db.selectFrom('emoji_aliases').selectAll().where('emoji_id', 'in', [...emojiIds]).orderBy('alias').execute();
+    return this.#db
+      .selectFrom('emoji_aliases')
+      .selectAll()
+      .where('emoji_id', 'in', [...emojiIds])
+      .orderBy('alias')
+      .execute();
   }
 
   /** Every alias, alphabetical. */

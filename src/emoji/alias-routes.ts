@@ -11,11 +11,11 @@ import { Alias, aliasResource, categoryResource, emojiResource } from './resourc
 const TAGS = ['emoji'];
 const ADMIN = [{ bearer: [] }];
 
-const WithEmoji = Type.Optional({ ...QueryFlag, description: 'Include each alias\'s emoji, with the emoji\'s category' });
+const WithEmoji = Type.Optional({ ...QueryFlag, description: "Include each alias's emoji, with the emoji's category" });
 
 const AliasListQuery = Type.Object({
   ...PageQueryProperties,
-  emoji_id: Type.Optional(Type.Integer({ description: 'Only aliases of this emoji (must exist)' })),
+  emoji_id: Type.Optional(Reference('Only aliases of this emoji (must exist)')),
   search: Type.Optional(Type.String({ description: 'Contained in the alias (case-insensitive)' })),
   with_emoji: WithEmoji,
 });
@@ -37,55 +37,75 @@ function shownAlias(alias: LoadedAlias) {
 }
 
 export const aliasRoutes: FastifyPluginAsyncTypebox<{ aliases: AliasService; baseUrl: string | null }> = async (app, { aliases, baseUrl }) => {
-  app.get('/aliases', {
-    schema: {
-      tags: TAGS,
-      summary: 'List aliases alphabetically',
-      querystring: AliasListQuery,
-      response: { 200: PaginatedOf(Alias), ...errorResponses(422, 429) },
+  app.get(
+    '/aliases',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'List aliases alphabetically',
+        querystring: AliasListQuery,
+        response: { 200: PaginatedOf(Alias), ...errorResponses(422, 429) },
+      },
     },
-  }, async (request) => {
-    const query = request.query;
-    const page = pageRequest(query);
-    const { rows, total } = await aliases.list({ emojiId: query.emoji_id, search: query.search }, { offset: page.offset, limit: page.perPage }, isOn(query.with_emoji));
-    return paginated(request, baseUrl, page, rows.map(shownAlias), total);
-  });
+    async (request) => {
+      const query = request.query;
+      const page = pageRequest(query);
+      const { rows, total } = await aliases.list(
+        { emojiId: query.emoji_id, search: query.search },
+        { offset: page.offset, limit: page.perPage },
+        isOn(query.with_emoji),
+      );
+      return paginated(request, baseUrl, page, rows.map(shownAlias), total);
+    },
+  );
 
-  app.get('/aliases/search', {
-    config: { validationStatus: 400 },
-    schema: {
-      tags: TAGS,
-      summary: 'Search aliases by relevance: exact, prefix, then anywhere',
-      querystring: AliasSearchQuery,
-      response: { 200: Type.Object({ data: Type.Array(Alias) }), ...errorResponses(400, 429) },
+  app.get(
+    '/aliases/search',
+    {
+      config: { validationStatus: 400 },
+      schema: {
+        tags: TAGS,
+        summary: 'Search aliases by relevance: exact, prefix, then anywhere',
+        querystring: AliasSearchQuery,
+        response: { 200: Type.Object({ data: Type.Array(Alias) }), ...errorResponses(400, 429) },
+      },
     },
-  }, async (request) => {
-    const found = await aliases.search(request.query.q, request.query.limit ?? 20, isOn(request.query.with_emoji));
-    return { data: found.map(shownAlias) };
-  });
+    async (request) => {
+      const found = await aliases.search(request.query.q, request.query.limit ?? 20, isOn(request.query.with_emoji));
+      return { data: found.map(shownAlias) };
+    },
+  );
 
-  app.get('/aliases/:id', {
-    schema: {
-      tags: TAGS,
-      summary: 'One alias with its emoji and the emoji\'s category',
-      params: IdParams,
-      response: { 200: DataOf(Alias), ...errorResponses(404, 429) },
+  app.get(
+    '/aliases/:id',
+    {
+      schema: {
+        tags: TAGS,
+        summary: "One alias with its emoji and the emoji's category",
+        params: IdParams,
+        response: { 200: DataOf(Alias), ...errorResponses(404, 429) },
+      },
     },
-  }, async (request) => ({ data: shownAlias(await aliases.get(request.params.id)) }));
+    async (request) => ({ data: shownAlias(await aliases.get(request.params.id)) }),
+  );
 
-  app.post('/aliases', {
-    preValidation: requireRole('admin'),
-    schema: {
-      tags: TAGS,
-      summary: 'Create an alias',
-      security: ADMIN,
-      body: CreateAliasBody,
-      response: { 201: DataOf(Alias), ...errorResponses(401, 403, 422, 429) },
+  app.post(
+    '/aliases',
+    {
+      preValidation: requireRole('admin'),
+      schema: {
+        tags: TAGS,
+        summary: 'Create an alias',
+        security: ADMIN,
+        body: CreateAliasBody,
+        response: { 201: DataOf(Alias), ...errorResponses(401, 403, 422, 429) },
+      },
     },
-  }, async (request, reply) => {
-    const row = await aliases.create(request.body);
-    return reply.code(201).send({ data: aliasResource(row) });
-  });
+    async (request, reply) => {
+      const row = await aliases.create(request.body);
+      return reply.code(201).send({ data: aliasResource(row) });
+    },
+  );
 
   for (const method of ['PUT', 'PATCH'] as const) {
     app.route({
@@ -104,17 +124,21 @@ export const aliasRoutes: FastifyPluginAsyncTypebox<{ aliases: AliasService; bas
     });
   }
 
-  app.delete('/aliases/:id', {
-    preValidation: requireRole('admin'),
-    schema: {
-      tags: TAGS,
-      summary: 'Delete an alias (its emoji stays)',
-      security: ADMIN,
-      params: IdParams,
-      response: { 204: Type.Null({ description: 'Deleted' }), ...errorResponses(401, 403, 404, 429) },
+  app.delete(
+    '/aliases/:id',
+    {
+      preValidation: requireRole('admin'),
+      schema: {
+        tags: TAGS,
+        summary: 'Delete an alias (its emoji stays)',
+        security: ADMIN,
+        params: IdParams,
+        response: { 204: Type.Null({ description: 'Deleted' }), ...errorResponses(401, 403, 404, 429) },
+      },
     },
-  }, async (request, reply) => {
-    await aliases.delete(request.params.id);
-    return reply.code(204).send(null);
-  });
+    async (request, reply) => {
+      await aliases.delete(request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
 };

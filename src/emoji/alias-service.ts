@@ -1,6 +1,7 @@
 // Emoji aliases: alternative codes for an emoji, unique across every alias and
 // shortcode (checked first for a clear message, enforced by the code registry
 // inside the write's transaction). An alias can move to another emoji.
+import { type Clock, isoNow } from '../clock.ts';
 import type { Kysely } from 'kysely';
 import { isForeignKeyViolation, isUniqueViolation } from '../db/dialect.ts';
 import type { Database } from '../db/schema.ts';
@@ -39,8 +40,18 @@ export class AliasService {
   readonly #categories: CategoryRepository;
   readonly #codes: CodeRegistry;
   readonly #catalog: Catalog;
+  readonly #clock: Clock;
 
-  constructor(db: Kysely<Database>, aliases: AliasRepository, emojis: EmojiRepository, categories: CategoryRepository, codes: CodeRegistry, catalog: Catalog) {
+  constructor(
+    db: Kysely<Database>,
+    aliases: AliasRepository,
+    emojis: EmojiRepository,
+    categories: CategoryRepository,
+    codes: CodeRegistry,
+    catalog: Catalog,
+    clock: Clock,
+  ) {
+    this.#clock = clock;
     this.#db = db;
     this.#aliases = aliases;
     this.#emojis = emojis;
@@ -84,7 +95,7 @@ export class AliasService {
     await this.#checkAlias(input.alias, null, errors);
     errors.throwIfAny();
 
-    const now = new Date().toISOString();
+    const now = isoNow(this.#clock);
     const row = await this.#write(input, null, async (trx) => {
       const inserted = await this.#aliases.insert({ emoji_id: input.emoji_id, alias: input.alias, created_at: now, updated_at: now }, trx);
       await this.#codes.claim(inserted.alias, { aliasId: inserted.id }, trx);
@@ -108,7 +119,7 @@ export class AliasService {
         {
           ...(input.emoji_id !== undefined ? { emoji_id: input.emoji_id } : {}),
           ...(newAlias !== undefined ? { alias: newAlias } : {}),
-          updated_at: new Date().toISOString(),
+          updated_at: isoNow(this.#clock),
         },
         trx,
       );

@@ -95,7 +95,8 @@ export class CatalogSnapshot {
     const categoryId = filter.categoryId;
     let rows = this.#sortedEmojis(sort);
     if (categoryId === null) rows = rows.filter((emoji) => emoji.emoji_category_id === null);
-    else if (categoryId !== undefined) rows = sort === 'display_order' ? this.emojisIn(categoryId) : rows.filter((emoji) => emoji.emoji_category_id === categoryId);
+    else if (categoryId !== undefined)
+      rows = sort === 'display_order' ? this.emojisIn(categoryId) : rows.filter((emoji) => emoji.emoji_category_id === categoryId);
     if (filter.search !== undefined && filter.search !== '') {
       const term = filter.search.toLowerCase();
       rows = rows.filter((emoji) => contains(emoji.emoji_shortcode, term) || contains(emoji.title, term) || contains(emoji.emoji_text, term));
@@ -117,9 +118,7 @@ export class CatalogSnapshot {
     if (sort === 'display_order') return this.#emojis;
     // Titles case-insensitively (then as written), shortcodes in code point order as stored; ties by id.
     const key = sort === 'title' ? (emoji: EmojiRow) => emoji.title.toLowerCase() : (emoji: EmojiRow) => emoji.emoji_shortcode;
-    return this.memo(`emojis by ${sort}`, () =>
-      [...this.#emojis].sort((a, b) => compare(key(a), key(b)) || compare(a.title, b.title) || a.id - b.id),
-    );
+    return this.memo(`emojis by ${sort}`, () => [...this.#emojis].sort((a, b) => compare(key(a), key(b)) || compare(a.title, b.title) || a.id - b.id));
   }
 
   aliasPage(filter: AliasFilter, offset: number, limit: number): Page<AliasRow> {

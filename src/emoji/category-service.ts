@@ -1,5 +1,6 @@
 // Emoji categories: reads with their emojis, and writes that announce
 // themselves to the catalog.
+import { type Clock, isoNow } from '../clock.ts';
 import { ModelNotFoundError } from '../http/errors.ts';
 import type { AliasRepository } from './alias-repository.ts';
 import type { Catalog } from './catalog.ts';
@@ -35,8 +36,10 @@ export class CategoryService {
   readonly #emojis: EmojiRepository;
   readonly #aliases: AliasRepository;
   readonly #catalog: Catalog;
+  readonly #clock: Clock;
 
-  constructor(categories: CategoryRepository, emojis: EmojiRepository, aliases: AliasRepository, catalog: Catalog) {
+  constructor(categories: CategoryRepository, emojis: EmojiRepository, aliases: AliasRepository, catalog: Catalog, clock: Clock) {
+    this.#clock = clock;
     this.#categories = categories;
     this.#emojis = emojis;
     this.#aliases = aliases;
@@ -76,7 +79,7 @@ export class CategoryService {
   }
 
   async create(input: NewCategory): Promise<CategoryRow> {
-    const now = new Date().toISOString();
+    const now = isoNow(this.#clock);
     const row = await this.#categories.insert({ title: input.title, display_order: input.display_order, created_at: now, updated_at: now });
     await this.#catalog.changed();
     return row;
@@ -86,7 +89,7 @@ export class CategoryService {
     const row = await this.#categories.update(id, {
       ...(input.title !== undefined ? { title: input.title } : {}),
       ...(input.display_order !== undefined ? { display_order: input.display_order } : {}),
-      updated_at: new Date().toISOString(),
+      updated_at: isoNow(this.#clock),
     });
     if (row === undefined) throw new ModelNotFoundError('EmojiCategory', id);
     await this.#catalog.changed();

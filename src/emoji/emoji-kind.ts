@@ -6,7 +6,8 @@
 // - A request that sets one kind makes the emoji that kind: the other kinds'
 //   fields are cleared, so a PATCH can turn an image emoji into a Unicode one.
 // - sprite_params are kept only while sprite_mode is on; they are then
-//   required, all five members together.
+//   required, all five members together; each missing member is an error
+//   keyed by its own name (`sprite_params.x`), also when none was sent.
 // - An empty emoji_text or image_url means "none" (null), as Laravel's
 //   empty-string conversion did.
 import type { FieldErrorBag } from '../http/errors.ts';
@@ -49,7 +50,14 @@ export function resolveKind(current: KindFields, input: KindInput, errors: Field
   if (image !== undefined && image !== null) requested.push('image_url');
   if (input.sprite_mode === true) requested.push('sprite_mode');
   if (requested.length > 1) {
-    for (const field of requested) errors.add(field, conflictMessage(field, requested.filter((other) => other !== field)));
+    for (const field of requested)
+      errors.add(
+        field,
+        conflictMessage(
+          field,
+          requested.filter((other) => other !== field),
+        ),
+      );
     return current;
   }
 
@@ -69,16 +77,14 @@ export function resolveKind(current: KindFields, input: KindInput, errors: Field
   } else if (input.sprite_params !== undefined) {
     next.sprite = completeSprite(input.sprite_params, errors);
   } else if (next.sprite === null) {
-    errors.add('sprite_params', requiredWithSpriteMode('sprite_params'));
+    completeSprite(null, errors);
   }
   return next;
 }
 
+/** All five members, or null with a "required" error keyed by each missing one (`sprite_params.x`, …). */
 function completeSprite(params: Partial<Sprite> | null, errors: FieldErrorBag): Sprite | null {
-  if (params === null) {
-    errors.add('sprite_params', requiredWithSpriteMode('sprite_params'));
-    return null;
-  }
+  if (params === null) params = {};
   const missing = SPRITE_MEMBERS.filter((member) => params[member] === undefined);
   for (const member of missing) errors.add(`sprite_params.${member}`, requiredWithSpriteMode(`sprite_params.${member}`));
   if (missing.length > 0) return null;

@@ -2,6 +2,7 @@
 // from the database, and writes that keep the kinds consistent and the
 // shortcode unique across shortcodes and aliases (checked first for a clear
 // message, enforced by the code registry inside the write's transaction).
+import { type Clock, isoNow } from '../clock.ts';
 import type { Insertable, Kysely } from 'kysely';
 import { isForeignKeyViolation, isUniqueViolation } from '../db/dialect.ts';
 import type { Database, EmojisTable } from '../db/schema.ts';
@@ -51,8 +52,18 @@ export class EmojiService {
   readonly #aliases: AliasRepository;
   readonly #codes: CodeRegistry;
   readonly #catalog: Catalog;
+  readonly #clock: Clock;
 
-  constructor(db: Kysely<Database>, emojis: EmojiRepository, categories: CategoryRepository, aliases: AliasRepository, codes: CodeRegistry, catalog: Catalog) {
+  constructor(
+    db: Kysely<Database>,
+    emojis: EmojiRepository,
+    categories: CategoryRepository,
+    aliases: AliasRepository,
+    codes: CodeRegistry,
+    catalog: Catalog,
+    clock: Clock,
+  ) {
+    this.#clock = clock;
     this.#db = db;
     this.#emojis = emojis;
     this.#categories = categories;
@@ -100,7 +111,7 @@ export class EmojiService {
     await this.#checkShortcode(input.emoji_shortcode, null, errors);
     errors.throwIfAny();
 
-    const now = new Date().toISOString();
+    const now = isoNow(this.#clock);
     const values: Insertable<EmojisTable> = {
       title: input.title,
       emoji_shortcode: input.emoji_shortcode,
@@ -138,7 +149,7 @@ export class EmojiService {
           ...(input.display_order !== undefined ? { display_order: input.display_order } : {}),
           // All kind columns together, so concurrent updates cannot mix two kinds.
           ...kindColumns(kind),
-          updated_at: new Date().toISOString(),
+          updated_at: isoNow(this.#clock),
         },
         trx,
       );
@@ -163,7 +174,8 @@ export class EmojiService {
 
   async #checkShortcode(code: string, emojiId: number | null, errors: FieldErrorBag): Promise<void> {
     const holder = await this.#codes.holder(code);
-    if (holder !== undefined && !(holder.kind === 'emoji' && holder.id === emojiId)) errors.add('emoji_shortcode', takenMessage('emoji_shortcode', holder.kind));
+    if (holder !== undefined && !(holder.kind === 'emoji' && holder.id === emojiId))
+      errors.add('emoji_shortcode', takenMessage('emoji_shortcode', holder.kind));
   }
 
   /**

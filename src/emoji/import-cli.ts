@@ -2,6 +2,7 @@
 // configuration and same service as the server; log lines go to stderr, the
 // summary to stdout. Running it again (or against a filled catalog) changes nothing.
 import pino from 'pino';
+import { systemClock } from '../clock.ts';
 import { ConfigError, loadConfig, type Config } from '../config.ts';
 import { openDatabase } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
@@ -32,7 +33,7 @@ async function main(): Promise<number> {
   const database = openDatabase(config.database, log);
   try {
     await migrateToLatest(database, log);
-    const report = await createEmojiServices(database).unicodeImport.importIfEmpty(log);
+    const report = await createEmojiServices(database, systemClock).unicodeImport.importIfEmpty(log);
     process.stdout.write(summarize(report));
     return 0;
   } catch (error) {

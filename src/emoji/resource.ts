@@ -14,6 +14,9 @@ export type EmojiRow = Selectable<EmojisTable>;
 export type AliasRow = Selectable<EmojiAliasesTable>;
 export type CategoryRow = Selectable<EmojiCategoriesTable>;
 
+/** Where sprite sheets named in `sprite_params.sheet` are served (the image store writes there, the forum renderer draws from it). */
+export const SPRITE_SHEET_PATH = '/emojis/sprites/';
+
 // A pattern, not `format: 'date-time'`: the serializer would check that format
 // on every timestamp it writes (a tenth of the time of a page of emojis).
 const Timestamp = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}Z$', description: 'UTC, YYYY-MM-DDTHH:MM:SSZ' });
@@ -72,7 +75,11 @@ export const NestedAlias = aliasShape(Type.Null());
 export const NestedCategory = categoryShape(Type.Null(), Type.Null());
 
 /** The emoji resource of the emoji endpoints. */
-export const Emoji = emojiShape(Nullable(NestedCategory), Nullable(Type.Array(NestedAlias)), Nullable(Type.Integer({ description: 'Number of aliases, on list items when with_aliases=1; null otherwise' })));
+export const Emoji = emojiShape(
+  Nullable(NestedCategory),
+  Nullable(Type.Array(NestedAlias)),
+  Nullable(Type.Integer({ description: 'Number of aliases, on list items when with_aliases=1; null otherwise' })),
+);
 /** An emoji inside a category: the category is the one around it, so null. */
 export const CategoryEmoji = emojiShape(Type.Null(), Nullable(Type.Array(NestedAlias)), Type.Null());
 /** An emoji inside an alias: with its category, without aliases. */
@@ -96,11 +103,10 @@ type NestedAliasResource = Static<typeof NestedAlias>;
 // is what the type says, so every endpoint's return value is checked against
 // the schema of that endpoint.
 
-export function emojiResource<
-  C extends NestedCategoryResource | null = null,
-  A extends NestedAliasResource[] | null = null,
-  N extends number | null = null,
->(row: EmojiRow, relations: { category?: C; aliases?: A; aliasesCount?: N } = {}) {
+export function emojiResource<C extends NestedCategoryResource | null = null, A extends NestedAliasResource[] | null = null, N extends number | null = null>(
+  row: EmojiRow,
+  relations: { category?: C; aliases?: A; aliasesCount?: N } = {},
+) {
   return {
     id: row.id,
     title: row.title,
@@ -128,10 +134,10 @@ export function aliasResource<E extends Static<typeof AliasEmoji> | null = null>
   };
 }
 
-export function categoryResource<
-  N extends number | null = null,
-  E extends Static<typeof CategoryEmoji>[] | null = null,
->(row: CategoryRow, relations: { emojisCount?: N; emojis?: E } = {}) {
+export function categoryResource<N extends number | null = null, E extends Static<typeof CategoryEmoji>[] | null = null>(
+  row: CategoryRow,
+  relations: { emojisCount?: N; emojis?: E } = {},
+) {
   return {
     id: row.id,
     title: row.title,
@@ -144,7 +150,14 @@ export function categoryResource<
 }
 
 function spriteParams(row: EmojiRow): Static<typeof SpriteParams> | null {
-  if (!row.sprite_mode || row.sprite_x === null || row.sprite_y === null || row.sprite_width === null || row.sprite_height === null || row.sprite_sheet === null) {
+  if (
+    !row.sprite_mode ||
+    row.sprite_x === null ||
+    row.sprite_y === null ||
+    row.sprite_width === null ||
+    row.sprite_height === null ||
+    row.sprite_sheet === null
+  ) {
     return null;
   }
   return { x: row.sprite_x, y: row.sprite_y, width: row.sprite_width, height: row.sprite_height, sheet: row.sprite_sheet };

@@ -1,4 +1,5 @@
 // The emoji catalog's services, built once over the shared database.
+import type { Clock } from '../clock.ts';
 import type { DatabaseHandle } from '../db/database.ts';
 import { AliasRepository } from './alias-repository.ts';
 import { AliasService } from './alias-service.ts';
@@ -18,7 +19,7 @@ export interface EmojiServices {
   unicodeImport: UnicodeImport;
 }
 
-export function createEmojiServices(database: DatabaseHandle): EmojiServices {
+export function createEmojiServices(database: DatabaseHandle, clock: Clock): EmojiServices {
   const { db } = database;
   const categoryRepository = new CategoryRepository(db);
   const emojiRepository = new EmojiRepository(db);
@@ -26,10 +27,10 @@ export function createEmojiServices(database: DatabaseHandle): EmojiServices {
   const codes = new CodeRegistry(db);
   const catalog = new Catalog(categoryRepository, emojiRepository, aliasRepository, database.changes);
   return {
-    emojis: new EmojiService(db, emojiRepository, categoryRepository, aliasRepository, codes, catalog),
-    aliases: new AliasService(db, aliasRepository, emojiRepository, categoryRepository, codes, catalog),
-    categories: new CategoryService(categoryRepository, emojiRepository, aliasRepository, catalog),
+    emojis: new EmojiService(db, emojiRepository, categoryRepository, aliasRepository, codes, catalog, clock),
+    aliases: new AliasService(db, aliasRepository, emojiRepository, categoryRepository, codes, catalog, clock),
+    categories: new CategoryService(categoryRepository, emojiRepository, aliasRepository, catalog, clock),
     catalog,
-    unicodeImport: new UnicodeImport(database, catalog),
+    unicodeImport: new UnicodeImport(database, catalog, clock),
   };
 }

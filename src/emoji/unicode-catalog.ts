@@ -127,10 +127,19 @@ export function planUnicodeCatalog(source: UnicodeSource): UnicodePlan {
     const [shortcode, ...aliases] = candidate.codes;
     const category = categoryOf.get(candidate.emoji.group!);
     if (shortcode === undefined || category === undefined) {
-      skipped.push({ item: `emoji ${candidate.emoji.emoji} (${candidate.emoji.label})`, reason: shortcode === undefined ? 'no usable shortcode' : 'unknown group' });
+      skipped.push({
+        item: `emoji ${candidate.emoji.emoji} (${candidate.emoji.label})`,
+        reason: shortcode === undefined ? 'no usable shortcode' : 'unknown group',
+      });
       continue;
     }
-    category.emojis.push({ title: candidate.title, emoji_text: candidate.emoji.emoji, emoji_shortcode: shortcode, display_order: candidate.emoji.order!, aliases });
+    category.emojis.push({
+      title: candidate.title,
+      emoji_text: candidate.emoji.emoji,
+      emoji_shortcode: shortcode,
+      display_order: candidate.emoji.order!,
+      aliases,
+    });
   }
   return { categories, skipped, leftOut };
 }
@@ -167,5 +176,7 @@ function capitalise(text: string): string {
 }
 
 function describe(errors: ErrorObject[] | null | undefined): string {
-  return Object.values(fieldErrors(errors ?? [])).flat().join(' ');
+  return Object.values(fieldErrors(errors ?? []))
+    .flat()
+    .join(' ');
 }

@@ -2,6 +2,7 @@
 // is taken and why). One transaction: the catalog is either untouched or
 // complete. Instances starting together take turns on a lock, and whoever
 // comes second finds the catalog no longer empty and leaves it alone.
+import { type Clock, isoNow } from '../clock.ts';
 import type { Kysely, Transaction } from 'kysely';
 import type { Logger } from 'pino';
 import type { DatabaseHandle } from '../db/database.ts';
@@ -29,8 +30,10 @@ const MAX_PARAMETERS = 30000;
 export class UnicodeImport {
   readonly #database: DatabaseHandle;
   readonly #catalog: Catalog;
+  readonly #clock: Clock;
 
-  constructor(database: DatabaseHandle, catalog: Catalog) {
+  constructor(database: DatabaseHandle, catalog: Catalog, clock: Clock) {
+    this.#clock = clock;
     this.#database = database;
     this.#catalog = catalog;
   }
@@ -47,7 +50,7 @@ export class UnicodeImport {
       await lockForTransaction(trx, dialect, 'emoji_catalog_import');
       // Checked again under the lock: another instance may have imported meanwhile.
       if (!(await isEmpty(trx))) return null;
-      return writePlan(trx, plan, new Date().toISOString());
+      return writePlan(trx, plan, isoNow(this.#clock));
     });
     if (written === null) return this.#notNeeded(log, started);
 
@@ -62,7 +65,14 @@ export class UnicodeImport {
     await this.#catalog.changed();
     for (const skip of plan.skipped) log.info({ item: skip.item, reason: skip.reason }, 'emoji catalog: skipped during Unicode import');
     log.info(
-      { categories: report.categories, emojis: report.emojis, aliases: report.aliases, skipped: report.skipped.length, left_out: report.leftOut, ms: report.milliseconds },
+      {
+        categories: report.categories,
+        emojis: report.emojis,
+        aliases: report.aliases,
+        skipped: report.skipped.length,
+        left_out: report.leftOut,
+        ms: report.milliseconds,
+      },
       'emoji catalog: Unicode set imported',
     );
     return report;
@@ -125,12 +135,22 @@ async function writePlan(trx: Transaction<Database>, plan: UnicodePlan, now: str
     for (const row of rows) emojiId.set(row.emoji_shortcode, row.id);
   }
 
-  const aliases = emojis.flatMap((emoji) => emoji.aliases.map((alias) => ({ emoji_id: emojiId.get(emoji.emoji_shortcode)!, alias, created_at: now, updated_at: now })));
+  const aliases = emojis.flatMap((emoji) =>
+    emoji.aliases.map((alias) => ({ emoji_id: emojiId.get(emoji.emoji_shortcode)!, alias, created_at: now, updated_at: now })),
+  );
   for (const batch of batches(aliases, 4)) await trx.insertInto('emoji_aliases').values(batch).execute();
 
   // The catalog was empty, so every shortcode and alias now in it is one of ours.
-  await trx.insertInto('emoji_codes').columns(['code', 'emoji_id']).expression((eb) => eb.selectFrom('emojis').select(['emoji_shortcode', 'id'])).execute();
-  await trx.insertInto('emoji_codes').columns(['code', 'alias_id']).expression((eb) => eb.selectFrom('emoji_aliases').select(['alias', 'id'])).execute();
+  await trx
+    .insertInto('emoji_codes')
+    .columns(['code', 'emoji_id'])
+    .expression((eb) => eb.selectFrom('emojis').select(['emoji_shortcode', 'id']))
+    .execute();
+  await trx
+    .insertInto('emoji_codes')
+    .columns(['code', 'alias_id'])
+    .expression((eb) => eb.selectFrom('emoji_aliases').select(['alias', 'id']))
+    .execute();
 
   return { categories: categories.length, emojis: emojis.length, aliases: aliases.length };
 }

@@ -1,16 +1,30 @@
 // Turns rows into resources as they are displayed now: replacement rules and
 // emoji are applied at read time, so a changed rule or emoji shows everywhere.
 // Renderings are cached by text (render-cache.ts); invalidate() empties the
-// cache and must be called whenever the rules or the emoji catalog change.
+// caches and must be called whenever the rules or the emoji catalog change.
+//
+// A page view never filters a text the rules have already filtered: the
+// filtered text is kept by digest (ScreenedTextCache), apart from the HTML,
+// whose eviction therefore costs a render, not a check. A text not yet
+// filtered is checked in a queue of display checks that lets the event loop
+// turn (a zero timeout: unlike setImmediate, which runs in the same turn as
+// the I/O before it, this lets timers and I/O run) before any check that
+// follows 10 ms of checks, so a page of fifty long posts never holds the
+// event loop for more than about one check, and fifty short titles cost no
+// fifty timer waits.
+import { setTimeout as nextTurn } from 'node:timers/promises';
 import type { Static } from 'typebox';
 import { topicPath } from '../urls/paths.ts';
 import { raw, type SafeHtml } from '../web/html.ts';
 import type { EmojiFinder } from './render.ts';
 import { renderBody, renderInline } from './render.ts';
-import { RenderCache } from './render-cache.ts';
+import { RenderCache, ScreenedTextCache } from './render-cache.ts';
 import type { PostWithAuthor, TopicWithAuthor } from './repository.ts';
 import { postResource, topicResource, type PostResource, type TopicResource } from './resource.ts';
-import type { ContentType, TextScreen } from './text-screen.ts';
+import type { ContentType, TextScreen } from '../word-filters/text-screen.ts';
+
+/** Display checks run back to back for this long, then let the event loop turn (a check itself takes at most 30 ms). */
+const DISPLAY_CHECKS_PER_TURN_MS = 10;
 
 export interface TopicHeading {
   title: string;
@@ -25,6 +39,10 @@ export class ForumPresenter {
   readonly #titleHtml = new RenderCache();
   readonly #bodies = new RenderCache(12_000_000);
   readonly #signatures = new RenderCache();
+  readonly #screened = new ScreenedTextCache();
+  /** The last check queued for display (see #filtered), and when the current run of them began. */
+  #checks: Promise<void> = Promise.resolve();
+  #turnStarted = Number.NEGATIVE_INFINITY;
 
   constructor(screen: TextScreen, emoji: () => Promise<EmojiFinder>) {
     this.#screen = screen;
@@ -33,12 +51,12 @@ export class ForumPresenter {
 
   /** Forget every rendering: the rules or the emoji catalog changed. */
   invalidate(): void {
-    for (const cache of [this.#titles, this.#titleHtml, this.#bodies, this.#signatures]) cache.clear();
+    for (const cache of [this.#titles, this.#titleHtml, this.#bodies, this.#signatures, this.#screened]) cache.clear();
   }
 
   /** The title with replacement rules applied: what pages show and slugs are made from. */
   displayTitle(title: string): Promise<string> {
-    return this.#titles.get(title, async () => (await this.#screen.check(title, 'topics')).text);
+    return this.#titles.get(title, () => this.#filtered(title, 'topics'));
   }
 
   /** How a topic is named on pages: the displayed title, as text and as HTML, and its page's path (slug of the displayed title). */
@@ -85,8 +103,28 @@ export class ForumPresenter {
 
   #rendered(text: string, type: Extract<ContentType, 'posts' | 'signatures'>): Promise<string> {
     return (type === 'posts' ? this.#bodies : this.#signatures).get(text, async () => {
-      const [screened, find] = await Promise.all([this.#screen.check(text, type), this.#emoji()]);
-      return renderBody(screened.text, find).value;
+      const [screened, find] = await Promise.all([this.#filtered(text, type), this.#emoji()]);
+      return renderBody(screened, find).value;
+    });
+  }
+
+  /** The text with the replacement rules of its content type applied, filtered once per rule set. */
+  #filtered(text: string, type: ContentType): Promise<string> {
+    return this.#screened.get(type, text, () => {
+      // One check per turn of the event loop, whatever the number of texts waiting.
+      const turn = this.#checks.then(async () => {
+        // Short checks share a turn; once one has taken 10 ms, the next waits for a new turn.
+        if (performance.now() - this.#turnStarted > DISPLAY_CHECKS_PER_TURN_MS) {
+          await nextTurn(0);
+          this.#turnStarted = performance.now();
+        }
+        return (await this.#screen.check(text, type)).text;
+      });
+      this.#checks = turn.then(
+        () => undefined,
+        () => undefined,
+      );
+      return turn;
     });
   }
 }

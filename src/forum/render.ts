@@ -1,17 +1,15 @@
 // User text as HTML: escaped first, then emoji codes become their emoji, links
 // become links, and blank lines paragraphs. Replacement rules have already
 // been applied to the text (see presenter.ts), so editing a rule changes every page.
-import type { EmojiRow } from '../emoji/resource.ts';
+import { SPRITE_SHEET_PATH, type EmojiRow } from '../emoji/resource.ts';
 import { escapeHtml, html, raw, type SafeHtml } from '../web/html.ts';
+import { hasBbcode, renderBbcode } from './bbcode/bbcode.ts';
 
 /** The emoji a `:code:` (shortcode or alias) stands for, from the catalog. */
 export type EmojiFinder = (code: string) => EmojiRow | undefined;
 
-/** Where sprite sheets named in `sprite_params.sheet` are served. */
-export const SPRITE_SHEET_PATH = '/emojis/sprites/';
-
-// Codes are `:name:` with name of A-Z a-z 0-9 _ -; none of those is changed by escaping.
-const CODE = /:([A-Za-z0-9_-]+):/g;
+// Codes are `:name:` with name of A-Z a-z 0-9 _ + - (so `:+1:`); none of those is changed by escaping.
+const CODE = /:([A-Za-z0-9_+-]+):/g;
 const LINK = /\bhttps?:\/\/[^\s<>"']+/g;
 
 export function emojiHtml(emoji: EmojiRow, code: string): SafeHtml {
@@ -44,6 +42,9 @@ export function renderInline(text: string, find: EmojiFinder): SafeHtml {
 
 /** A post body: paragraphs, line breaks, links and emoji. */
 export function renderBody(text: string, find: EmojiFinder): SafeHtml {
+  // A body with BBCode is rendered as one block (tags may span blank lines);
+  // its plain text gets the same escaping, links and emoji as any other body.
+  if (hasBbcode(text)) return raw(`<div class="bb">${renderBbcode(text.replace(/\r\n?/g, '\n').trim(), (part) => richText(part, find))}</div>`);
   const paragraphs = text
     .replace(/\r\n?/g, '\n')
     .split(/\n{2,}/)

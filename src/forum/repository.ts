@@ -1,7 +1,7 @@
 // SQL for forums, topics, posts and the watchlist. Counters on forums and
 // topics count published content only and change in the same transaction as
 // the rows they count (see service.ts).
-import { sql, type Kysely, type RawBuilder, type Selectable, type Transaction } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type Selectable, type SelectQueryBuilder, type Transaction } from 'kysely';
 import { prepare, type PreparedQuery } from '../db/prepared.ts';
 import type { ContentStatus, Database, ForumsTable, PostsTable, TopicsTable } from '../db/schema.ts';
 
@@ -39,11 +39,10 @@ export class ForumRepository {
 
   constructor(db: Kysely<Database>) {
     this.#db = db;
-    const erased = db as unknown as Kysely<never>;
-    this.#forumById = prepare(erased, (slot) => this.#forumQuery(db, slot('id')));
-    this.#topicById = prepare(erased, (slot) => this.#topicQuery(db, slot('id')));
-    this.#publishedTopicsInList = prepare(erased, (slot) => this.#topicsInListQuery(slot('forumId'), GUESTS, slot('offset'), slot('limit')));
-    this.#publishedPagePostRows = prepare(erased, (slot) => this.#pagePostRowsQuery(slot('topicId'), GUESTS, slot('offset'), slot('limit')));
+    this.#forumById = prepare(db, (slot) => this.#forumQuery(db, slot('id')));
+    this.#topicById = prepare(db, (slot) => this.#topicQuery(db, slot('id')));
+    this.#publishedTopicsInList = prepare(db, (slot) => this.#topicsInListQuery(slot('forumId'), GUESTS, slot('offset'), slot('limit')));
+    this.#publishedPagePostRows = prepare(db, (slot) => this.#pagePostRowsQuery(slot('topicId'), GUESTS, slot('offset'), slot('limit')));
   }
 
   transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
@@ -62,19 +61,26 @@ export class ForumRepository {
   }
 
   async listForums(offset: number, limit: number): Promise<{ rows: ForumRow[]; total: number }> {
-    const [rows, count] = await Promise.all([
-      this.#db.selectFrom('forums').selectAll().orderBy('display_order').orderBy('id').offset(offset).limit(limit).execute(),
-      this.#db.selectFrom('forums').select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-    ]);
-    return { rows, total: Number(count.total) };
+    const base = this.#db.selectFrom('forums');
+    const [rows, total] = await Promise.all([base.selectAll().orderBy('display_order').orderBy('id').offset(offset).limit(limit).execute(), countOf(base)]);
+    return { rows, total };
   }
 
   insertForum(values: { name: string; description: string; display_order: number }, now: string): Promise<ForumRow> {
-    return this.#db.insertInto('forums').values({ ...values, created_at: now, updated_at: now }).returningAll().executeTakeFirstOrThrow();
+    return this.#db
+      .insertInto('forums')
+      .values({ ...values, created_at: now, updated_at: now })
+      .returningAll()
+      .executeTakeFirstOrThrow();
   }
 
   updateForum(id: number, values: Partial<{ name: string; description: string; display_order: number }>, now: string): Promise<ForumRow | undefined> {
-    return this.#db.updateTable('forums').set({ ...values, updated_at: now }).where('id', '=', id).returningAll().executeTakeFirst();
+    return this.#db
+      .updateTable('forums')
+      .set({ ...values, updated_at: now })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst();
   }
 
   /** Deletes the forum when it has no topics at all; false when it has some. */
@@ -104,31 +110,22 @@ export class ForumRepository {
   }
 
   #topicQuery(db: Db, id: number) {
-    return db
-      .selectFrom('topics')
-      .leftJoin('users', 'users.id', 'topics.author_id')
-      .selectAll('topics')
-      .select('users.username as author_name')
-      .where('topics.id', '=', id);
+    return topicsWithAuthor(db.selectFrom('topics')).where('topics.id', '=', id);
   }
 
   async listTopics(forumId: number, visibility: Visibility, offset: number, limit: number): Promise<{ rows: TopicWithAuthor[]; total: number }> {
     const [rows, total] = await Promise.all([
-      this.#db
-        .selectFrom('topics')
-        .where('topics.forum_id', '=', forumId)
-        .where(visible('topics', visibility))
-        .leftJoin('users', 'users.id', 'topics.author_id')
-        .selectAll('topics')
-        .select('users.username as author_name')
-        .orderBy('topics.last_post_at', 'desc')
-        .orderBy('topics.id', 'desc')
+      latestFirst(topicsWithAuthor(this.#visibleTopics(forumId, visibility)))
         .offset(offset)
         .limit(limit)
         .execute(),
       this.countTopics(forumId, visibility),
     ]);
     return { rows, total };
+  }
+
+  #visibleTopics(forumId: number, visibility: Visibility) {
+    return this.#db.selectFrom('topics').where('topics.forum_id', '=', forumId).where(visible('topics', visibility));
   }
 
   /** One page of a forum's topics as a forum page lists them. */
@@ -138,26 +135,23 @@ export class ForumRepository {
   }
 
   #topicsInListQuery(forumId: number, visibility: Visibility, offset: number, limit: number) {
-    return this.#db
-      .selectFrom('topics')
-      .where('topics.forum_id', '=', forumId)
-      .where(visible('topics', visibility))
+    const query = this.#visibleTopics(forumId, visibility)
       .leftJoin('users', 'users.id', 'topics.author_id')
-      .select(['topics.id', 'topics.title', 'topics.author_id', 'topics.status', 'topics.posts_count', 'topics.views_count', 'topics.last_post_at', 'users.username as author_name'])
-      .orderBy('topics.last_post_at', 'desc')
-      .orderBy('topics.id', 'desc')
-      .offset(offset)
-      .limit(limit);
+      .select([
+        'topics.id',
+        'topics.title',
+        'topics.author_id',
+        'topics.status',
+        'topics.posts_count',
+        'topics.views_count',
+        'topics.last_post_at',
+        'users.username as author_name',
+      ]);
+    return latestFirst(query).offset(offset).limit(limit);
   }
 
-  async countTopics(forumId: number, visibility: Visibility): Promise<number> {
-    const row = await this.#db
-      .selectFrom('topics')
-      .where('topics.forum_id', '=', forumId)
-      .where(visible('topics', visibility))
-      .select((eb) => eb.fn.countAll<number>().as('total'))
-      .executeTakeFirstOrThrow();
-    return Number(row.total);
+  countTopics(forumId: number, visibility: Visibility): Promise<number> {
+    return countOf(this.#visibleTopics(forumId, visibility));
   }
 
   insertTopic(values: { forum_id: number; title: string; author_id: number; status: ContentStatus }, now: string, db: Db): Promise<TopicRow> {
@@ -174,7 +168,11 @@ export class ForumRepository {
 
   async adjustTopicPosts(id: number, posts: number, db: Db): Promise<void> {
     if (posts === 0) return;
-    await db.updateTable('topics').set((eb) => ({ posts_count: eb('posts_count', '+', posts) })).where('id', '=', id).execute();
+    await db
+      .updateTable('topics')
+      .set((eb) => ({ posts_count: eb('posts_count', '+', posts) }))
+      .where('id', '=', id)
+      .execute();
   }
 
   async deleteTopic(id: number, db: Db): Promise<void> {
@@ -185,7 +183,11 @@ export class ForumRepository {
   async addViews(counts: ReadonlyMap<number, number>): Promise<void> {
     await this.#db.transaction().execute(async (trx) => {
       for (const [topicId, views] of counts) {
-        await trx.updateTable('topics').set((eb) => ({ views_count: eb('views_count', '+', views) })).where('id', '=', topicId).execute();
+        await trx
+          .updateTable('topics')
+          .set((eb) => ({ views_count: eb('views_count', '+', views) }))
+          .where('id', '=', topicId)
+          .execute();
       }
     });
   }
@@ -193,31 +195,19 @@ export class ForumRepository {
   // Posts
 
   findPost(id: number, db: Db = this.#db): Promise<PostWithAuthor | undefined> {
-    return db
-      .selectFrom('posts')
-      .leftJoin('users', 'users.id', 'posts.author_id')
-      .selectAll('posts')
-      .select(['users.username as author_name', 'users.signature as author_signature', 'users.email as author_email'])
-      .where('posts.id', '=', id)
-      .executeTakeFirst();
+    return postsWithAuthor(db.selectFrom('posts')).where('posts.id', '=', id).executeTakeFirst();
   }
 
   async listPosts(topicId: number, visibility: Visibility, offset: number, limit: number): Promise<{ rows: PostWithAuthor[]; total: number }> {
     const [rows, total] = await Promise.all([
-      this.#db
-        .selectFrom('posts')
-        .where('posts.topic_id', '=', topicId)
-        .where(visible('posts', visibility))
-        .leftJoin('users', 'users.id', 'posts.author_id')
-        .selectAll('posts')
-        .select(['users.username as author_name', 'users.signature as author_signature', 'users.email as author_email'])
-        .orderBy('posts.id')
-        .offset(offset)
-        .limit(limit)
-        .execute(),
+      postsWithAuthor(this.#visiblePosts(topicId, visibility)).orderBy('posts.id').offset(offset).limit(limit).execute(),
       this.countPosts(topicId, visibility),
     ]);
     return { rows, total };
+  }
+
+  #visiblePosts(topicId: number, visibility: Visibility) {
+    return this.#db.selectFrom('posts').where('posts.topic_id', '=', topicId).where(visible('posts', visibility));
   }
 
   /** One page of a topic's posts as the topic page shows them. */
@@ -227,47 +217,38 @@ export class ForumRepository {
   }
 
   #pagePostRowsQuery(topicId: number, visibility: Visibility, offset: number, limit: number) {
-    return this.#db
-      .selectFrom('posts')
-      .where('posts.topic_id', '=', topicId)
-      .where(visible('posts', visibility))
+    return this.#visiblePosts(topicId, visibility)
       .leftJoin('users', 'users.id', 'posts.author_id')
-      .select(['posts.id', 'posts.author_id', 'posts.body', 'posts.status', 'posts.created_at', 'users.username as author_name', 'users.signature as author_signature'])
+      .select([
+        'posts.id',
+        'posts.author_id',
+        'posts.body',
+        'posts.status',
+        'posts.created_at',
+        'users.username as author_name',
+        'users.signature as author_signature',
+      ])
       .orderBy('posts.id')
       .offset(offset)
       .limit(limit);
   }
 
-  async countPosts(topicId: number, visibility: Visibility): Promise<number> {
-    const row = await this.#db
-      .selectFrom('posts')
-      .where('posts.topic_id', '=', topicId)
-      .where(visible('posts', visibility))
-      .select((eb) => eb.fn.countAll<number>().as('total'))
-      .executeTakeFirstOrThrow();
-    return Number(row.total);
+  countPosts(topicId: number, visibility: Visibility): Promise<number> {
+    return countOf(this.#visiblePosts(topicId, visibility));
   }
 
   /** How many posts of the topic this viewer sees before `postId` (its index in the topic's post list). */
-  async postsBefore(topicId: number, postId: number, visibility: Visibility): Promise<number> {
-    const row = await this.#db
-      .selectFrom('posts')
-      .select((eb) => eb.fn.countAll<number>().as('count'))
-      .where('posts.topic_id', '=', topicId)
-      .where('posts.id', '<', postId)
-      .where(visible('posts', visibility))
-      .executeTakeFirstOrThrow();
-    return Number(row.count);
+  postsBefore(topicId: number, postId: number, visibility: Visibility): Promise<number> {
+    return countOf(this.#visiblePosts(topicId, visibility).where('posts.id', '<', postId));
   }
 
-  async publishedPostsBy(authorId: number): Promise<number> {
-    const row = await this.#db
-      .selectFrom('posts')
-      .select((eb) => eb.fn.countAll<number>().as('count'))
-      .where('author_id', '=', authorId)
-      .where('status', '=', 'published')
-      .executeTakeFirstOrThrow();
-    return Number(row.count);
+  publishedPostsBy(authorId: number): Promise<number> {
+    return countOf(this.#db.selectFrom('posts').where('posts.author_id', '=', authorId).where('posts.status', '=', 'published'));
+  }
+
+  /** Published posts of a topic, whatever the topic's own status: what a topic brings to its forum when it is published. */
+  publishedPostsIn(topicId: number, db: Db): Promise<number> {
+    return countOf(db.selectFrom('posts').where('posts.topic_id', '=', topicId).where('posts.status', '=', 'published'));
   }
 
   /** The first post of a topic: its opening message. */
@@ -279,26 +260,36 @@ export class ForumRepository {
   /** Posts waiting for a moderator, oldest first, with their topic. */
   async listPending(offset: number, limit: number): Promise<{ rows: Array<PostWithAuthor & { topic_title: string }>; total: number }> {
     const base = this.#db.selectFrom('posts').where('posts.status', '=', 'pending');
-    const [rows, count] = await Promise.all([
-      base
+    const [rows, total] = await Promise.all([
+      postsWithAuthor(base)
         .innerJoin('topics', 'topics.id', 'posts.topic_id')
-        .leftJoin('users', 'users.id', 'posts.author_id')
-        .selectAll('posts')
-        .select(['users.username as author_name', 'users.signature as author_signature', 'users.email as author_email', 'topics.title as topic_title'])
+        .select('topics.title as topic_title')
         .orderBy('posts.id')
         .offset(offset)
         .limit(limit)
         .execute(),
-      base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+      countOf(base),
     ]);
-    return { rows, total: Number(count.total) };
+    return { rows, total };
   }
 
-  insertPost(values: { topic_id: number; author_id: number; body: string; status: ContentStatus; held_by_filter_id: number | null }, now: string, db: Db): Promise<PostRow> {
-    return db.insertInto('posts').values({ ...values, created_at: now, updated_at: now }).returningAll().executeTakeFirstOrThrow();
+  insertPost(
+    values: { topic_id: number; author_id: number; body: string; status: ContentStatus; held_by_filter_id: number | null },
+    now: string,
+    db: Db,
+  ): Promise<PostRow> {
+    return db
+      .insertInto('posts')
+      .values({ ...values, created_at: now, updated_at: now })
+      .returningAll()
+      .executeTakeFirstOrThrow();
   }
 
-  async updatePost(id: number, values: Partial<{ body: string; status: ContentStatus; held_by_filter_id: number | null; updated_at: string }>, db: Db): Promise<void> {
+  async updatePost(
+    id: number,
+    values: Partial<{ body: string; status: ContentStatus; held_by_filter_id: number | null; updated_at: string }>,
+    db: Db,
+  ): Promise<void> {
     await db.updateTable('posts').set(values).where('id', '=', id).execute();
   }
 
@@ -328,23 +319,11 @@ export class ForumRepository {
   /** The topics a user watches that they may see (a topic held for moderation after they began watching is not listed). */
   async watchedTopics(userId: number, visibility: Visibility, offset: number, limit: number): Promise<{ rows: TopicWithAuthor[]; total: number }> {
     const base = this.#db
-      .selectFrom('watchlist')
-      .innerJoin('topics', 'topics.id', 'watchlist.topic_id')
-      .where('watchlist.user_id', '=', userId)
+      .selectFrom('topics')
+      .where('topics.id', 'in', (eb) => eb.selectFrom('watchlist').select('watchlist.topic_id').where('watchlist.user_id', '=', userId))
       .where(visible('topics', visibility));
-    const [rows, count] = await Promise.all([
-      base
-        .leftJoin('users', 'users.id', 'topics.author_id')
-        .selectAll('topics')
-        .select('users.username as author_name')
-        .orderBy('topics.last_post_at', 'desc')
-        .orderBy('topics.id', 'desc')
-        .offset(offset)
-        .limit(limit)
-        .execute(),
-      base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-    ]);
-    return { rows, total: Number(count.total) };
+    const [rows, total] = await Promise.all([latestFirst(topicsWithAuthor(base)).offset(offset).limit(limit).execute(), countOf(base)]);
+    return { rows, total };
   }
 
   /** E-mail addresses of the users watching a topic, except `exceptUserId`. */
@@ -359,6 +338,32 @@ export class ForumRepository {
       .execute();
     return rows.map((row) => row.email);
   }
+}
+
+// The shapes every read of topics and posts shares: one definition each.
+
+/** A topic row with its author's name (the API's topic). */
+function topicsWithAuthor<O>(query: SelectQueryBuilder<Database, 'topics', O>) {
+  return query.leftJoin('users', 'users.id', 'topics.author_id').selectAll('topics').select('users.username as author_name');
+}
+
+/** A post row with what the API and mails show of its author. */
+function postsWithAuthor<O>(query: SelectQueryBuilder<Database, 'posts', O>) {
+  return query
+    .leftJoin('users', 'users.id', 'posts.author_id')
+    .selectAll('posts')
+    .select(['users.username as author_name', 'users.signature as author_signature', 'users.email as author_email']);
+}
+
+/** Topics in the order every list shows them: latest activity first. */
+function latestFirst<O>(query: SelectQueryBuilder<Database, 'topics' | 'users', O>) {
+  return query.orderBy('topics.last_post_at', 'desc').orderBy('topics.id', 'desc');
+}
+
+/** The number of rows a query (before its select) would return. */
+async function countOf<T extends keyof Database>(query: SelectQueryBuilder<Database, T, object>): Promise<number> {
+  const row = await query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+  return Number(row.total);
 }
 
 function isGuest(visibility: Visibility): boolean {

@@ -5,7 +5,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { assertUser, requireRole, requireUser } from '../auth/guard.ts';
 import { PageQueryProperties, PaginatedOf, pageRequest, paginated } from '../http/pagination.ts';
-import { DataOf, IdParams, RequiredText, errorResponses } from '../http/schemas.ts';
+import { DataOf, IdParams, Int32, Reference, VisibleText, errorResponses } from '../http/schemas.ts';
 import type { ForumPresenter } from './presenter.ts';
 import { ForumResource, PostResource, TopicResource, forumResource } from './resource.ts';
 import type { ForumService } from './service.ts';
@@ -15,16 +15,16 @@ export const FORUM_DESCRIPTION_MAX = 2000;
 export const TOPIC_TITLE_MAX = 255;
 export const POST_BODY_MAX = 60_000;
 
-const ForumName = RequiredText(FORUM_NAME_MAX, 'Forum name');
+const ForumName = VisibleText(FORUM_NAME_MAX, 'Forum name');
 const ForumDescription = Type.String({ maxLength: FORUM_DESCRIPTION_MAX, description: 'Shown under the name' });
-const DisplayOrder = Type.Integer({ minimum: 0, description: 'Position in the forum list, ascending' });
-const TopicTitle = RequiredText(TOPIC_TITLE_MAX, 'Topic title');
-const PostBody = RequiredText(POST_BODY_MAX, 'Message text');
+const DisplayOrder = Int32('Position in the forum list, ascending');
+const TopicTitle = VisibleText(TOPIC_TITLE_MAX, 'Topic title');
+const PostBody = VisibleText(POST_BODY_MAX, 'Message text');
 
 export const ForumBodies = {
   create: Type.Object({ name: ForumName, description: Type.Optional(ForumDescription), display_order: Type.Optional(DisplayOrder) }),
   update: Type.Object({ name: Type.Optional(ForumName), description: Type.Optional(ForumDescription), display_order: Type.Optional(DisplayOrder) }),
-  topic: Type.Object({ forum_id: Type.Integer({ minimum: 1, description: 'Forum to post in' }), title: TopicTitle, body: PostBody }),
+  topic: Type.Object({ forum_id: Reference('Forum to post in (must exist)'), title: TopicTitle, body: PostBody }),
   rename: Type.Object({ title: TopicTitle }),
   post: Type.Object({ body: PostBody }),
 };
@@ -38,130 +38,285 @@ export const forumRoutes: FastifyPluginAsyncTypebox<{ forum: ForumService; prese
 ) => {
   // Forums
 
-  app.get('/forums', {
-    schema: { tags: ['forums'], summary: 'Forums, by display order', querystring: PageQuery, response: { 200: PaginatedOf(ForumResource), ...errorResponses(422) } },
-  }, async (request) => {
-    const page = pageRequest(request.query);
-    const { rows, total } = await forum.listForums(page);
-    return paginated(request, baseUrl, page, rows.map(forumResource), total);
-  });
+  app.get(
+    '/forums',
+    {
+      schema: {
+        tags: ['forums'],
+        summary: 'Forums, by display order',
+        querystring: PageQuery,
+        response: { 200: PaginatedOf(ForumResource), ...errorResponses(422) },
+      },
+    },
+    async (request) => {
+      const page = pageRequest(request.query);
+      const { rows, total } = await forum.listForums(page);
+      return paginated(request, baseUrl, page, rows.map(forumResource), total);
+    },
+  );
 
-  app.get('/forums/:id', {
-    schema: { tags: ['forums'], summary: 'One forum', params: IdParams, response: { 200: DataOf(ForumResource), ...errorResponses(404) } },
-  }, async (request) => ({ data: forumResource(await forum.getForum(request.params.id)) }));
+  app.get(
+    '/forums/:id',
+    {
+      schema: { tags: ['forums'], summary: 'One forum', params: IdParams, response: { 200: DataOf(ForumResource), ...errorResponses(404) } },
+    },
+    async (request) => ({ data: forumResource(await forum.getForum(request.params.id)) }),
+  );
 
-  app.post('/forums', {
-    preValidation: requireRole('admin'),
-    schema: { tags: ['forums'], summary: 'Create a forum', security, body: ForumBodies.create, response: { 201: DataOf(ForumResource), ...errorResponses(401, 403, 422) } },
-  }, async (request, reply) => reply.code(201).send({ data: forumResource(await forum.createForum(request.body)) }));
+  app.post(
+    '/forums',
+    {
+      preValidation: requireRole('admin'),
+      schema: {
+        tags: ['forums'],
+        summary: 'Create a forum',
+        security,
+        body: ForumBodies.create,
+        response: { 201: DataOf(ForumResource), ...errorResponses(401, 403, 422) },
+      },
+    },
+    async (request, reply) => reply.code(201).send({ data: forumResource(await forum.createForum(request.body)) }),
+  );
 
-  app.patch('/forums/:id', {
-    preValidation: requireRole('admin'),
-    schema: { tags: ['forums'], summary: 'Rename, describe or reorder a forum', security, params: IdParams, body: ForumBodies.update, response: { 200: DataOf(ForumResource), ...errorResponses(401, 403, 404, 422) } },
-  }, async (request) => ({ data: forumResource(await forum.updateForum(request.params.id, request.body)) }));
+  app.patch(
+    '/forums/:id',
+    {
+      preValidation: requireRole('admin'),
+      schema: {
+        tags: ['forums'],
+        summary: 'Rename, describe or reorder a forum',
+        security,
+        params: IdParams,
+        body: ForumBodies.update,
+        response: { 200: DataOf(ForumResource), ...errorResponses(401, 403, 404, 422) },
+      },
+    },
+    async (request) => ({ data: forumResource(await forum.updateForum(request.params.id, request.body)) }),
+  );
 
-  app.delete('/forums/:id', {
-    preValidation: requireRole('admin'),
-    schema: { tags: ['forums'], summary: 'Delete an empty forum (409 while it has topics)', security, params: IdParams, response: { 204: Type.Null(), ...errorResponses(401, 403, 404) } },
-  }, async (request, reply) => {
-    await forum.deleteForum(request.params.id);
-    return reply.code(204).send(null);
-  });
+  app.delete(
+    '/forums/:id',
+    {
+      preValidation: requireRole('admin'),
+      schema: {
+        tags: ['forums'],
+        summary: 'Delete an empty forum (409 while it has topics)',
+        security,
+        params: IdParams,
+        response: { 204: Type.Null(), ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      await forum.deleteForum(request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
 
-  app.get('/forums/:id/topics', {
-    schema: { tags: ['topics'], summary: 'Topics of a forum, latest activity first', params: IdParams, querystring: PageQuery, response: { 200: PaginatedOf(TopicResource), ...errorResponses(404, 422) } },
-  }, async (request) => {
-    const page = pageRequest(request.query);
-    const { rows, total } = await forum.listTopics(request.params.id, request.user, page);
-    return paginated(request, baseUrl, page, await presenter.topics(rows), total);
-  });
+  app.get(
+    '/forums/:id/topics',
+    {
+      schema: {
+        tags: ['topics'],
+        summary: 'Topics of a forum, latest activity first',
+        params: IdParams,
+        querystring: PageQuery,
+        response: { 200: PaginatedOf(TopicResource), ...errorResponses(404, 422) },
+      },
+    },
+    async (request) => {
+      const page = pageRequest(request.query);
+      const { rows, total } = await forum.listTopics(request.params.id, request.user, page);
+      return paginated(request, baseUrl, page, await presenter.topics(rows), total);
+    },
+  );
 
   // Topics
 
-  app.post('/topics', {
-    preValidation: requireUser(),
-    schema: { tags: ['topics'], summary: 'Start a topic; the body is its first post', security, body: ForumBodies.topic, response: { 201: DataOf(TopicResource), ...errorResponses(401, 422) } },
-  }, async (request, reply) => {
-    const topic = await forum.createTopic(assertUser(request), request.body);
-    return reply.code(201).send({ data: await presenter.topic(topic) });
-  });
+  app.post(
+    '/topics',
+    {
+      preValidation: requireUser(),
+      schema: {
+        tags: ['topics'],
+        summary: 'Start a topic; the body is its first post (429 within FLOOD_INTERVAL_SECONDS of your last post)',
+        security,
+        body: ForumBodies.topic,
+        response: { 201: DataOf(TopicResource), ...errorResponses(401, 422, 429) },
+      },
+    },
+    async (request, reply) => {
+      const topic = await forum.createTopic(assertUser(request), request.body);
+      return reply.code(201).send({ data: await presenter.topic(topic) });
+    },
+  );
 
-  app.get('/topics/:id', {
-    schema: { tags: ['topics'], summary: 'One topic', params: IdParams, response: { 200: DataOf(TopicResource), ...errorResponses(404) } },
-  }, async (request) => ({ data: await presenter.topic(await forum.getTopic(request.params.id, request.user)) }));
+  app.get(
+    '/topics/:id',
+    {
+      schema: { tags: ['topics'], summary: 'One topic', params: IdParams, response: { 200: DataOf(TopicResource), ...errorResponses(404) } },
+    },
+    async (request) => ({ data: await presenter.topic(await forum.getTopic(request.params.id, request.user)) }),
+  );
 
-  app.patch('/topics/:id', {
-    preValidation: requireUser(),
-    schema: { tags: ['topics'], summary: 'Rename a topic (author or moderator)', security, params: IdParams, body: ForumBodies.rename, response: { 200: DataOf(TopicResource), ...errorResponses(401, 403, 404, 422) } },
-  }, async (request) => ({ data: await presenter.topic(await forum.renameTopic(request.params.id, assertUser(request), request.body.title)) }));
+  app.patch(
+    '/topics/:id',
+    {
+      preValidation: requireUser(),
+      schema: {
+        tags: ['topics'],
+        summary: 'Rename a topic (author or moderator)',
+        security,
+        params: IdParams,
+        body: ForumBodies.rename,
+        response: { 200: DataOf(TopicResource), ...errorResponses(401, 403, 404, 422) },
+      },
+    },
+    async (request) => ({ data: await presenter.topic(await forum.renameTopic(request.params.id, assertUser(request), request.body.title)) }),
+  );
 
-  app.delete('/topics/:id', {
-    preValidation: requireRole('moderator', 'admin'),
-    schema: { tags: ['topics'], summary: 'Delete a topic with its posts', security, params: IdParams, response: { 204: Type.Null(), ...errorResponses(401, 403, 404) } },
-  }, async (request, reply) => {
-    await forum.deleteTopic(request.params.id, assertUser(request));
-    return reply.code(204).send(null);
-  });
+  app.delete(
+    '/topics/:id',
+    {
+      preValidation: requireRole('moderator', 'admin'),
+      schema: {
+        tags: ['topics'],
+        summary: 'Delete a topic with its posts',
+        security,
+        params: IdParams,
+        response: { 204: Type.Null(), ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      await forum.deleteTopic(request.params.id, assertUser(request));
+      return reply.code(204).send(null);
+    },
+  );
 
   // Posts
 
-  app.get('/topics/:id/posts', {
-    schema: { tags: ['posts'], summary: 'Posts of a topic, oldest first', params: IdParams, querystring: PageQuery, response: { 200: PaginatedOf(PostResource), ...errorResponses(404, 422) } },
-  }, async (request) => {
-    const page = pageRequest(request.query);
-    const topic = await forum.getTopic(request.params.id, request.user);
-    const { rows, total } = await forum.listPosts(topic.id, request.user, page);
-    return paginated(request, baseUrl, page, await presenter.posts(rows, topic), total);
-  });
+  app.get(
+    '/topics/:id/posts',
+    {
+      schema: {
+        tags: ['posts'],
+        summary: 'Posts of a topic, oldest first',
+        params: IdParams,
+        querystring: PageQuery,
+        response: { 200: PaginatedOf(PostResource), ...errorResponses(404, 422) },
+      },
+    },
+    async (request) => {
+      const page = pageRequest(request.query);
+      const topic = await forum.getTopic(request.params.id, request.user);
+      const { rows, total } = await forum.listPosts(topic.id, request.user, page);
+      return paginated(request, baseUrl, page, await presenter.posts(rows, topic), total);
+    },
+  );
 
-  app.post('/topics/:id/posts', {
-    preValidation: requireUser(),
-    schema: { tags: ['posts'], summary: 'Reply to a topic', security, params: IdParams, body: ForumBodies.post, response: { 201: DataOf(PostResource), ...errorResponses(401, 404, 422) } },
-  }, async (request, reply) => {
-    const user = assertUser(request);
-    const post = await forum.reply(request.params.id, user, request.body.body);
-    const topic = await forum.getTopic(post.topic_id, user);
-    return reply.code(201).send({ data: await presenter.post(post, topic) });
-  });
+  app.post(
+    '/topics/:id/posts',
+    {
+      preValidation: requireUser(),
+      schema: {
+        tags: ['posts'],
+        summary: 'Reply to a topic (429 within FLOOD_INTERVAL_SECONDS of your last post)',
+        security,
+        params: IdParams,
+        body: ForumBodies.post,
+        response: { 201: DataOf(PostResource), ...errorResponses(401, 404, 422, 429) },
+      },
+    },
+    async (request, reply) => {
+      const user = assertUser(request);
+      const post = await forum.reply(request.params.id, user, request.body.body);
+      const topic = await forum.getTopic(post.topic_id, user);
+      return reply.code(201).send({ data: await presenter.post(post, topic) });
+    },
+  );
 
-  app.get('/posts/:id', {
-    schema: { tags: ['posts'], summary: 'One post', params: IdParams, response: { 200: DataOf(PostResource), ...errorResponses(404) } },
-  }, async (request) => {
-    const post = await forum.getPost(request.params.id, request.user);
-    return { data: await presenter.post(post, await forum.getTopic(post.topic_id, request.user)) };
-  });
+  app.get(
+    '/posts/:id',
+    {
+      schema: { tags: ['posts'], summary: 'One post', params: IdParams, response: { 200: DataOf(PostResource), ...errorResponses(404) } },
+    },
+    async (request) => {
+      const post = await forum.getPost(request.params.id, request.user);
+      return { data: await presenter.post(post, await forum.getTopic(post.topic_id, request.user)) };
+    },
+  );
 
-  app.patch('/posts/:id', {
-    preValidation: requireUser(),
-    schema: { tags: ['posts'], summary: 'Edit a post (author or moderator)', security, params: IdParams, body: ForumBodies.post, response: { 200: DataOf(PostResource), ...errorResponses(401, 403, 404, 422) } },
-  }, async (request) => {
-    const user = assertUser(request);
-    const post = await forum.editPost(request.params.id, user, request.body.body);
-    return { data: await presenter.post(post, await forum.getTopic(post.topic_id, user)) };
-  });
+  app.patch(
+    '/posts/:id',
+    {
+      preValidation: requireUser(),
+      schema: {
+        tags: ['posts'],
+        summary: 'Edit a post (author or moderator)',
+        security,
+        params: IdParams,
+        body: ForumBodies.post,
+        response: { 200: DataOf(PostResource), ...errorResponses(401, 403, 404, 422) },
+      },
+    },
+    async (request) => {
+      const user = assertUser(request);
+      const post = await forum.editPost(request.params.id, user, request.body.body);
+      return { data: await presenter.post(post, await forum.getTopic(post.topic_id, user)) };
+    },
+  );
 
-  app.delete('/posts/:id', {
-    preValidation: requireUser(),
-    schema: { tags: ['posts'], summary: 'Delete a reply (author or moderator)', security, params: IdParams, response: { 204: Type.Null(), ...errorResponses(401, 403, 404, 422) } },
-  }, async (request, reply) => {
-    await forum.deletePost(request.params.id, assertUser(request));
-    return reply.code(204).send(null);
-  });
+  app.delete(
+    '/posts/:id',
+    {
+      preValidation: requireUser(),
+      schema: {
+        tags: ['posts'],
+        summary: 'Delete a reply (author or moderator)',
+        security,
+        params: IdParams,
+        response: { 204: Type.Null(), ...errorResponses(401, 403, 404, 422) },
+      },
+    },
+    async (request, reply) => {
+      await forum.deletePost(request.params.id, assertUser(request));
+      return reply.code(204).send(null);
+    },
+  );
 
-  app.post('/posts/:id/approve', {
-    preValidation: requireRole('moderator', 'admin'),
-    schema: { tags: ['posts'], summary: 'Publish a post held for moderation', security, params: IdParams, response: { 200: DataOf(PostResource), ...errorResponses(401, 403, 404) } },
-  }, async (request) => {
-    const user = assertUser(request);
-    const post = await forum.approvePost(request.params.id, user);
-    return { data: await presenter.post(post, await forum.getTopic(post.topic_id, user)) };
-  });
+  app.post(
+    '/posts/:id/approve',
+    {
+      preValidation: requireRole('moderator', 'admin'),
+      schema: {
+        tags: ['posts'],
+        summary: 'Publish a post held for moderation',
+        security,
+        params: IdParams,
+        response: { 200: DataOf(PostResource), ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const user = assertUser(request);
+      const post = await forum.approvePost(request.params.id, user);
+      return { data: await presenter.post(post, await forum.getTopic(post.topic_id, user)) };
+    },
+  );
 
-  app.post('/posts/:id/reject', {
-    preValidation: requireRole('moderator', 'admin'),
-    schema: { tags: ['posts'], summary: 'Reject a held post: it is deleted and its author told by mail', security, params: IdParams, response: { 204: Type.Null(), ...errorResponses(401, 403, 404, 422) } },
-  }, async (request, reply) => {
-    await forum.rejectPost(request.params.id, assertUser(request));
-    return reply.code(204).send(null);
-  });
+  app.post(
+    '/posts/:id/reject',
+    {
+      preValidation: requireRole('moderator', 'admin'),
+      schema: {
+        tags: ['posts'],
+        summary: 'Reject a held post: it is deleted and its author told by mail',
+        security,
+        params: IdParams,
+        response: { 204: Type.Null(), ...errorResponses(401, 403, 404, 422) },
+      },
+    },
+    async (request, reply) => {
+      await forum.rejectPost(request.params.id, assertUser(request));
+      return reply.code(204).send(null);
+    },
+  );
 };

@@ -5,6 +5,8 @@
 // Pages (anything outside /api) get an HTML page from `renderPage` instead.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorObject } from 'ajv';
+import { escape } from 'html-escaper';
+import { isRefusedValue } from '../db/dialect.ts';
 import { ApiError, ModelNotFoundError, ResourceNotFoundError, ValidationError, errorEnvelope, type ErrorCode } from './errors.ts';
 import type { AllowedMethods } from './allowed-methods.ts';
 import { fieldErrors } from './validation.ts';
@@ -24,9 +26,39 @@ export interface ErrorPage {
 
 export type PageRenderer = (request: FastifyRequest, reply: FastifyReply, page: ErrorPage) => FastifyReply | Promise<FastifyReply>;
 
+/**
+ * A request to the JSON API, however its path was spelled: the route it
+ * reached (`/%61pi/hello` reaches `/api/hello`), or for a path that reached
+ * none, the path as a lenient router would read it (see routedPath). Rate
+ * limits, CSRF rules and the error format all ask this one question.
+ */
 export function isApiRequest(request: FastifyRequest): boolean {
-  const url = request.url;
-  return url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
+  return isApiPath(request.routeOptions.url ?? routedPath(request.url));
+}
+
+function isApiPath(path: string): boolean {
+  return path === '/api' || path.startsWith('/api/');
+}
+
+/**
+ * The path of a URL with percent-encoded printable ASCII decoded, lower case,
+ * empty and `.` segments dropped and `..` resolved: every spelling that a
+ * router, proxy or file system might take for the same path gives one string.
+ */
+export function routedPath(url: string): string {
+  const end = url.search(/[?#]/);
+  const raw = end === -1 ? url : url.slice(0, end);
+  const decoded = raw.replace(/%([2-7][0-9a-f])/gi, (escape, hex: string) => {
+    const code = Number.parseInt(hex, 16);
+    return code === 0x7f ? escape : String.fromCharCode(code);
+  });
+  const segments: string[] = [];
+  for (const segment of decoded.toLowerCase().split(/[/\\]/)) {
+    if (segment === '' || segment === '.') continue;
+    if (segment === '..') segments.pop();
+    else segments.push(segment);
+  }
+  return `/${segments.join('/')}`;
 }
 
 export function installErrorHandling(app: FastifyInstance, allowed: AllowedMethods, renderPage: PageRenderer): void {
@@ -48,6 +80,11 @@ export function installErrorHandling(app: FastifyInstance, allowed: AllowedMetho
       return asJson(reply).code(status).send({ message: validation.message, errors });
     }
 
+    if (isRefusedValue(error)) {
+      // A value the database cannot store reached it: bad input (400), and a gap in validation worth a warning.
+      request.log.warn({ err: error }, 'database refused a value');
+      return sendGeneral(request, reply, new ApiError('BAD_REQUEST', 'The request contains a value that cannot be stored.'));
+    }
     const apiError = error instanceof ApiError ? error : fromFrameworkError(fastifyError);
     if (apiError.status >= 500) {
       request.log.error({ err: error }, 'request failed');
@@ -61,7 +98,11 @@ export function installErrorHandling(app: FastifyInstance, allowed: AllowedMetho
     // A route that ran and found nothing (a missing static file) is a 404, not a 405.
     if (methods.length > 0 && !methods.includes(request.method)) {
       reply.header('allow', methods.join(', '));
-      return sendGeneral(request, reply, new ApiError('METHOD_NOT_ALLOWED', `The ${request.method} method is not supported for this route. Supported methods: ${methods.join(', ')}.`));
+      return sendGeneral(
+        request,
+        reply,
+        new ApiError('METHOD_NOT_ALLOWED', `The ${request.method} method is not supported for this route. Supported methods: ${methods.join(', ')}.`),
+      );
     }
     return sendGeneral(request, reply, new ApiError('NOT_FOUND', notFoundMessage(request)));
   });
@@ -71,7 +112,9 @@ export function installErrorHandling(app: FastifyInstance, allowed: AllowedMetho
     if (!isApiRequest(request) && error.code !== 'RATE_LIMITED') {
       return renderPage(request, reply, { status: error.status, title: pageTitle(error.code), message: error.message });
     }
-    return asJson(reply).code(error.status).send(errorEnvelope(error.code, error.message, error.details));
+    return asJson(reply)
+      .code(error.status)
+      .send(errorEnvelope(error.code, error.message, error.details));
   }
 }
 
@@ -129,4 +172,30 @@ function fromFrameworkError(error: FastifyError): ApiError {
   if (status === 404) return new ApiError('NOT_FOUND', 'Not found.');
   if (status >= 400 && status < 500) return new ApiError('BAD_REQUEST', 'The request could not be understood.');
   return new ApiError('INTERNAL_ERROR', 'An unexpected error occurred. It has been logged.');
+}
+
+/**
+ * The router's own refusals, which come before any hook: a path that does not
+ * decode (`/forum/%zz/`) and a path segment over the router's length limit.
+ * Fastify would answer them with its own JSON and no security headers; they
+ * get the general envelope (an address too long for any id or slug is simply
+ * not found) and the site's headers. No page layout: the request never
+ * reached the hooks that a page reads (session, CSRF).
+ */
+export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply, headers: Record<string, string>): void {
+  const refusal =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? new ApiError('NOT_FOUND', notFoundMessage(request))
+      : new ApiError('BAD_REQUEST', 'The address is not a valid URL: it has a malformed percent-encoding.');
+  reply.headers(headers).code(refusal.status);
+  if (isApiPath(routedPath(request.url))) {
+    void reply.type('application/json; charset=utf-8').send(JSON.stringify(errorEnvelope(refusal.code, refusal.message, refusal.details)));
+    return;
+  }
+  const title = refusal.status === 404 ? 'Page not found' : 'Bad request';
+  void reply
+    .type('text/html; charset=utf-8')
+    .send(
+      `<!doctype html><html lang="en"><meta charset="utf-8"><title>${title}</title><h1>${title}</h1><p>${escape(refusal.message)}</p><p><a href="/">Back to the forums</a></p></html>`,
+    );
 }

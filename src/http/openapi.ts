@@ -3,6 +3,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
+import { DOCS_CSP } from './security-headers.ts';
 import packageJson from '../../package.json' with { type: 'json' };
 
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
@@ -21,6 +22,6 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       },
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
+  await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { docExpansion: 'list', deepLinking: true }, staticCSP: DOCS_CSP });
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 }

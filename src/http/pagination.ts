@@ -1,17 +1,20 @@
-// Page parameters in, `{data, links, meta}` out, with absolute links that keep
-// the request's other query parameters.
+// Page parameters in, and the two list envelopes out: `{data, links, meta}` with
+// absolute links that keep the request's other query parameters (the catalog and
+// the forum), and `{success, data, meta}` (the general collection, e.g. torrents).
 import type { FastifyRequest } from 'fastify';
 import { Type, type TSchema } from 'typebox';
+import { PAGE_RANGE, PER_PAGE_DEFAULT, PER_PAGE_MAX, PER_PAGE_RANGE } from './integers.ts';
 import { Nullable } from './schemas.ts';
 
-export const PER_PAGE_DEFAULT = 50;
-export const PER_PAGE_MAX = 100;
+export { PER_PAGE_DEFAULT, PER_PAGE_MAX };
+
+/** `page` and `per_page` of every list, API and admin pages alike. */
+export const Page = Type.Integer({ ...PAGE_RANGE, default: 1, description: `Page number, from 1 (at most ${PAGE_RANGE.maximum})` });
+export const PerPage = Type.Integer({ ...PER_PAGE_RANGE, default: PER_PAGE_DEFAULT, description: `Items per page (1-${PER_PAGE_MAX})` });
 
 export const PageQueryProperties = {
-  page: Type.Optional(Type.Integer({ minimum: 1, default: 1, description: 'Page number, from 1' })),
-  per_page: Type.Optional(
-    Type.Integer({ minimum: 1, maximum: PER_PAGE_MAX, default: PER_PAGE_DEFAULT, description: `Items per page (1-${PER_PAGE_MAX})` }),
-  ),
+  page: Type.Optional(Page),
+  per_page: Type.Optional(PerPage),
 };
 
 export interface PageRequest {
@@ -96,5 +99,24 @@ export function PaginatedOf<T extends TSchema>(item: T) {
       from: Nullable(Type.Integer()),
       to: Nullable(Type.Integer()),
     }),
+  });
+}
+
+/** The general API's collection envelope (service-spec "general API overview"): `{success, data, meta}`. */
+export interface Collection<T> {
+  success: true;
+  data: T[];
+  meta: { current_page: number; per_page: number; total: number; total_pages: number };
+}
+
+export function collection<T>(page: PageRequest, data: T[], total: number): Collection<T> {
+  return { success: true, data, meta: { current_page: page.page, per_page: page.perPage, total, total_pages: Math.ceil(total / page.perPage) } };
+}
+
+export function CollectionOf<T extends TSchema>(item: T) {
+  return Type.Object({
+    success: Type.Literal(true),
+    data: Type.Array(item),
+    meta: Type.Object({ current_page: Type.Integer(), per_page: Type.Integer(), total: Type.Integer(), total_pages: Type.Integer() }),
   });
 }

@@ -3,7 +3,8 @@
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 
 const QUIETER_THAN_INFO = new Set(['warn', 'error', 'fatal', 'silent']);
-const SECRET_PARAMS = /([?&](?:token|key|password|code|secret|access_token)=)[^&#]*/gi;
+// uk / passkey: the tracker's passkey in announce and scrape URLs.
+const SECRET_PARAMS = /([?&](?:token|key|password|code|secret|access_token|uk|passkey)=)[^&#]*/gi;
 const SECRET_PATHS = /^(\/activate\/\d+\/|\/password-recovery\/)[^/?#]+/;
 
 export function redactUrl(url: string): string {

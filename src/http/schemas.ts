@@ -1,11 +1,31 @@
 // Schema pieces shared by every module's routes, and the helpers that read them.
 import { Type, type Static, type TSchema, type TUnsafe } from 'typebox';
+import { COUNT_RANGE, ID_RANGE, INT32_MAX, SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_RANGE } from './integers.ts';
 import { FLAG_VALUES } from './validation.ts';
 
-/** Path id: anything but a positive 32-bit integer is a 404 (see error-handler.ts). */
-export const IdParams = Type.Object({
-  id: Type.Integer({ minimum: 1, maximum: 2147483647, description: 'Resource id' }),
-});
+// Integers: every id, count and order of every route (API, pages, admin) is
+// one of these, so the bounds of http/integers.ts hold everywhere.
+
+/** A row id (1..2147483647). In a path, anything else is a 404 (see error-handler.ts). */
+export function Id(description = 'Resource id') {
+  return Type.Integer({ ...ID_RANGE, description });
+}
+
+/**
+ * A reference to another row in a body or a list filter; the service checks
+ * that it exists. An integer that cannot be an id is answered like an unknown
+ * one: "The selected … is invalid."
+ */
+export function Reference(description: string) {
+  return Type.Integer({ reference: true, description: `${description}; an id, 1 to ${INT32_MAX}` });
+}
+
+/** A count, display order or size stored in a 32-bit column: 0 (or `minimum`) up to 2147483647. */
+export function Int32(description: string, minimum: number = COUNT_RANGE.minimum) {
+  return Type.Integer({ minimum, maximum: COUNT_RANGE.maximum, description });
+}
+
+export const IdParams = Type.Object({ id: Id() });
 
 /** Boolean query parameter: `1`, `0`, `true` or `false`. */
 export const QueryFlag = Type.Unsafe<(typeof FLAG_VALUES)[number]>({
@@ -35,10 +55,25 @@ export function RequiredText(max: number, description?: string) {
   return Type.String({ minLength: 1, maxLength: max, notBlank: true, ...(description ? { description } : {}) });
 }
 
+/**
+ * Required text people read (titles, names, messages): as RequiredText, and
+ * holding at least one visible character, so a title of zero-width or
+ * format characters alone is "required" too.
+ */
+export function VisibleText(max: number, description?: string) {
+  return Type.String({ minLength: 1, maxLength: max, notBlank: true, visible: true, ...(description ? { description } : {}) });
+}
+
 /** `q` and `limit` of the /search endpoints (errors there are 400, not 422). */
 export const SearchQueryProperties = {
   q: Type.String({ minLength: 1, notBlank: true, description: 'Search text (required)' }),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Results to return (1-100)' })),
+  limit: Type.Optional(
+    Type.Integer({
+      ...SEARCH_LIMIT_RANGE,
+      default: SEARCH_LIMIT_DEFAULT,
+      description: `Results to return (${SEARCH_LIMIT_RANGE.minimum}-${SEARCH_LIMIT_RANGE.maximum})`,
+    }),
+  ),
 };
 
 /** `{data: <resource>}` */
@@ -79,10 +114,13 @@ export function errorResponses(...statuses: ErrorStatus[]) {
   const schemas: Partial<Record<ErrorStatus, TSchema>> = {};
   for (const status of statuses) {
     schemas[status] =
-      status === 422 ? ValidationErrorBody
-      : status === 400 ? Type.Union([ValidationErrorBody, ErrorEnvelopeBody])
-      : status === 404 ? Type.Union([MessageBody, ErrorEnvelopeBody])
-      : ErrorEnvelopeBody;
+      status === 422
+        ? ValidationErrorBody
+        : status === 400
+          ? Type.Union([ValidationErrorBody, ErrorEnvelopeBody])
+          : status === 404
+            ? Type.Union([MessageBody, ErrorEnvelopeBody])
+            : ErrorEnvelopeBody;
   }
   return schemas;
 }

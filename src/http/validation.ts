@@ -1,11 +1,19 @@
 // Request validation: Ajv compiles each route's TypeBox schema, and Ajv's
 // errors become `{field: [message]}` in Laravel's wording, every failing
 // field at once, nested fields dotted (sprite_params.x, applies_to.0).
+//
+// Two rules hold for every request part and every form, whatever the route's
+// schema says (docs/security.md, "Input validation"):
+// - an integer written as text (path, query string, form field) must be
+//   spelled canonically (`16`, never `+16`, `016`, `0x10`, `1.6e1`);
+// - no string holds a NUL character or an unpaired surrogate: neither can be
+//   stored as UTF-8 text (PostgreSQL refuses NUL outright).
 import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
 import addFormatsPlugin from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import type { Static, TSchema } from 'typebox';
 import type { FieldErrors } from './errors.ts';
+import { isIntegerText, isStorableId } from './integers.ts';
 
 // ajv-formats ships CommonJS whose default export is the plugin function.
 const addFormats = addFormatsPlugin as unknown as (ajv: Ajv) => Ajv;
@@ -30,7 +38,67 @@ function createAjv(options: Options): Ajv {
     errors: false,
     validate: (enabled: boolean, data: string) => !enabled || /\S/u.test(data),
   });
+  // A title or name a reader can see: zero-width, format and other invisible characters alone count as missing.
+  ajv.addKeyword({
+    keyword: 'visible',
+    type: 'string',
+    schemaType: 'boolean',
+    errors: false,
+    validate: (enabled: boolean, data: string) => !enabled || hasVisibleCharacter(data),
+  });
+  // A reference to a row: an integer that is no id at all is "selected … is invalid", like an unknown one.
+  ajv.addKeyword({
+    keyword: 'reference',
+    type: 'number',
+    schemaType: 'boolean',
+    errors: false,
+    validate: (enabled: boolean, data: number) => !enabled || isStorableId(data),
+  });
+  ajv.addKeyword({
+    keyword: 'webAddress',
+    type: 'string',
+    schemaType: 'boolean',
+    errors: false,
+    validate: (enabled: boolean, data: string) => !enabled || data === '' || isWebAddress(data),
+  });
   return ajv;
+}
+
+/**
+ * A character that shows: a letter, digit, punctuation or symbol that is not
+ * default-ignorable (zero-width joiners, bidi marks, Hangul fillers, variation
+ * selectors) and not the blank braille pattern. White space, controls, format
+ * characters and lone combining marks do not count.
+ */
+const VISIBLE = /(?![\p{Default_Ignorable_Code_Point}\u2800])[\p{L}\p{N}\p{P}\p{S}]/u;
+
+export function hasVisibleCharacter(text: string): boolean {
+  return VISIBLE.test(text);
+}
+
+/**
+ * An http(s) URL with a host, or a path on this site (`/…`, but not `//…` or
+ * `/\…`, which browsers read as another host). No white space or controls;
+ * anything else (`javascript:`, `data:`, relative paths) is refused.
+ */
+export function isWebAddress(text: string): boolean {
+  if (/[\s\p{Cc}]/u.test(text)) return false;
+  if (text.startsWith('/')) return !/^\/[/\\]/.test(text);
+  // The host right after `//`: WHATWG URL parsing would read `https:///x` as host `x`.
+  if (!/^https?:\/\/[^/\\]/i.test(text)) return false;
+  try {
+    const url = new URL(text);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+/** NUL or a UTF-16 surrogate without its pair. */
+const UNSTORABLE = /[\0\p{Cs}]/u;
+
+export function isStorableText(text: string): boolean {
+  return !UNSTORABLE.test(text);
 }
 
 // Bodies are JSON: a number is not a string and "5" is not 5. Query strings
@@ -38,14 +106,141 @@ function createAjv(options: Options): Ajv {
 const bodyAjv = createAjv({ coerceTypes: false });
 const textAjv = createAjv({ coerceTypes: true });
 
+type Check = ValidateFunction & ((data: unknown, context?: unknown) => boolean);
+
 export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpPart }) => {
-  const ajv = httpPart === 'body' ? bodyAjv : textAjv;
-  return ajv.compile(schema) as ValidateFunction;
+  const text = httpPart !== 'body';
+  return withTextRules(schema, (text ? textAjv : bodyAjv).compile(schema) as Check, text);
 };
+
+/**
+ * Ajv's validator with the two rules every part obeys. Integer text is read
+ * before Ajv coerces it (Ajv takes `0x10` for 16); strings are checked after,
+ * only where the schema declares them.
+ */
+function withTextRules(schema: object, validate: Check, text: boolean): Check {
+  const integers = text ? integerPlan(schema) : null;
+  const strings = textPlan(schema);
+  const checked = ((data: unknown, context?: unknown): boolean => {
+    const integerErrors = nonCanonicalIntegers(integers, data);
+    const valid = context === undefined ? validate(data) : validate(data, context);
+    const ajvErrors = valid ? [] : (validate.errors ?? []);
+    const textErrors = unstorableStrings(strings, data);
+    if (integerErrors.length === 0 && textErrors.length === 0) {
+      checked.errors = valid ? null : ajvErrors;
+      return valid;
+    }
+    const replaced = new Set(integerErrors.map((error) => error.instancePath));
+    checked.errors = [...ajvErrors.filter((error) => !replaced.has(error.instancePath)), ...integerErrors, ...textErrors];
+    return false;
+  }) as Check;
+  checked.errors = null;
+  if (validate.schemaEnv !== undefined) (checked as { schemaEnv?: unknown }).schemaEnv = validate.schemaEnv;
+  return checked;
+}
+
+interface SchemaNode {
+  type?: string | string[];
+  properties?: Record<string, SchemaNode>;
+  items?: SchemaNode | SchemaNode[];
+  anyOf?: SchemaNode[];
+  oneOf?: SchemaNode[];
+  allOf?: SchemaNode[];
+}
+
+/**
+ * The values of a schema one rule looks at, planned once per schema: only
+ * the branches that lead to such a value are kept, so a request walks a few
+ * fields, not its whole schema.
+ */
+interface Plan {
+  /** The rule applies to a string here. */
+  here: boolean;
+  /** Declared properties on the way: key, its JSON-pointer segment (`/key`), its plan. */
+  properties: [string, string, Plan][];
+  items: Plan | null;
+  branches: Plan[];
+}
+
+function typesOf(node: SchemaNode): string[] {
+  return node.type === undefined ? [] : Array.isArray(node.type) ? node.type : [node.type];
+}
+
+/** The plan for the values where `applies` holds, or null when the schema has none. */
+function planOf(node: SchemaNode, applies: (types: string[]) => boolean): Plan | null {
+  if (typeof node !== 'object' || node === null) return null;
+  const here = applies(typesOf(node));
+  const properties: [string, string, Plan][] = [];
+  for (const [key, child] of Object.entries(node.properties ?? {})) {
+    const plan = planOf(child, applies);
+    if (plan !== null) properties.push([key, `/${escapePointer(key)}`, plan]);
+  }
+  // Tuple schemas (`items` as an array) do not occur in our routes; their items are left to Ajv.
+  const items = node.items !== undefined && !Array.isArray(node.items) ? planOf(node.items, applies) : null;
+  const branches = [...(node.anyOf ?? []), ...(node.oneOf ?? []), ...(node.allOf ?? [])]
+    .map((branch) => planOf(branch, applies))
+    .filter((plan): plan is Plan => plan !== null);
+  return here || properties.length > 0 || items !== null || branches.length > 0 ? { here, properties, items, branches } : null;
+}
+
+/** Calls `visit` for every string the plan looks at. It goes only as deep as the schema, however deep the input. */
+function walkStrings(plan: Plan, value: unknown, path: string, visit: (text: string, path: string) => void): void {
+  if (plan.here && typeof value === 'string') visit(value, path);
+  for (const branch of plan.branches) walkStrings(branch, value, path, visit);
+  if (typeof value !== 'object' || value === null) return;
+  if (Array.isArray(value)) {
+    if (plan.items !== null) for (let index = 0; index < value.length; index++) walkStrings(plan.items, value[index], `${path}/${index}`, visit);
+  } else {
+    const record = value as Record<string, unknown>;
+    for (const [key, pointer, child] of plan.properties) {
+      if (Object.hasOwn(record, key)) walkStrings(child, record[key], path + pointer, visit);
+    }
+  }
+}
+
+/** Integer fields given as text (query strings, path parameters, forms). */
+function integerPlan(schema: object): Plan | null {
+  return planOf(schema as SchemaNode, (types) => types.includes('integer'));
+}
+
+/** Fields that may hold a string: typed string, or untyped (an enum, a const). */
+function textPlan(schema: object): Plan | null {
+  return planOf(schema as SchemaNode, (types) => types.length === 0 || types.includes('string'));
+}
+
+function nonCanonicalIntegers(plan: Plan | null, data: unknown): ErrorObject[] {
+  if (plan === null) return [];
+  let errors: Map<string, ErrorObject> | undefined;
+  walkStrings(plan, data, '', (text, path) => {
+    if (text === '' || isIntegerText(text)) return;
+    (errors ??= new Map()).set(path, { instancePath: path, schemaPath: '#/type', keyword: 'type', params: { type: 'integer' }, message: 'must be integer' });
+  });
+  return errors === undefined ? [] : [...errors.values()];
+}
+
+function unstorableStrings(plan: Plan | null, data: unknown): ErrorObject[] {
+  if (plan === null) return [];
+  let errors: Map<string, ErrorObject> | undefined;
+  walkStrings(plan, data, '', (text, path) => {
+    if (isStorableText(text)) return;
+    (errors ??= new Map()).set(path, {
+      instancePath: path,
+      schemaPath: '#',
+      keyword: 'storableText',
+      params: {},
+      message: 'must not contain NUL or unpaired surrogates',
+    });
+  });
+  return errors === undefined ? [] : [...errors.values()];
+}
+
+function escapePointer(segment: string): string {
+  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
+}
 
 export type FormCheck<T> = { ok: true; value: T } | { ok: false; errors: FieldErrors };
 
-const formValidators = new WeakMap<object, ValidateFunction>();
+const formValidators = new WeakMap<object, Check>();
 
 /**
  * Validate a submitted HTML form against the same schema (and so with the same
@@ -54,7 +249,7 @@ const formValidators = new WeakMap<object, ValidateFunction>();
 export function checkForm<S extends TSchema>(schema: S, data: unknown): FormCheck<Static<S>> {
   let validate = formValidators.get(schema);
   if (validate === undefined) {
-    validate = textAjv.compile(schema);
+    validate = withTextRules(schema, textAjv.compile(schema) as Check, true);
     formValidators.set(schema, validate);
   }
   const value = structuredClone(data ?? {});
@@ -97,11 +292,16 @@ function messageFor(error: ErrorObject, name: string): string {
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {
     case 'notBlank':
+    case 'visible':
       return `The ${name} field is required.`;
+    case 'reference':
+      return `The selected ${name} is invalid.`;
+    case 'webAddress':
+      return `The ${name} field must be an http or https URL or a path on this site.`;
+    case 'storableText':
+      return `The ${name} field contains characters that are not allowed.`;
     case 'minLength':
-      return params['limit'] === 1
-        ? `The ${name} field is required.`
-        : `The ${name} field must be at least ${String(params['limit'])} characters.`;
+      return params['limit'] === 1 ? `The ${name} field is required.` : `The ${name} field must be at least ${String(params['limit'])} characters.`;
     case 'maxLength':
       return `The ${name} field must not be greater than ${String(params['limit'])} characters.`;
     case 'minimum':
@@ -109,9 +309,7 @@ function messageFor(error: ErrorObject, name: string): string {
     case 'maximum':
       return `The ${name} field must not be greater than ${String(params['limit'])}.`;
     case 'minItems':
-      return params['limit'] === 1
-        ? `The ${name} field is required.`
-        : `The ${name} field must have at least ${String(params['limit'])} items.`;
+      return params['limit'] === 1 ? `The ${name} field is required.` : `The ${name} field must have at least ${String(params['limit'])} items.`;
     case 'maxItems':
       return `The ${name} field must not have more than ${String(params['limit'])} items.`;
     case 'uniqueItems':
@@ -123,9 +321,7 @@ function messageFor(error: ErrorObject, name: string): string {
         ? `The ${name} field must be a valid email address.`
         : `The ${name} field must be a valid ${String(params['format'])}.`;
     case 'enum':
-      return isFlagEnum(params['allowedValues'])
-        ? `The ${name} field must be true or false.`
-        : `The selected ${name} is invalid.`;
+      return isFlagEnum(params['allowedValues']) ? `The ${name} field must be true or false.` : `The selected ${name} is invalid.`;
     case 'const':
       return `The selected ${name} is invalid.`;
     case 'type':

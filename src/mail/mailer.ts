@@ -1,6 +1,7 @@
 // Outgoing mail. Every message is recorded in the outbox table (admins read it
 // at /admin/outbox/); with SMTP_URL set it is also delivered through SMTP.
 // The log gets the recipient and subject only: bodies carry one-time links.
+import { type Clock, isoNow } from '../clock.ts';
 import type { Kysely } from 'kysely';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
@@ -29,8 +30,10 @@ export class OutboxMailer implements Mailer {
   readonly #log: Logger;
   readonly #transport: Transporter | null;
   readonly #options: MailerOptions;
+  readonly #clock: Clock;
 
-  constructor(db: Kysely<Database>, log: Logger, options: MailerOptions) {
+  constructor(db: Kysely<Database>, log: Logger, options: MailerOptions, clock: Clock) {
+    this.#clock = clock;
     this.#db = db;
     this.#log = log;
     this.#options = options;
@@ -40,7 +43,7 @@ export class OutboxMailer implements Mailer {
   async send(message: MailMessage): Promise<void> {
     const row = await this.#db
       .insertInto('outbox')
-      .values({ to_address: message.to, subject: message.subject, body: message.text, created_at: new Date().toISOString() })
+      .values({ to_address: message.to, subject: message.subject, body: message.text, created_at: isoNow(this.#clock) })
       .returning('id')
       .executeTakeFirstOrThrow();
     if (this.#transport === null) {
@@ -49,11 +52,19 @@ export class OutboxMailer implements Mailer {
     }
     try {
       await this.#transport.sendMail({ from: this.#options.from, to: message.to, subject: message.subject, text: message.text });
-      await this.#db.updateTable('outbox').set({ sent_at: new Date().toISOString() }).where('id', '=', row.id).execute();
+      await this.#db
+        .updateTable('outbox')
+        .set({ sent_at: isoNow(this.#clock) })
+        .where('id', '=', row.id)
+        .execute();
       this.#log.info({ mail: row.id, to: message.to, subject: message.subject }, 'mail sent');
     } catch (error) {
       // The message stays in the outbox with the reason, for an admin to see; the user's action still succeeds.
-      await this.#db.updateTable('outbox').set({ error: error instanceof Error ? error.message : String(error) }).where('id', '=', row.id).execute();
+      await this.#db
+        .updateTable('outbox')
+        .set({ error: error instanceof Error ? error.message : String(error) })
+        .where('id', '=', row.id)
+        .execute();
       this.#log.error({ mail: row.id, to: message.to, err: error }, 'mail delivery failed');
     }
   }

@@ -24,7 +24,10 @@ export class Outbox {
   async list(page: PageRequest): Promise<{ rows: OutboxMessage[]; total: number }> {
     const [rows, count] = await Promise.all([
       this.#db.selectFrom('outbox').selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').offset(page.offset).limit(page.perPage).execute(),
-      this.#db.selectFrom('outbox').select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+      this.#db
+        .selectFrom('outbox')
+        .select((eb) => eb.fn.countAll<number>().as('total'))
+        .executeTakeFirstOrThrow(),
     ]);
     return { rows, total: Number(count.total) };
   }

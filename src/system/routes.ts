@@ -16,17 +16,21 @@ const Hello = Type.Object({
 });
 
 export const helloRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  app.get('/hello', {
-    schema: { tags: ['hello'], summary: 'Availability and basic system information', response: { 200: Hello } },
-  }, async () => ({
-    success: true as const,
-    data: {
-      message: 'Hello! The forum API is up and running.',
-      version: packageJson.version,
-      php_version: process.versions.node,
-      timestamp: Math.floor(Date.now() / 1000),
+  app.get(
+    '/hello',
+    {
+      schema: { tags: ['hello'], summary: 'Availability and basic system information', response: { 200: Hello } },
     },
-  }));
+    async () => ({
+      success: true as const,
+      data: {
+        message: 'Hello! The forum API is up and running.',
+        version: packageJson.version,
+        php_version: process.versions.node,
+        timestamp: Math.floor(Date.now() / 1000), // wall time: a probe tells the real time
+      },
+    }),
+  );
 };
 
 export const probeRoutes: FastifyPluginAsyncTypebox<{ database: DatabaseHandle }> = async (app, { database }) => {

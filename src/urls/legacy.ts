@@ -1,17 +1,15 @@
 // Where a legacy (phpBB-era) URL points now. Pure: the router looks the entity
 // up, builds its semantic path with the kept query and answers 301 (GET) or
 // serves the page with a canonical Link header (POST).
-import {
-  activationPath, bonusPath, parseId, passwordRecoveryPath, registerPath, settingsPath, watchlistPath,
-} from './paths.ts';
+import { activationPath, bonusPath, parseId, passwordRecoveryPath, registerPath, settingsPath, watchlistPath } from './paths.ts';
 
 export type LegacyTarget =
   | {
-    kind: 'topic' | 'forum' | 'profile' | 'profile-email';
-    id: number;
-    /** The request's other parameters, in their order, for the new URL. */
-    query: URLSearchParams;
-  }
+      kind: 'topic' | 'forum' | 'profile' | 'profile-email';
+      id: number;
+      /** The request's other parameters, in their order, for the new URL. */
+      query: URLSearchParams;
+    }
   | { kind: 'page'; path: string; query: URLSearchParams };
 
 /** `/viewtopic` and `/viewtopic.php` are the same page. */

@@ -1,9 +1,10 @@
 // Paths of the web pages (service-spec "Semantic URL pages"). Every link the
 // app prints is built here, so a page's address is defined once.
+import { ID_RANGE, integerFromText, isStorableId } from '../http/integers.ts';
 import { slugify } from './slug.ts';
 
-/** Ids are 32-bit (decisions.md); an id outside 1..MAX_ID selects nothing. */
-export const MAX_ID = 2147483647;
+/** Ids are 32-bit (decisions.md, http/integers.ts); an id outside 1..MAX_ID selects nothing. */
+export const MAX_ID = ID_RANGE.maximum;
 
 /** The reserved query key whose value becomes the `#fragment`. */
 export const FRAGMENT_KEY = '_fragment';
@@ -61,7 +62,7 @@ export function withQuery(path: string, query?: Query): string {
 
 /** Whether a number can be a row id; links to anything else are a bug, so builders throw. */
 export function isValidId(id: number): boolean {
-  return Number.isInteger(id) && id >= 1 && id <= MAX_ID;
+  return isStorableId(id);
 }
 
 function semanticSegment(name: string, id: number): string {
@@ -142,13 +143,9 @@ export function absoluteUrl(origin: string, path: string): string {
   return base + (path.startsWith('/') ? path : `/${path}`);
 }
 
-const ID_TEXT = /^[1-9][0-9]{0,9}$/;
-
 /** A canonical decimal id (no sign, no leading zero, no spaces) in 1..MAX_ID, else null. */
 export function parseId(text: string): number | null {
-  if (!ID_TEXT.test(text)) return null;
-  const id = Number(text);
-  return id <= MAX_ID ? id : null;
+  return integerFromText(text, ID_RANGE);
 }
 
 /**

@@ -56,7 +56,7 @@ const thaiSegmenter = new Intl.Segmenter('th', { granularity: 'word' });
 
 function thaiWords(run: string): string {
   let out = ' ';
-  for (const { segment } of thaiSegmenter.segment(run)) out += segment + ' ';
+  for (const { segment } of thaiSegmenter.segment(run)) out += `${segment} `;
   return out;
 }
 

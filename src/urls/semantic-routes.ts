@@ -10,12 +10,17 @@
 //     query kept;
 //   - any other method there is served by the page as if it had been sent to
 //     the canonical address, with `Link: <canonical>; rel="canonical"`
-//     (a redirect would turn a posted form into a GET and lose it).
+//     (a redirect would turn a posted form into a GET and lose it);
+//   - the CSRF token is checked here, after the canonical address is known:
+//     a refused POST keeps its Link header, and a page that can show its
+//     form again (`refused`) does so with what was typed (403).
 import FindMyWay from 'find-my-way';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { EXPIRED_FORM, csrfMismatch, csrfTokenAccepted } from '../auth/csrf.ts';
 import { ApiError } from '../http/errors.ts';
 import { origin } from '../http/pagination.ts';
-import { requirePageUser } from '../web/page.ts';
+import type { FormRefusal } from '../web/form.ts';
+import { requirePageUser } from '../auth/guard.ts';
 import { legacyTarget } from './legacy.ts';
 import { parseSemanticSegment, withQuery } from './paths.ts';
 
@@ -51,12 +56,23 @@ export interface EntityPage<E> {
   /** Its canonical path, from its current name. */
   path(entity: E): string;
   serve(request: FastifyRequest, reply: FastifyReply, entity: E, visit: PageVisit): Promise<FastifyReply>;
+  /**
+   * A POST whose CSRF token was refused: show the submitted form again with
+   * what was typed, the refusal's message and status, and do nothing else.
+   * Pages without it answer with the 403 error page.
+   */
+  refused?(request: FastifyRequest, reply: FastifyReply, entity: E, visit: PageVisit, refusal: FormRefusal): Promise<FastifyReply>;
 }
 
 export interface FixedPage {
   loginRequired?: boolean;
   serve(request: FastifyRequest, reply: FastifyReply, visit: PageVisit): Promise<FastifyReply>;
+  /** As EntityPage.refused. */
+  refused?(request: FastifyRequest, reply: FastifyReply, visit: PageVisit, refusal: FormRefusal): Promise<FastifyReply>;
 }
+
+/** Every page route checks the CSRF token in serveAt, not in the global hook. */
+const PAGE_ROUTE_CONFIG = { csrfCheckedByRoute: true };
 
 type AnyEntityPage = EntityPage<unknown>;
 
@@ -78,8 +94,8 @@ export class PageRoutes {
       return this.#serveEntity(erased, parsed.id, request, reply, requestQuery(request));
     };
     const pattern = ENTITY_PATTERNS[kind];
-    app.route({ method: [...PAGE_METHODS], url: pattern, handler });
-    app.route({ method: [...PAGE_METHODS], url: pattern.slice(0, -1), handler });
+    app.route({ method: [...PAGE_METHODS], url: pattern, handler, config: PAGE_ROUTE_CONFIG });
+    app.route({ method: [...PAGE_METHODS], url: pattern.slice(0, -1), handler, config: PAGE_ROUTE_CONFIG });
   }
 
   /** A page at a fixed pattern ending in `/`, e.g. `/register/` or `/activate/:userId/:key/`. */
@@ -88,8 +104,8 @@ export class PageRoutes {
     this.#fixed.on('GET', pattern, () => {}, { pattern, page });
     const handler = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> =>
       this.#serveFixed(pattern, page, request.params as Record<string, string>, request, reply, requestQuery(request));
-    app.route({ method: [...PAGE_METHODS], url: pattern, handler });
-    if (pattern !== '/') app.route({ method: [...PAGE_METHODS], url: pattern.slice(0, -1), handler });
+    app.route({ method: [...PAGE_METHODS], url: pattern, handler, config: PAGE_ROUTE_CONFIG });
+    if (pattern !== '/') app.route({ method: [...PAGE_METHODS], url: pattern.slice(0, -1), handler, config: PAGE_ROUTE_CONFIG });
   }
 
   /** `/viewtopic?t=`, `/viewforum?f=`, `/profile?mode=…` and their `.php` spellings. */
@@ -108,29 +124,69 @@ export class PageRoutes {
       return this.#serveFixed(pattern, page, found.params as Record<string, string>, request, reply, target.query);
     };
     for (const path of LEGACY_PATHS) {
-      app.route({ method: [...PAGE_METHODS], url: path, handler });
-      app.route({ method: [...PAGE_METHODS], url: `${path}.php`, handler });
+      app.route({ method: [...PAGE_METHODS], url: path, handler, config: PAGE_ROUTE_CONFIG });
+      app.route({ method: [...PAGE_METHODS], url: `${path}.php`, handler, config: PAGE_ROUTE_CONFIG });
     }
   };
 
   async #serveEntity(page: AnyEntityPage, id: number, request: FastifyRequest, reply: FastifyReply, query: URLSearchParams): Promise<FastifyReply> {
     const entity = await page.load(id, request);
     const visit = { canonicalPath: page.path(entity), query, params: {} };
-    return serveAt(request, reply, visit, page.loginRequired === true, () => page.serve(request, reply, entity, visit));
+    const refused = page.refused?.bind(page);
+    return serveAt(
+      request,
+      reply,
+      visit,
+      page.loginRequired === true,
+      () => page.serve(request, reply, entity, visit),
+      refused && ((refusal) => refused(request, reply, entity, visit, refusal)),
+    );
   }
 
-  async #serveFixed(pattern: string, page: FixedPage, params: Record<string, string>, request: FastifyRequest, reply: FastifyReply, query: URLSearchParams): Promise<FastifyReply> {
+  async #serveFixed(
+    pattern: string,
+    page: FixedPage,
+    params: Record<string, string>,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    query: URLSearchParams,
+  ): Promise<FastifyReply> {
     const canonicalPath = pattern.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
     const visit = { canonicalPath, query, params };
-    return serveAt(request, reply, visit, page.loginRequired === true, () => page.serve(request, reply, visit));
+    const refused = page.refused?.bind(page);
+    return serveAt(
+      request,
+      reply,
+      visit,
+      page.loginRequired === true,
+      () => page.serve(request, reply, visit),
+      refused && ((refusal) => refused(request, reply, visit, refusal)),
+    );
   }
 }
 
-/** Redirect to the canonical address first, so a guest's login round trip ends there. */
-async function serveAt(request: FastifyRequest, reply: FastifyReply, visit: PageVisit, loginRequired: boolean, serve: () => Promise<FastifyReply>): Promise<FastifyReply> {
+const EXPIRED_FORM_REFUSAL: FormRefusal = { status: 403, message: EXPIRED_FORM };
+
+/**
+ * Redirect to the canonical address first, so a guest's login round trip
+ * ends there; every other method gets the canonical Link header before
+ * anything can refuse it (the CSRF check, the login check).
+ */
+async function serveAt(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  visit: PageVisit,
+  loginRequired: boolean,
+  serve: () => Promise<FastifyReply>,
+  refused: ((refusal: FormRefusal) => Promise<FastifyReply>) | undefined,
+): Promise<FastifyReply> {
   if (requestPath(request) !== visit.canonicalPath) {
     if (request.method === 'GET' || request.method === 'HEAD') return reply.redirect(withQuery(visit.canonicalPath, visit.query), 301);
     reply.header('link', `<${absolute(request, visit.canonicalPath)}>; rel="canonical"`);
+  }
+  if (!csrfTokenAccepted(request)) {
+    if (refused === undefined || request.method !== 'POST') throw csrfMismatch();
+    return refused(EXPIRED_FORM_REFUSAL);
   }
   if (loginRequired && request.user === null) {
     await requirePageUser(request, reply);

@@ -6,10 +6,11 @@ export const USERNAME_MAX = 32;
 export const PASSWORD_MIN = 8;
 export const SIGNATURE_MAX = 500;
 
-/** Letters of any script, digits, space, `_ - .`; no space at either end. */
+/** Letters of any script, digits, space, `_ - .`; no space at either end; something visible (not only fillers or marks). */
 export const Username = Type.String({
   minLength: USERNAME_MIN,
   maxLength: USERNAME_MAX,
+  visible: true,
   pattern: '^[\\p{L}\\p{M}\\p{N}_.\\-](?:[\\p{L}\\p{M}\\p{N} _.\\-]*[\\p{L}\\p{M}\\p{N}_.\\-])?$',
   description: `${USERNAME_MIN}-${USERNAME_MAX} characters: letters (any script), digits, space, _ - .`,
 });

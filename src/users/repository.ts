@@ -57,12 +57,15 @@ export class UsersRepository {
     if (keys.username !== undefined) conditions.push('username');
     if (keys.email !== undefined) conditions.push('email');
     if (conditions.length === 0) return { username: false, email: false };
-    let query = this.#db.selectFrom('users').select(['username_key', 'email_key']).where((eb) =>
-      eb.or([
-        ...(keys.username !== undefined ? [eb('username_key', '=', usernameKey(keys.username))] : []),
-        ...(keys.email !== undefined ? [eb('email_key', '=', emailKey(keys.email))] : []),
-      ]),
-    );
+    let query = this.#db
+      .selectFrom('users')
+      .select(['username_key', 'email_key'])
+      .where((eb) =>
+        eb.or([
+          ...(keys.username !== undefined ? [eb('username_key', '=', usernameKey(keys.username))] : []),
+          ...(keys.email !== undefined ? [eb('email_key', '=', emailKey(keys.email))] : []),
+        ]),
+      );
     if (exceptId !== undefined) query = query.where('id', '!=', exceptId);
     const rows = await query.execute();
     return {

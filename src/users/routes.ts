@@ -35,34 +35,90 @@ export const UpdateBody = Type.Object({
 });
 
 export const userRoutes: FastifyPluginAsyncTypebox<{ users: UsersService; baseUrl: string | null }> = async (app, { users, baseUrl }) => {
-  app.get('/users', {
-    preValidation: requireRole('admin'),
-    schema: { tags: ['users'], summary: 'Users, by name', security, querystring: ListQuery, response: { 200: PaginatedOf(UserResource), ...errorResponses(401, 403, 422) } },
-  }, async (request) => {
-    const page = pageRequest(request.query);
-    const { rows, total } = await users.list(request.query, page.offset, page.perPage);
-    return paginated(request, baseUrl, page, rows.map((row) => userResource(row, request.user)), total);
-  });
+  app.get(
+    '/users',
+    {
+      preValidation: requireRole('admin'),
+      schema: {
+        tags: ['users'],
+        summary: 'Users, by name',
+        security,
+        querystring: ListQuery,
+        response: { 200: PaginatedOf(UserResource), ...errorResponses(401, 403, 422) },
+      },
+    },
+    async (request) => {
+      const page = pageRequest(request.query);
+      const { rows, total } = await users.list(request.query, page.offset, page.perPage);
+      return paginated(
+        request,
+        baseUrl,
+        page,
+        rows.map((row) => userResource(row, request.user)),
+        total,
+      );
+    },
+  );
 
-  app.post('/users', {
-    preValidation: requireRole('admin'),
-    schema: { tags: ['users'], summary: 'Create a user (active unless a status is given)', security, body: CreateBody, response: { 201: DataOf(UserResource), ...errorResponses(401, 403, 422) } },
-  }, async (request, reply) => reply.code(201).send({ data: userResource(await users.create(request.body), request.user) }));
+  app.post(
+    '/users',
+    {
+      preValidation: requireRole('admin'),
+      schema: {
+        tags: ['users'],
+        summary: 'Create a user (active unless a status is given)',
+        security,
+        body: CreateBody,
+        response: { 201: DataOf(UserResource), ...errorResponses(401, 403, 422) },
+      },
+    },
+    async (request, reply) => reply.code(201).send({ data: userResource(await users.create(request.body), request.user) }),
+  );
 
-  app.get('/users/:id', {
-    schema: { tags: ['users'], summary: 'A user; e-mail, role and status only for admins and the user', params: IdParams, response: { 200: DataOf(UserResource), ...errorResponses(404) } },
-  }, async (request) => ({ data: userResource(await users.get(request.params.id), request.user) }));
+  app.get(
+    '/users/:id',
+    {
+      schema: {
+        tags: ['users'],
+        summary: 'A user; e-mail, role and status only for admins and the user',
+        params: IdParams,
+        response: { 200: DataOf(UserResource), ...errorResponses(404) },
+      },
+    },
+    async (request) => ({ data: userResource(await users.get(request.params.id), request.user) }),
+  );
 
-  app.patch('/users/:id', {
-    preValidation: requireRole('admin'),
-    schema: { tags: ['users'], summary: 'Change name, e-mail, password, role or status (a ban ends every login at once)', security, params: IdParams, body: UpdateBody, response: { 200: DataOf(UserResource), ...errorResponses(401, 403, 404, 422) } },
-  }, async (request) => ({ data: userResource(await users.update(request.params.id, request.body, assertUser(request)), request.user) }));
+  app.patch(
+    '/users/:id',
+    {
+      preValidation: requireRole('admin'),
+      schema: {
+        tags: ['users'],
+        summary: 'Change name, e-mail, password, role or status (a ban ends every login at once)',
+        security,
+        params: IdParams,
+        body: UpdateBody,
+        response: { 200: DataOf(UserResource), ...errorResponses(401, 403, 404, 422) },
+      },
+    },
+    async (request) => ({ data: userResource(await users.update(request.params.id, request.body, assertUser(request)), request.user) }),
+  );
 
-  app.delete('/users/:id', {
-    preValidation: requireRole('admin'),
-    schema: { tags: ['users'], summary: 'Delete a user (their posts stay, without author)', security, params: IdParams, response: { 204: Type.Null(), ...errorResponses(401, 403, 404, 422) } },
-  }, async (request, reply) => {
-    await users.delete(request.params.id, assertUser(request));
-    return reply.code(204).send(null);
-  });
+  app.delete(
+    '/users/:id',
+    {
+      preValidation: requireRole('admin'),
+      schema: {
+        tags: ['users'],
+        summary: 'Delete a user (their posts stay, without author)',
+        security,
+        params: IdParams,
+        response: { 204: Type.Null(), ...errorResponses(401, 403, 404, 422) },
+      },
+    },
+    async (request, reply) => {
+      await users.delete(request.params.id, assertUser(request));
+      return reply.code(204).send(null);
+    },
+  );
 };

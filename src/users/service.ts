@@ -2,6 +2,7 @@
 // before writing and enforced by the database's unique keys underneath.
 // What a user shows everyone passes the word filters: names (`usernames`) on
 // every creation and rename, signatures (`signatures`) on every change.
+import { type Clock, isoNow } from '../clock.ts';
 import type { Kysely, Transaction } from 'kysely';
 import type { Logger } from 'pino';
 import type { AdminBootstrap } from '../config.ts';
@@ -9,9 +10,9 @@ import { isUniqueViolation } from '../db/dialect.ts';
 import type { Database, Role, UserStatus } from '../db/schema.ts';
 import { FieldErrorBag, ModelNotFoundError, ValidationError } from '../http/errors.ts';
 import type { AuthUser } from '../auth/service.ts';
-import { hashPassword } from '../auth/passwords.ts';
-import { blockedMessage, needsReviewMessage, type TextScreen } from '../forum/text-screen.ts';
-import { UsersRepository, type UserListFilter, type UserRow } from './repository.ts';
+import type { PasswordHasher } from '../auth/passwords.ts';
+import { blockedMessage, needsReviewMessage, type TextScreen } from '../word-filters/text-screen.ts';
+import type { UsersRepository, UserListFilter, UserRow } from './repository.ts';
 
 export interface CreateUserInput {
   username: string;
@@ -37,11 +38,15 @@ export class UsersService {
   readonly #db: Kysely<Database>;
   readonly repository: UsersRepository;
   readonly #screen: TextScreen;
+  readonly passwords: PasswordHasher;
+  readonly #clock: Clock;
 
-  constructor(db: Kysely<Database>, repository: UsersRepository, screen: TextScreen) {
+  constructor(db: Kysely<Database>, repository: UsersRepository, screen: TextScreen, passwords: PasswordHasher, clock: Clock) {
+    this.#clock = clock;
     this.#db = db;
     this.repository = repository;
     this.#screen = screen;
+    this.passwords = passwords;
   }
 
   async get(id: number): Promise<UserRow> {
@@ -60,7 +65,7 @@ export class UsersService {
     await this.#screenName(errors, input.username);
     await this.#addTaken(errors, input.username, input.email);
     errors.throwIfAny();
-    const passwordHash = await hashPassword(input.password);
+    const passwordHash = await this.passwords.hash(input.password);
     const row = {
       username: input.username,
       email: input.email,
@@ -69,9 +74,9 @@ export class UsersService {
       status: input.status ?? 'active',
     };
     try {
-      if (also === undefined) return await this.repository.insert(row, new Date().toISOString());
+      if (also === undefined) return await this.repository.insert(row, isoNow(this.#clock));
       return await this.#db.transaction().execute(async (trx) => {
-        const created = await this.repository.insert(row, new Date().toISOString(), trx);
+        const created = await this.repository.insert(row, isoNow(this.#clock), trx);
         await also(trx, created);
         return created;
       });
@@ -97,8 +102,8 @@ export class UsersService {
     if (input.signature !== undefined) await this.#screenSignature(errors, input.signature);
     await this.#addTaken(errors, input.username, input.email, id);
     errors.throwIfAny();
-    const passwordHash = input.password !== undefined ? await hashPassword(input.password) : undefined;
-    const now = new Date().toISOString();
+    const passwordHash = input.password !== undefined ? await this.passwords.hash(input.password) : undefined;
+    const now = isoNow(this.#clock);
     try {
       return await this.#db.transaction().execute(async (trx) => {
         const updated = await this.repository.update(

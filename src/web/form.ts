@@ -1,8 +1,13 @@
 // Form controls with their label, and the messages of a failed check right
-// next to the field they are about (linked with aria-describedby).
+// next to the field they are about (linked with aria-describedby). A form
+// refused as a whole (an expired CSRF token, flood control) is shown again
+// with what was typed and the reason above it (FormRefusal).
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { FloodError } from '../auth/flood-control.ts';
 import { ApiError, ValidationError, type FieldErrors } from '../http/errors.ts';
-import type { FormCheck } from '../http/validation.ts';
+import { loginPath } from '../urls/paths.ts';
 import { html, type SafeHtml } from './html.ts';
+import { sendPage } from './page.ts';
 
 export interface FieldOptions {
   name: string;
@@ -29,7 +34,9 @@ export function textareaField(options: FieldOptions & { rows?: number }): SafeHt
 
 /** Messages about the form as a whole, or about fields the form does not show. */
 export function formNotice(message: string | undefined, errors?: FieldErrors, shownFields: readonly string[] = []): SafeHtml {
-  const other = Object.entries(errors ?? {}).filter(([field]) => !shownFields.includes(field)).flatMap(([, messages]) => messages);
+  const other = Object.entries(errors ?? {})
+    .filter(([field]) => !shownFields.includes(field))
+    .flatMap(([, messages]) => messages);
   const lines = [...(message === undefined ? [] : [message]), ...other];
   if (lines.length === 0) return html``;
   return html`<div class="notice error" role="alert">${lines.map((line) => html`<p>${line}</p>`)}</div>`;
@@ -43,14 +50,68 @@ export function okNotice(message: string): SafeHtml {
   return html`<p class="notice ok" role="status">${message}</p>`;
 }
 
-/** Runs a service call; its validation errors become field errors for the form instead of an error page. */
-export async function attempt<T>(work: () => Promise<T>): Promise<FormCheck<T>> {
+/**
+ * A submission refused for a reason that is not in its fields (an expired
+ * CSRF token: 403; posting too fast: 429). The page shows the form again
+ * with what was typed, the message above it, and this status.
+ */
+export interface FormRefusal {
+  status: number;
+  message: string;
+  headers?: Record<string, string>;
+}
+
+export type Attempt<T> = { ok: true; value: T } | { ok: false; errors: FieldErrors; refusal?: FormRefusal };
+
+/**
+ * Runs a service call; its validation errors become field errors for the
+ * form, and flood control's 429 a refusal, instead of an error page.
+ */
+export async function attempt<T>(work: () => Promise<T>): Promise<Attempt<T>> {
   try {
     return { ok: true, value: await work() };
   } catch (error) {
     if (error instanceof ValidationError) return { ok: false, errors: error.errors };
+    if (error instanceof FloodError)
+      return { ok: false, errors: {}, refusal: { status: error.status, message: `${error.message} What you wrote is kept below.`, headers: error.headers } };
     throw error;
   }
+}
+
+/** The status of a form shown again (the refusal's, with its headers, or 422 for field errors). */
+export function failedStatus(reply: FastifyReply, refusal: FormRefusal | undefined): number {
+  if (refusal === undefined) return 422;
+  if (refusal.headers !== undefined) reply.headers(refusal.headers);
+  return refusal.status;
+}
+
+export interface Draft {
+  /** Form fields and their labels, in the order the form shows them. */
+  fields: ReadonlyArray<{ name: string; label: string }>;
+  values: Record<string, string>;
+}
+
+/**
+ * What a member's form shows again when its session has ended meanwhile
+ * (the CSRF token was refused and the browser is a guest now): nothing was
+ * saved, here is what you wrote to copy, log in and send it again. 403.
+ */
+export function sessionEndedPage(request: FastifyRequest, reply: FastifyReply, canonicalPath: string, draft: Draft): FastifyReply {
+  const written = draft.fields.filter((field) => (draft.values[field.name] ?? '') !== '');
+  return sendPage(request, reply, {
+    title: 'Not saved: you are logged out',
+    canonical: canonicalPath,
+    status: 403,
+    head: html`<meta name="robots" content="noindex">`,
+    body: html`<h1>Not saved: you are logged out</h1>
+<div class="notice error" role="alert"><p>Your login ended before you sent this form, so nothing was saved. Copy what you wrote, <a href="${loginPath({ next: canonicalPath })}">log in</a>, and send it again.</p></div>
+${written.map((field) => html`<div class="stacked"><label for="draft-${field.name}">${field.label} (what you wrote)</label><textarea id="draft-${field.name}" name="${field.name}" rows="8" readonly>${draft.values[field.name] ?? ''}</textarea></div>`)}`,
+  });
+}
+
+/** The notice above a form shown again: the refusal's message, or the request to correct the fields. */
+export function failedNotice(refusal: FormRefusal | undefined, errors: FieldErrors | undefined, shownFields: readonly string[]): SafeHtml {
+  return formNotice(refusal?.message ?? CHECK_FIELDS, errors, shownFields);
 }
 
 /** The submitted text fields, to put back into a form shown again. */

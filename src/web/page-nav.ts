@@ -1,13 +1,23 @@
 // Numbered pages of a list: which page a request asks for, and the links
 // between pages (first, last, and two either side of the current one).
+import { COUNT_RANGE, PAGE_RANGE, integerFromText } from '../http/integers.ts';
 import { html, type SafeHtml } from './html.ts';
 
-/** `?page=` as a page number: absent → 1; anything but a positive integer → null (the page does not exist). */
-export function requestedPage(query: URLSearchParams): number | null {
+/**
+ * `?page=` as a page number: absent → 1; anything but a canonical integer in
+ * the page range (http/integers.ts) → null (the page does not exist). Without
+ * `page`, the legacy `?start=<offset>` of phpBB links opens the page holding
+ * that offset when the list says how many items a page has.
+ */
+export function requestedPage(query: URLSearchParams, perPage?: number): number | null {
   const text = query.get('page');
+  const start = query.get('start');
+  if (text === null && start !== null && perPage !== undefined) {
+    const offset = integerFromText(start, COUNT_RANGE);
+    return offset === null ? null : Math.floor(offset / perPage) + 1;
+  }
   if (text === null || text === '') return 1;
-  if (!/^[1-9][0-9]{0,8}$/.test(text)) return null;
-  return Number(text);
+  return integerFromText(text, PAGE_RANGE);
 }
 
 export function lastPage(total: number, perPage: number): number {

@@ -46,12 +46,14 @@ ${options.head ?? ''}
   <nav aria-label="Main">
     <ul>
       <li><a href="/">Forums</a></li>
-      ${user === null
-        ? html`<li><a href="/login/">Log in</a></li><li><a href="/register/">Register</a></li>`
-        : html`<li><a href="/profile/watchlist/">Watchlist</a></li>
+      ${
+        user === null
+          ? html`<li><a href="/login/">Log in</a></li><li><a href="/register/">Register</a></li>`
+          : html`<li><a href="/profile/watchlist/">Watchlist</a></li>
       <li><a href="/settings/">Settings</a></li>
       ${user.role === 'user' ? '' : html`<li><a href="/admin/">Admin</a></li>`}
-      <li><form method="post" action="/logout/" class="inline"><input type="hidden" name="_csrf" value="${token}"><button type="submit" class="link">Log out ${user.name}</button></form></li>`}
+      <li><form method="post" action="/logout/" class="inline"><input type="hidden" name="_csrf" value="${token}"><button type="submit" class="link">Log out ${user.name}</button></form></li>`
+      }
     </ul>
   </nav>
 </header>
@@ -61,7 +63,10 @@ ${options.body}
 <footer class="site"><p><a href="/api/docs">API documentation</a></p></footer>
 </body>
 </html>`;
-  return reply.code(options.status ?? 200).type('text/html; charset=utf-8').send(document.value);
+  return reply
+    .code(options.status ?? 200)
+    .type('text/html; charset=utf-8')
+    .send(document.value);
 }
 
 /** Hidden CSRF field for a form on this page. */
@@ -69,15 +74,28 @@ export function csrfInput(request: FastifyRequest, reply: FastifyReply): SafeHtm
   return html`<input type="hidden" name="_csrf" value="${csrfToken(request, reply)}">`;
 }
 
-/** Redirect target from a `next` parameter: only paths on this site, never another origin. */
+/**
+ * Redirect target from input (`next`, a form's `return`): a path on this site,
+ * or `fallback`. The check is the browser's own URL parser, which drops tabs
+ * and line breaks and reads a backslash as `/` (so `/<tab>/evil.example/` is another
+ * site); control characters and backslashes are refused outright. The result
+ * is the parsed path, query and fragment, percent-encoded ASCII, so any
+ * character is safe in a Location header.
+ */
 export function localPath(next: unknown, fallback = '/'): string {
-  if (typeof next !== 'string' || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return fallback;
-  return next;
+  if (typeof next !== 'string' || next.length > MAX_LOCAL_PATH || !next.startsWith('/') || /[\u0000-\u001f\u007f-\u009f\\]/.test(next)) return fallback;
+  const url = URL.canParse(next, LOCAL_ORIGIN) ? new URL(next, LOCAL_ORIGIN) : null;
+  if (url === null || url.origin !== LOCAL_ORIGIN) return fallback;
+  return url.pathname + url.search + url.hash;
 }
 
-/** preValidation hook for pages that need a login: guests go to /login/ and come back after. */
-export async function requirePageUser(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-  if (request.user === null) {
-    await reply.redirect(`/login/?next=${encodeURIComponent(request.url)}`, 303);
-  }
+/** Longer return addresses are not followed (and not echoed back into forms). */
+const MAX_LOCAL_PATH = 2000;
+
+/** A stand-in origin for parsing local paths; never sent anywhere. */
+const LOCAL_ORIGIN = 'http://local.invalid';
+
+/** A request made by htmx (it swaps the answer into the page). */
+export function isHtmx(request: FastifyRequest): boolean {
+  return request.headers['hx-request'] === 'true';
 }

@@ -163,15 +163,11 @@ export class WordFiltersRepository {
     if (filter.is_active !== undefined) query = query.where('f.is_active', '=', filter.is_active);
     if (filter.applies_to !== undefined) {
       const type = filter.applies_to;
-      query = query.where('f.id', 'in', (eb) =>
-        eb.selectFrom('word_filter_content_types as t').select('t.word_filter_id').where('t.content_type', '=', type),
-      );
+      query = query.where('f.id', 'in', (eb) => eb.selectFrom('word_filter_content_types as t').select('t.word_filter_id').where('t.content_type', '=', type));
     }
     if (filter.search !== undefined && filter.search !== '') {
       const term = filter.search;
-      query = query.where((eb) =>
-        eb.or([containsText(this.#dialect, eb.ref('f.pattern'), term), containsText(this.#dialect, eb.ref('f.notes'), term)]),
-      );
+      query = query.where((eb) => eb.or([containsText(this.#dialect, eb.ref('f.pattern'), term), containsText(this.#dialect, eb.ref('f.notes'), term)]));
     }
     return query;
   }
@@ -194,7 +190,11 @@ export class WordFiltersRepository {
     const types = await db
       .selectFrom('word_filter_content_types')
       .select(['word_filter_id', 'content_type'])
-      .where('word_filter_id', 'in', rows.map((row) => row.id))
+      .where(
+        'word_filter_id',
+        'in',
+        rows.map((row) => row.id),
+      )
       .execute();
     const appliesTo = new Map<number, Set<ContentType>>();
     for (const { word_filter_id, content_type } of types) {

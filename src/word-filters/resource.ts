@@ -26,7 +26,10 @@ export const WordFilter = Type.Object({
   applies_to: Type.Array(OneOf(CONTENT_TYPES)),
   notes: Nullable(Type.String()),
   creator: Nullable(
-    Type.Object({ id: Type.Integer(), name: Type.String(), email: Type.String() }, { description: 'The admin who created the rule; null once that user is deleted' }),
+    Type.Object(
+      { id: Type.Integer(), name: Type.String(), email: Type.String() },
+      { description: 'The admin who created the rule; null once that user is deleted' },
+    ),
   ),
   created_at: Timestamp,
   updated_at: Timestamp,

@@ -7,15 +7,7 @@ import { DataOf, IdParams, Nullable, QueryFlag, RequiredText, SearchQueryPropert
 import { MAX_TEXT_LENGTH } from './engine/apply.ts';
 import { SORT_FIELDS, type WordFilterListFilter, type WordFilterSort } from './repository.ts';
 import { CheckResultSchema, OneOf, WordFilter, checkResultResource, wordFilterResource } from './resource.ts';
-import {
-  CONTENT_TYPES,
-  FILTER_TYPES,
-  NOTES_MAX_LENGTH,
-  PATTERN_MAX_LENGTH,
-  PATTERN_TYPES,
-  REPLACEMENT_MAX_LENGTH,
-  SEVERITIES,
-} from './rules.ts';
+import { CONTENT_TYPES, FILTER_TYPES, NOTES_MAX_LENGTH, PATTERN_MAX_LENGTH, PATTERN_TYPES, REPLACEMENT_MAX_LENGTH, SEVERITIES } from './rules.ts';
 import type { WordFiltersService } from './service.ts';
 
 const TAGS = ['word-filters'];
@@ -28,7 +20,9 @@ const Fields = {
     PATTERN_MAX_LENGTH,
     'What to match: a word or phrase (exact), a word with * and ? (wildcard), or a regular expression in RE2 syntax, bare or as /…/flags with i, m, s, u, x (regex)',
   ),
-  replacement: Nullable(Type.String({ maxLength: REPLACEMENT_MAX_LENGTH, description: 'Text put in place of each match; required when filter_type is replace' })),
+  replacement: Nullable(
+    Type.String({ maxLength: REPLACEMENT_MAX_LENGTH, description: 'Text put in place of each match; required when filter_type is replace' }),
+  ),
   filter_type: OneOf(FILTER_TYPES, 'What a match does: block the text, hold it for moderation, or replace the match'),
   pattern_type: OneOf(PATTERN_TYPES, 'How the pattern is read'),
   severity: OneOf(SEVERITIES, 'Default medium'),
@@ -79,101 +73,132 @@ export const CheckBody = Type.Object({
   content_type: OneOf(CONTENT_TYPES, 'Where the text would be written: selects the rules that apply'),
 });
 
-export const wordFilterRoutes: FastifyPluginAsyncTypebox<{ wordFilters: WordFiltersService; baseUrl: string | null }> = async (app, { wordFilters, baseUrl }) => {
+export const wordFilterRoutes: FastifyPluginAsyncTypebox<{ wordFilters: WordFiltersService; baseUrl: string | null }> = async (
+  app,
+  { wordFilters, baseUrl },
+) => {
   const staff = requireRole('admin', 'moderator');
   const admin = requireRole('admin');
 
-  app.get('/', {
-    preValidation: staff,
-    schema: {
-      tags: TAGS,
-      security: SECURITY,
-      summary: 'List word filters',
-      querystring: ListQuery,
-      response: { 200: PaginatedOf(WordFilter), ...errorResponses(401, 403, 422) },
+  app.get(
+    '/',
+    {
+      preValidation: staff,
+      schema: {
+        tags: TAGS,
+        security: SECURITY,
+        summary: 'List word filters',
+        querystring: ListQuery,
+        response: { 200: PaginatedOf(WordFilter), ...errorResponses(401, 403, 422) },
+      },
     },
-  }, async (request) => {
-    const page = pageRequest(request.query);
-    const { records, total } = await wordFilters.list(listFilter(request.query), sortOf(request.query), page);
-    return paginated(request, baseUrl, page, records.map(wordFilterResource), total);
-  });
+    async (request) => {
+      const page = pageRequest(request.query);
+      const { records, total } = await wordFilters.list(listFilter(request.query), sortOf(request.query), page);
+      return paginated(request, baseUrl, page, records.map(wordFilterResource), total);
+    },
+  );
 
-  app.get('/search', {
-    preValidation: staff,
-    config: { validationStatus: 400 },
-    schema: {
-      tags: TAGS,
-      security: SECURITY,
-      summary: 'Search word filters by pattern and notes',
-      querystring: SearchQuery,
-      response: { 200: DataOf(Type.Array(WordFilter)), ...errorResponses(400, 401, 403) },
+  app.get(
+    '/search',
+    {
+      preValidation: staff,
+      config: { validationStatus: 400 },
+      schema: {
+        tags: TAGS,
+        security: SECURITY,
+        summary: 'Search word filters by pattern and notes',
+        querystring: SearchQuery,
+        response: { 200: DataOf(Type.Array(WordFilter)), ...errorResponses(400, 401, 403) },
+      },
     },
-  }, async (request) => {
-    const records = await wordFilters.search(request.query.q, listFilter(request.query), request.query.limit ?? 20);
-    return { data: records.map(wordFilterResource) };
-  });
+    async (request) => {
+      const records = await wordFilters.search(request.query.q, listFilter(request.query), request.query.limit ?? 20);
+      return { data: records.map(wordFilterResource) };
+    },
+  );
 
-  app.post('/check', {
-    preValidation: staff,
-    schema: {
-      tags: TAGS,
-      security: SECURITY,
-      summary: 'Apply the active rules of a content type to a text, as a write of that text would',
-      body: CheckBody,
-      response: { 200: DataOf(CheckResultSchema), ...errorResponses(401, 403, 422) },
+  app.post(
+    '/check',
+    {
+      preValidation: staff,
+      schema: {
+        tags: TAGS,
+        security: SECURITY,
+        summary: 'Apply the active rules of a content type to a text, as a write of that text would',
+        body: CheckBody,
+        response: { 200: DataOf(CheckResultSchema), ...errorResponses(401, 403, 422) },
+      },
     },
-  }, async (request) => ({ data: checkResultResource(await wordFilters.check(request.body.text, request.body.content_type)) }));
+    async (request) => ({ data: checkResultResource(await wordFilters.check(request.body.text, request.body.content_type)) }),
+  );
 
-  app.get('/:id', {
-    preValidation: staff,
-    schema: {
-      tags: TAGS,
-      security: SECURITY,
-      summary: 'Show a word filter',
-      params: IdParams,
-      response: { 200: DataOf(WordFilter), ...errorResponses(401, 403, 404) },
+  app.get(
+    '/:id',
+    {
+      preValidation: staff,
+      schema: {
+        tags: TAGS,
+        security: SECURITY,
+        summary: 'Show a word filter',
+        params: IdParams,
+        response: { 200: DataOf(WordFilter), ...errorResponses(401, 403, 404) },
+      },
     },
-  }, async (request) => ({ data: wordFilterResource(await wordFilters.get(request.params.id)) }));
+    async (request) => ({ data: wordFilterResource(await wordFilters.get(request.params.id)) }),
+  );
 
-  app.post('/', {
-    preValidation: admin,
-    schema: {
-      tags: TAGS,
-      security: SECURITY,
-      summary: 'Create a word filter',
-      body: CreateBody,
-      response: { 201: DataOf(WordFilter), ...errorResponses(401, 403, 422) },
+  app.post(
+    '/',
+    {
+      preValidation: admin,
+      schema: {
+        tags: TAGS,
+        security: SECURITY,
+        summary: 'Create a word filter',
+        body: CreateBody,
+        response: { 201: DataOf(WordFilter), ...errorResponses(401, 403, 422) },
+      },
     },
-  }, async (request, reply) => {
-    const record = await wordFilters.create(request.body, assertUser(request).id);
-    return reply.code(201).send({ data: wordFilterResource(record) });
-  });
+    async (request, reply) => {
+      const record = await wordFilters.create(request.body, assertUser(request).id);
+      return reply.code(201).send({ data: wordFilterResource(record) });
+    },
+  );
 
-  app.patch('/:id', {
-    preValidation: admin,
-    schema: {
-      tags: TAGS,
-      security: SECURITY,
-      summary: 'Change a word filter',
-      params: IdParams,
-      body: PatchBody,
-      response: { 200: DataOf(WordFilter), ...errorResponses(401, 403, 404, 422) },
+  app.patch(
+    '/:id',
+    {
+      preValidation: admin,
+      schema: {
+        tags: TAGS,
+        security: SECURITY,
+        summary: 'Change a word filter',
+        params: IdParams,
+        body: PatchBody,
+        response: { 200: DataOf(WordFilter), ...errorResponses(401, 403, 404, 422) },
+      },
     },
-  }, async (request) => ({ data: wordFilterResource(await wordFilters.update(request.params.id, request.body)) }));
+    async (request) => ({ data: wordFilterResource(await wordFilters.update(request.params.id, request.body)) }),
+  );
 
-  app.delete('/:id', {
-    preValidation: admin,
-    schema: {
-      tags: TAGS,
-      security: SECURITY,
-      summary: 'Delete a word filter',
-      params: IdParams,
-      response: { 204: Type.Null({ description: 'Deleted' }), ...errorResponses(401, 403, 404) },
+  app.delete(
+    '/:id',
+    {
+      preValidation: admin,
+      schema: {
+        tags: TAGS,
+        security: SECURITY,
+        summary: 'Delete a word filter',
+        params: IdParams,
+        response: { 204: Type.Null({ description: 'Deleted' }), ...errorResponses(401, 403, 404) },
+      },
     },
-  }, async (request, reply) => {
-    await wordFilters.delete(request.params.id);
-    return reply.code(204).send(null);
-  });
+    async (request, reply) => {
+      await wordFilters.delete(request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
 };
 
 export type ListQueryValue = Static<typeof ListQuery>;

@@ -2,6 +2,7 @@
 // will apply them, in one transaction, announced after commit), and checking
 // text against the active rules. Other modules call `check` on every write of
 // user text: block → refuse, moderate → hold for review, replacements → apply.
+import { type Clock, isoNow } from '../clock.ts';
 import type { Kysely, Transaction } from 'kysely';
 import type { ChangeFeed } from '../db/change-feed.ts';
 import type { Dialect } from '../db/dialect.ts';
@@ -37,8 +38,10 @@ export class WordFiltersService {
   readonly #repository: WordFiltersRepository;
   readonly #changes: ChangeFeed;
   readonly #checker: WordFilterChecker;
+  readonly #clock: Clock;
 
-  constructor(db: Kysely<Database>, dialect: Dialect, repository: WordFiltersRepository, changes: ChangeFeed) {
+  constructor(db: Kysely<Database>, dialect: Dialect, repository: WordFiltersRepository, changes: ChangeFeed, clock: Clock) {
+    this.#clock = clock;
     this.#db = db;
     this.#dialect = dialect;
     this.#repository = repository;
@@ -74,7 +77,7 @@ export class WordFiltersService {
     checkReplacement(input.filter_type, input.replacement, errors);
     errors.throwIfAny();
 
-    const now = new Date().toISOString();
+    const now = isoNow(this.#clock);
     const id = await this.#db.transaction().execute((trx) =>
       this.#repository.insert(
         {
@@ -130,7 +133,7 @@ export class WordFiltersService {
       });
       await this.#repository.update(
         id,
-        { ...fields, updated_at: new Date().toISOString() },
+        { ...fields, updated_at: isoNow(this.#clock) },
         changes.applies_to !== undefined ? unique(changes.applies_to) : undefined,
         trx,
       );

@@ -4,6 +4,7 @@ import { describeEachDatabase, type TestApp } from '../helpers/app.ts';
 import { TEST_PASSWORD, createUser } from '../helpers/auth.ts';
 import { Browser } from '../helpers/browser.ts';
 import { canonicalOf, createForum, createRule, createTopic, lastMailTo, linkIn, loggedIn, mailsTo } from '../helpers/forum.ts';
+import { dom } from '../helpers/dom.ts';
 
 const NEW_PASSWORD = 'another long secret';
 
@@ -26,9 +27,11 @@ describeEachDatabase('/settings/', (db) => {
     assert.equal(page.status, 200);
     assert.equal(canonicalOf(page.body), 'http://localhost/settings/');
     assert.match(page.body, new RegExp(`Now: ${member.user.email.replace(/\./g, '\\.')}`));
-    const ids = [...page.body.matchAll(/<(?:input|textarea) id="([^"]+)"/g)].map((m) => m[1]);
+    const ids = dom(page)
+      .all('input[id], textarea[id]')
+      .map((control) => control.id);
     assert.deepEqual(ids, ['email-new', 'email-current-password', 'password-current-password', 'password-new', 'password-confirmation', 'signature']);
-    for (const id of ids) assert.match(page.body, new RegExp(`<label for="${id}">`), id);
+    for (const id of ids) assert.ok(dom(page).has(`label[for="${id}"]`), id);
   });
 
   describe('signature', () => {
@@ -38,11 +41,14 @@ describeEachDatabase('/settings/', (db) => {
       const response = await member.browser.post('/settings/', { action: 'signature', signature: 'Sid <was> here' });
       assert.equal(response.status, 303);
       assert.equal(response.location, '/settings/?saved=signature');
-      assert.match((await member.browser.get(response.location!)).body, /Your signature is saved./);
+      assert.match(dom(await member.browser.get(response.location!)).textContent, /Your signature is saved./);
       const forum = await createForum(t, 'Signatures');
       const topic = await createTopic(t, member.user, forum, 'Signed topic');
       const page = await new Browser(t).get(`/topic/signed-topic.${topic.id}/`);
-      assert.match(page.body, /<footer class="signature"><p>Sid &lt;was&gt; here<\/p><\/footer>/);
+      const signature = dom(page).one('footer.signature');
+      assert.equal(signature.childNodes.length, 1, 'one paragraph');
+      assert.equal(dom(signature).text('p'), 'Sid <was> here');
+      assert.equal(dom(signature).count('p *'), 0, 'the signature as text, not markup');
     });
 
     it('goes through the signatures word filters: block and moderate refuse it (422), nothing is saved', async () => {
@@ -52,11 +58,11 @@ describeEachDatabase('/settings/', (db) => {
       await member.browser.get('/settings/');
       const blocked = await member.browser.post('/settings/', { action: 'signature', signature: 'Buy spamsig now' });
       assert.equal(blocked.status, 422);
-      assert.match(blocked.body, /id="signature-error">The signature contains words that are not allowed here.</);
-      assert.match(blocked.body, />Buy spamsig now<\/textarea>/);
+      assert.equal(dom(blocked).text('#signature-error'), 'The signature contains words that are not allowed here.');
+      assert.equal(dom(blocked).one('textarea[name="signature"]').text, 'Buy spamsig now');
       const held = await member.browser.post('/settings/', { action: 'signature', signature: 'Please reviewsig' });
       assert.equal(held.status, 422);
-      assert.match(held.body, /The signature contains words that a moderator would have to review first./);
+      assert.match(dom(held).textContent, /The signature contains words that a moderator would have to review first./);
       assert.equal((await t.services.users.get(member.user.id)).signature, '');
     });
 
@@ -65,7 +71,7 @@ describeEachDatabase('/settings/', (db) => {
       await member.browser.get('/settings/');
       const response = await member.browser.post('/settings/', { action: 'signature', signature: 'x'.repeat(501) });
       assert.equal(response.status, 422);
-      assert.match(response.body, /The signature field must not be greater than 500 characters./);
+      assert.match(dom(response).textContent, /The signature field must not be greater than 500 characters./);
     });
   });
 
@@ -73,12 +79,22 @@ describeEachDatabase('/settings/', (db) => {
     it('needs the current password (422 otherwise) and a matching repetition', async () => {
       const member = await loggedIn(t, { name: 'Guarded Gus' });
       await member.browser.get('/settings/');
-      const wrong = await member.browser.post('/settings/', { action: 'password', current_password: 'not it at all', password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD });
+      const wrong = await member.browser.post('/settings/', {
+        action: 'password',
+        current_password: 'not it at all',
+        password: NEW_PASSWORD,
+        password_confirmation: NEW_PASSWORD,
+      });
       assert.equal(wrong.status, 422);
-      assert.match(wrong.body, /id="password-current-password-error">The password is incorrect.</);
-      const mismatch = await member.browser.post('/settings/', { action: 'password', current_password: TEST_PASSWORD, password: NEW_PASSWORD, password_confirmation: 'typo' });
+      assert.equal(dom(wrong).text('#password-current-password-error'), 'The password is incorrect.');
+      const mismatch = await member.browser.post('/settings/', {
+        action: 'password',
+        current_password: TEST_PASSWORD,
+        password: NEW_PASSWORD,
+        password_confirmation: 'typo',
+      });
       assert.equal(mismatch.status, 422);
-      assert.match(mismatch.body, /id="password-confirmation-error">The password confirmation does not match.</);
+      assert.equal(dom(mismatch).text('#password-confirmation-error'), 'The password confirmation does not match.');
       assert.equal((await new Browser(t).logIn('Guarded Gus', TEST_PASSWORD)).status, 303);
     });
 
@@ -89,12 +105,17 @@ describeEachDatabase('/settings/', (db) => {
       const token = await t.services.auth.issueToken(member.user);
 
       await member.browser.get('/settings/');
-      const response = await member.browser.post('/settings/', { action: 'password', current_password: TEST_PASSWORD, password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD });
+      const response = await member.browser.post('/settings/', {
+        action: 'password',
+        current_password: TEST_PASSWORD,
+        password: NEW_PASSWORD,
+        password_confirmation: NEW_PASSWORD,
+      });
       assert.equal(response.status, 303);
       assert.equal(response.location, '/settings/?saved=password');
       const after = await member.browser.get(response.location!);
       assert.equal(after.status, 200, 'still logged in here');
-      assert.match(after.body, /Your password is changed./);
+      assert.match(dom(after).textContent, /Your password is changed./);
       assert.equal((await elsewhere.get('/settings/')).status, 303, 'the other browser is logged out');
       assert.equal((await t.app.inject({ url: '/api/user', headers: { authorization: `Bearer ${token.token}` } })).statusCode, 401);
       assert.equal((await new Browser(t).logIn('Changing Chris', NEW_PASSWORD)).status, 303);
@@ -108,7 +129,7 @@ describeEachDatabase('/settings/', (db) => {
       await member.browser.get('/settings/');
       const response = await member.browser.post('/settings/', { action: 'email', email: 'elsewhere@example.test', current_password: 'wrong password' });
       assert.equal(response.status, 422);
-      assert.match(response.body, /id="email-current-password-error">The password is incorrect.</);
+      assert.equal(dom(response).text('#email-current-password-error'), 'The password is incorrect.');
       assert.equal((await mailsTo(t, 'elsewhere@example.test')).length, 0);
     });
 
@@ -125,7 +146,11 @@ describeEachDatabase('/settings/', (db) => {
       const browser = new Browser(t);
       const page = await browser.get(link);
       assert.equal(page.status, 200);
-      assert.match(page.body, /Use <strong>mia.new@example.test<\/strong> for the account <strong>Moving Mia<\/strong>\?/);
+      assert.deepEqual(dom(dom(page).containing('p', 'Use mia.new@example.test for the account Moving Mia?')).texts('strong'), [
+        'mia.new@example.test',
+        'Moving Mia',
+      ]);
+
       assert.equal((await t.services.users.get(member.user.id)).email, oldEmail, 'opening the link asks first');
       const confirmed = await browser.post(link, {});
       assert.equal(confirmed.status, 200);
@@ -158,7 +183,7 @@ describeEachDatabase('/settings/', (db) => {
       await browser.get(link);
       const response = await browser.post(link, {});
       assert.equal(response.status, 409);
-      assert.match(response.body, /contested@example.test now belongs to another account/);
+      assert.match(dom(response).textContent, /contested@example.test now belongs to another account/);
     });
 
     it('says so when the address is already the account’s own', async () => {

@@ -5,6 +5,7 @@ import { TEST_PASSWORD, createUser } from '../helpers/auth.ts';
 import { Browser } from '../helpers/browser.ts';
 import { createRule } from '../word-filters/helpers.ts';
 import { HTMX, signedInBrowser, type SignedInBrowser } from './helpers.ts';
+import { dom } from '../helpers/dom.ts';
 
 describeEachDatabase('admin area: who may open what', (db) => {
   let t: TestApp;
@@ -27,7 +28,14 @@ describeEachDatabase('admin area: who may open what', (db) => {
     const category = await t.services.emoji.categories.create({ title: 'Access category', display_order: 0 });
     const emoji = await t.services.emoji.emojis.create({ title: 'Access', emoji_shortcode: ':access_emoji:', emoji_text: '🔑', display_order: 0 });
     const alias = await t.services.emoji.aliases.create({ emoji_id: emoji.id, alias: ':access_alias:' });
-    staffPages = ['/admin/', '/admin/moderation/', '/admin/word-filters/', '/admin/word-filters/tester/', `/admin/word-filters/${rule.id}/`];
+    staffPages = [
+      '/admin/',
+      '/admin/moderation/',
+      '/admin/torrents/',
+      '/admin/word-filters/',
+      '/admin/word-filters/tester/',
+      `/admin/word-filters/${rule.id}/`,
+    ];
     adminPages = [
       '/admin/word-filters/new/',
       `/admin/word-filters/${rule.id}/delete/`,
@@ -88,11 +96,14 @@ describeEachDatabase('admin area: who may open what', (db) => {
       assert.equal(login.location, '/admin/word-filters/?severity=high');
       const page = await browser.get(login.location!);
       assert.equal(page.status, 200);
-      assert.match(page.body, /<h1>Word filters<\/h1>/);
+      assert.equal(dom(page).text('h1'), 'Word filters');
     });
 
     it('are redirected as a whole page when htmx asks (HX-Redirect to the login with the page they were on)', async () => {
-      const response = await new Browser(t).request('GET', '/admin/moderation/', undefined, { ...HTMX, 'hx-current-url': 'http://localhost/admin/moderation/?page=2' });
+      const response = await new Browser(t).request('GET', '/admin/moderation/', undefined, {
+        ...HTMX,
+        'hx-current-url': 'http://localhost/admin/moderation/?page=2',
+      });
       assert.equal(response.status, 401);
       assert.equal(response.headers['hx-redirect'], `/login/?next=${encodeURIComponent('/admin/moderation/?page=2')}`);
     });
@@ -117,15 +128,15 @@ describeEachDatabase('admin area: who may open what', (db) => {
         assert.equal(response.status, 403, url);
         assert.match(String(response.headers['content-type']), /^text\/html/);
         assert.ok(response.body.startsWith('<!doctype html>'), url);
-        assert.match(response.body, /<h1>Forbidden<\/h1>/, url);
+        assert.equal(dom(response).text('h1'), 'Forbidden', url);
       }
     });
 
     it('see no Admin link in the site menu, which staff see', async () => {
       const forbidden = await member.browser.get('/admin/');
-      assert.match(forbidden.body, /Log out/);
-      assert.doesNotMatch(forbidden.body, /href="\/admin\/"/);
-      assert.match((await moderator.browser.get('/admin/')).body, /<li><a href="\/admin\/">Admin<\/a><\/li>/);
+      assert.match(dom(forbidden).textContent, /Log out/);
+      assert.equal(dom(forbidden).count('a[href="/admin/"]'), 0);
+      assert.equal(dom(await moderator.browser.get('/admin/')).text('li > a[href="/admin/"]:only-child'), 'Admin');
     });
   });
 
@@ -141,7 +152,7 @@ describeEachDatabase('admin area: who may open what', (db) => {
       for (const url of adminPages) {
         const response = await moderator.browser.get(url);
         assert.equal(response.status, 403, url);
-        assert.match(response.body, /<h1>Forbidden<\/h1>/);
+        assert.equal(dom(response).text('h1'), 'Forbidden');
       }
     });
 
@@ -158,9 +169,10 @@ describeEachDatabase('admin area: who may open what', (db) => {
 
     it('see only their sections in the admin menu', async () => {
       const page = await moderator.browser.get('/admin/');
-      const menu = /<nav class="admin-nav"[\s\S]*?<\/nav>/.exec(page.body)![0];
-      const links = [...menu.matchAll(/href="([^"]+)"/g)].map((m) => m[1]);
-      assert.deepEqual(links, ['/admin/', '/admin/moderation/', '/admin/word-filters/']);
+      const links = dom(page)
+        .all('nav.admin-nav [href]')
+        .map((link) => link.getAttribute('href'));
+      assert.deepEqual(links, ['/admin/', '/admin/moderation/', '/admin/torrents/', '/admin/word-filters/']);
     });
   });
 
@@ -170,7 +182,7 @@ describeEachDatabase('admin area: who may open what', (db) => {
         const response = await admin.browser.get(url);
         assert.equal(response.status, 200, url);
         assert.equal(response.headers['cache-control'], 'no-store', url);
-        assert.match(response.body, /<meta name="robots" content="noindex">/, url);
+        assert.equal(dom(response).attr('meta[name="robots"]', 'content'), 'noindex', url);
       }
     });
 
@@ -178,7 +190,7 @@ describeEachDatabase('admin area: who may open what', (db) => {
       for (const url of ['/admin/word-filters/999999/', '/admin/word-filters/abc/', '/admin/users/999999/', '/admin/forums/999999/', '/admin/outbox/999999/']) {
         const response = await admin.browser.get(url);
         assert.equal(response.status, 404, url);
-        assert.match(response.body, /<h1>Not found<\/h1>/, url);
+        assert.equal(dom(response).text('h1'), 'Not found', url);
       }
     });
   });
@@ -187,9 +199,20 @@ describeEachDatabase('admin area: who may open what', (db) => {
     it('refuses every admin form posted without the session token (403), changing nothing', async () => {
       const before = await t.services.wordFilters.list({}, { field: 'id', direction: 'asc' }, { page: 1, perPage: 100, offset: 0 });
       for (const url of adminActions) {
-        const response = await admin.browser.post(url, { _csrf: 'not-the-token-of-this-session', confirmed: '1', pattern: 'forged', pattern_type: 'exact', filter_type: 'block', applies_to: 'posts', name: 'Forged', display_order: '5', role: 'admin', status: 'banned' });
+        const response = await admin.browser.post(url, {
+          _csrf: 'not-the-token-of-this-session',
+          confirmed: '1',
+          pattern: 'forged',
+          pattern_type: 'exact',
+          filter_type: 'block',
+          applies_to: 'posts',
+          name: 'Forged',
+          display_order: '5',
+          role: 'admin',
+          status: 'banned',
+        });
         assert.equal(response.status, 403, url);
-        assert.match(response.body, /CSRF token mismatch/, url);
+        assert.match(dom(response).textContent, /CSRF token mismatch/, url);
       }
       const afterwards = await t.services.wordFilters.list({}, { field: 'id', direction: 'asc' }, { page: 1, perPage: 100, offset: 0 });
       assert.deepEqual(afterwards, before);
@@ -198,7 +221,8 @@ describeEachDatabase('admin area: who may open what', (db) => {
 
     it('accepts the token in the X-CSRF-Token header, as htmx sends it', async () => {
       const page = await admin.browser.get('/admin/word-filters/');
-      const token = /<meta name="csrf-token" content="([^"]+)">/.exec(page.body)![1]!;
+      const token = dom(page).attr('meta[name="csrf-token"]', 'content')!;
+
       const rule = await createRule(t, { pattern: 'headertoken' }, admin.user.id);
       const response = await admin.browser.request('POST', `/admin/word-filters/${rule.id}/active/`, { is_active: '0' }, { ...HTMX, 'x-csrf-token': token });
       assert.equal(response.status, 200);

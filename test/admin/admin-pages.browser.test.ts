@@ -71,10 +71,13 @@ describe('admin pages in a browser', { skip: browserSkipReason() }, () => {
     await page.getByLabel('Pattern type').selectOption('regex');
     await page.getByLabel('Action').selectOption('moderate');
     await page.getByLabel('Severity').selectOption('high');
-    await page.getByRole('group', { name: /Applies to/ }).getByLabel('Comments').check();
+    await page
+      .getByRole('group', { name: /Applies to/ })
+      .getByLabel('Comments')
+      .check();
     await page.getByRole('button', { name: 'Create rule' }).click();
     await page.waitForURL(`${base}/admin/word-filters/`);
-    assert.match(await page.locator('#admin-live').textContent() ?? '', /Rule #\d+ “\\border-\\d\{4\}\\b” created\./);
+    assert.match((await page.locator('#admin-live').textContent()) ?? '', /Rule #\d+ “\\border-\\d\{4\}\\b” created\./);
 
     await page.getByRole('link', { name: 'Test text against the rules' }).click();
     await page.waitForURL(`${base}/admin/word-filters/tester/`);
@@ -85,7 +88,7 @@ describe('admin pages in a browser', { skip: browserSkipReason() }, () => {
     const highlighted = page.locator('[data-testid="highlighted"] mark');
     await highlighted.waitFor();
     assert.equal(await highlighted.textContent(), 'order-1234');
-    assert.match(await page.locator('[data-action]').textContent() ?? '', /^Moderate — Held for moderation/);
+    assert.match((await page.locator('[data-action]').textContent()) ?? '', /^Moderate — Held for moderation/);
     assert.equal(await page.evaluate('window.stillThisPage'), true, 'htmx swapped the result in');
     assert.deepEqual(await seriousAccessibilityViolations(page), []);
     await page.close();
@@ -121,12 +124,12 @@ describe('admin pages in a browser', { skip: browserSkipReason() }, () => {
 
     const page = await open(moderator, '/admin/moderation/');
     const row = page.locator(`#pending-${held.id}`);
-    assert.match(await row.textContent() ?? '', /A reply with heldword in it/);
-    assert.match(await row.textContent() ?? '', /Posting Paula/);
+    assert.match((await row.textContent()) ?? '', /A reply with heldword in it/);
+    assert.match((await row.textContent()) ?? '', /Posting Paula/);
     assert.deepEqual(await seriousAccessibilityViolations(page), []);
     await row.getByRole('button', { name: `Approve post #${held.id}` }).click();
     await row.waitFor({ state: 'detached' });
-    assert.match(await page.locator('#admin-live').textContent() ?? '', new RegExp(`Post #${held.id} approved and published\\.`));
+    assert.match((await page.locator('#admin-live').textContent()) ?? '', new RegExp(`Post #${held.id} approved and published\\.`));
 
     await guestPage.goto(`${base}${topicPath({ id: topic.id, title: topic.title })}`);
     await guestPage.getByText('A reply with heldword in it').waitFor();
@@ -142,7 +145,10 @@ describe('admin pages in a browser', { skip: browserSkipReason() }, () => {
     const held = await t.services.forum.reply(topic.id, author, 'heldword again');
     const page = await open(moderator, '/admin/moderation/');
     page.once('dialog', (dialog) => void dialog.accept());
-    await page.locator(`#pending-${held.id}`).getByRole('button', { name: `Reject post #${held.id}` }).click();
+    await page
+      .locator(`#pending-${held.id}`)
+      .getByRole('button', { name: `Reject post #${held.id}` })
+      .click();
     await page.locator(`#pending-${held.id}`).waitFor({ state: 'detached' });
     const [mail] = (await t.services.outbox.list({ page: 1, perPage: 1, offset: 0 })).rows;
     assert.equal(mail?.to_address, author.email);
@@ -198,20 +204,26 @@ describe('admin pages in a browser', { skip: browserSkipReason() }, () => {
     const page = await open(admin, '/admin/word-filters/new/');
     await page.getByRole('textbox', { name: 'Pattern (required)' }).fill('(');
     await page.getByLabel('Pattern type').selectOption('regex');
-    await page.getByRole('group', { name: /Applies to/ }).getByLabel('Posts').uncheck();
+    await page
+      .getByRole('group', { name: /Applies to/ })
+      .getByLabel('Posts')
+      .uncheck();
     await page.getByRole('button', { name: 'Create rule' }).click();
     await page.locator('#rule-applies_to-error').waitFor();
-    assert.match(await page.locator('#rule-applies_to-error').textContent() ?? '', /The applies to field is required\./);
-    assert.match(await page.getByRole('alert').textContent() ?? '', /The applies to field is required\./);
+    assert.match((await page.locator('#rule-applies_to-error').textContent()) ?? '', /The applies to field is required\./);
+    assert.match((await page.getByRole('alert').textContent()) ?? '', /The applies to field is required\./);
     assert.deepEqual(await seriousAccessibilityViolations(page), []);
 
     // The engine's check of the pattern runs once the form's shape is valid, as in the API.
-    await page.getByRole('group', { name: /Applies to/ }).getByLabel('Posts').check();
+    await page
+      .getByRole('group', { name: /Applies to/ })
+      .getByLabel('Posts')
+      .check();
     assert.equal(await page.getByRole('textbox', { name: 'Pattern (required)' }).inputValue(), '(', 'what was typed is kept');
     await page.getByRole('button', { name: 'Create rule' }).click();
     await page.locator('#rule-pattern-error').waitFor();
     assert.equal(await page.getByRole('textbox', { name: 'Pattern (required)' }).getAttribute('aria-invalid'), 'true');
-    assert.match(await page.locator('#rule-pattern-error').textContent() ?? '', /not a valid regular expression/);
+    assert.match((await page.locator('#rule-pattern-error').textContent()) ?? '', /not a valid regular expression/);
     assert.deepEqual(await seriousAccessibilityViolations(page), []);
     await page.close();
   });

@@ -3,6 +3,7 @@ import { after, before, it } from 'node:test';
 import { describeEachDatabase, type TestApp } from '../helpers/app.ts';
 import { makeCategory, makeEmoji } from '../helpers/emoji.ts';
 import { HTMX, fieldError, notice, row, signedInBrowser, type SignedInBrowser } from './helpers.ts';
+import { dom, textOf } from '../helpers/dom.ts';
 
 describeEachDatabase('admin emoji category pages', (db) => {
   let t: TestApp;
@@ -23,8 +24,14 @@ describeEachDatabase('admin emoji category pages', (db) => {
     await makeEmoji(t, { emoji_category_id: people.id });
     const page = await admin.browser.get('/admin/emoji-categories/');
     assert.equal(page.status, 200);
-    assert.ok(page.body.indexOf(`id="category-${nature.id}"`) < page.body.indexOf(`id="category-${people.id}"`));
-    assert.match(row(page.body, `category-${people.id}`)!, new RegExp(`<a href="/admin/emojis/\\?category_id=${people.id}">2<span class="visually-hidden"> emojis in category “People”</span></a>`));
+    const rows = dom(page)
+      .all('tr[id^="category-"]')
+      .map((tr) => tr.id);
+    assert.ok(rows.includes(`category-${people.id}`) && rows.indexOf(`category-${nature.id}`) < rows.indexOf(`category-${people.id}`), rows.join(', '));
+
+    const count = dom(row(page.body, `category-${people.id}`)!).one(`a[href="/admin/emojis/?category_id=${people.id}"]`);
+    assert.equal(textOf(count), '2 emojis in category “People”');
+    assert.equal(dom(count).text('span.visually-hidden'), 'emojis in category “People”');
   });
 
   it('creates a category, with the API’s messages when the form is wrong (422)', async () => {
@@ -58,13 +65,13 @@ describeEachDatabase('admin emoji category pages', (db) => {
     const emoji = await makeEmoji(t, { emoji_category_id: category.id });
     const asked = await admin.browser.post(`/admin/emoji-categories/${category.id}/delete/`, {});
     assert.equal(asked.status, 200);
-    assert.match(asked.body, /Delete the category “Short-lived”\? Its 1 emoji stay, without a category\./);
+    assert.match(dom(asked).text('main'), /Delete the category “Short-lived”\? Its 1 emoji stay, without a category\./);
     const done = await admin.browser.post(`/admin/emoji-categories/${category.id}/delete/`, { confirmed: '1' });
     assert.equal(done.status, 303);
     assert.ok(!(await titles()).includes('Short-lived'));
     assert.equal((await t.services.emoji.emojis.find(emoji.id)).emoji_category_id, null);
     const page = await admin.browser.get('/admin/emoji-categories/');
-    assert.match(page.body, /<a href="\/admin\/emojis\/\?category_id=none">\d+ emojis? without a category<\/a>/);
+    assert.match(dom(page).linkText('/admin/emojis/?category_id=none') ?? '', /^\d+ emojis? without a category$/);
   });
 
   it('is for admins only', async () => {

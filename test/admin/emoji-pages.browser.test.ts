@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { TEST_PASSWORD, createUser } from '../helpers/auth.ts';
-import { browserSkipReason, launchChromium, seriousAccessibilityViolations } from '../helpers/chromium.ts';
+import { browserSkipReason, launchChromium, seriousAccessibilityViolations, waitForExpression } from '../helpers/chromium.ts';
 import { makeAlias, makeCategory, makeEmoji } from '../helpers/emoji.ts';
 import { decodePng, png, type Rgba } from '../helpers/images.ts';
 import { topicPath } from '../../src/urls/paths.ts';
@@ -59,9 +59,12 @@ describe('admin emoji pages in a browser', { skip: browserSkipReason() }, () => 
     await page.getByLabel('Upload a sprite sheet').setInputFiles({ name: 'faces.png', mimeType: 'image/png', buffer: sheet });
     await page.locator('#sprites').getByRole('button', { name: 'Upload', exact: true }).click();
     await page.waitForURL(`${base}/admin/emoji-images/#sprites`);
-    assert.match(await page.locator('#admin-live').textContent() ?? '', /Sprite sheet uploaded: [0-9a-f]{32}\.png \(32×16/);
+    assert.match((await page.locator('#admin-live').textContent()) ?? '', /Sprite sheet uploaded: [0-9a-f]{32}\.png \(32×16/);
 
-    await page.locator('#sprites').getByRole('link', { name: /^New emoji/ }).click();
+    await page
+      .locator('#sprites')
+      .getByRole('link', { name: /^New emoji/ })
+      .click();
     await page.waitForURL(/\/admin\/emojis\/new\/\?kind=sprite/);
     assert.equal(await page.getByRole('radio', { name: 'CSS sprite' }).isChecked(), true);
     assert.equal(await page.getByRole('textbox', { name: 'Emoji text' }).isVisible(), false, 'only the chosen kind’s fields are shown');
@@ -73,10 +76,13 @@ describe('admin emoji pages in a browser', { skip: browserSkipReason() }, () => 
     await page.getByLabel('Height (px)').fill('16');
 
     // Each change asks for a new preview; wait until the last answer is in before looking at it.
-    await page.waitForFunction(`(() => {
+    await waitForExpression(
+      page,
+      `(() => {
       const sprite = document.querySelector('#emoji-preview .sprite');
       return sprite !== null && getComputedStyle(sprite).height === '16px' && getComputedStyle(sprite).backgroundPosition === '-16px 0px';
-    })()`);
+    })()`,
+    );
     await page.waitForLoadState('networkidle');
     const sprite = page.locator('#emoji-preview .sprite');
     await sprite.waitFor();
@@ -111,7 +117,10 @@ describe('admin emoji pages in a browser', { skip: browserSkipReason() }, () => 
 
     const author = await createUser(t, { name: 'Emoji Poster' });
     const forum = await t.services.forum.createForum({ name: 'Emoji forum' });
-    const topic = await t.services.forum.createTopic({ id: author.id, name: author.username, email: author.email, role: 'user' }, { forum_id: forum.id, title: 'Colours', body: 'Look at this :blue_square: square' });
+    const topic = await t.services.forum.createTopic(
+      { id: author.id, name: author.username, email: author.email, role: 'user' },
+      { forum_id: forum.id, title: 'Colours', body: 'Look at this :blue_square: square' },
+    );
     const guest = await browser.newContext();
     const topicPage = await guest.newPage();
     await topicPage.goto(`${base}${topicPath({ id: topic.id, title: topic.title })}`);
@@ -130,13 +139,13 @@ describe('admin emoji pages in a browser', { skip: browserSkipReason() }, () => 
     await page.getByRole('button', { name: 'Add alias' }).click();
     await page.locator('#alias-list code', { hasText: ':hello_wave:' }).waitFor();
     assert.equal(await page.getByLabel('New alias').inputValue(), '');
-    assert.match(await page.locator('#admin-live').textContent() ?? '', /Alias :hello_wave: added to :wave_hand:\./);
+    assert.match((await page.locator('#admin-live').textContent()) ?? '', /Alias :hello_wave: added to :wave_hand:\./);
     assert.equal((await t.services.emoji.catalog.snapshot()).emojiByCode(':hello_wave:')?.id, emoji.id);
 
     await page.getByLabel('New alias').fill(':wave_hand:');
     await page.getByRole('button', { name: 'Add alias' }).click();
     await page.locator('#alias-alias-error').waitFor();
-    assert.match(await page.locator('#alias-alias-error').textContent() ?? '', /taken/);
+    assert.match((await page.locator('#alias-alias-error').textContent()) ?? '', /taken/);
 
     await page.getByRole('button', { name: 'Remove alias :hello_wave:' }).click();
     await page.getByText('No aliases yet.').waitFor();
@@ -164,7 +173,14 @@ describe('admin emoji pages in a browser', { skip: browserSkipReason() }, () => 
     const category = await makeCategory(t, { title: 'Axe category' });
     const emoji = await makeEmoji(t, { emoji_category_id: category.id });
     await makeAlias(t, emoji);
-    for (const path of ['/admin/emojis/', '/admin/emojis/new/', `/admin/emojis/${emoji.id}/`, `/admin/emojis/${emoji.id}/delete/`, '/admin/emoji-categories/', '/admin/emoji-images/']) {
+    for (const path of [
+      '/admin/emojis/',
+      '/admin/emojis/new/',
+      `/admin/emojis/${emoji.id}/`,
+      `/admin/emojis/${emoji.id}/delete/`,
+      '/admin/emoji-categories/',
+      '/admin/emoji-images/',
+    ]) {
       const page = await open(admin, path);
       assert.deepEqual(await seriousAccessibilityViolations(page), [], path);
       await page.close();

@@ -3,6 +3,7 @@ import { after, before, it } from 'node:test';
 import { describeEachDatabase, type TestApp } from '../helpers/app.ts';
 import { createUser } from '../helpers/auth.ts';
 import { fieldError, notice, row, signedInBrowser, type SignedInBrowser } from './helpers.ts';
+import { dom } from '../helpers/dom.ts';
 
 describeEachDatabase('admin forum pages', (db) => {
   let t: TestApp;
@@ -24,7 +25,7 @@ describeEachDatabase('admin forum pages', (db) => {
     assert.deepEqual([forum.description, forum.display_order], ['News from the team', 1]);
     const list = await admin.browser.get('/admin/forums/');
     assert.deepEqual(notice(list.body), { kind: 'ok', text: 'Forum “Announcements” created.' });
-    assert.match(row(list.body, `forum-${forum.id}`)!, new RegExp(`<a href="/forum/announcements\\.${forum.id}/">Announcements</a>`));
+    assert.equal(dom(row(list.body, `forum-${forum.id}`)!).linkText(`/forum/announcements.${forum.id}/`), 'Announcements');
   });
 
   it('shows the API’s messages for a blank name and a negative position, and creates nothing (422)', async () => {
@@ -33,14 +34,14 @@ describeEachDatabase('admin forum pages', (db) => {
     assert.equal(response.status, 422);
     assert.equal(fieldError(response.body, 'new-forum', 'name'), 'The name field is required.');
     assert.equal(fieldError(response.body, 'new-forum', 'display_order'), 'The display order field must be at least 0.');
-    assert.match(response.body, /<textarea id="new-forum-description" name="description"[^>]*>kept<\/textarea>/);
+    assert.equal(dom(response).one('textarea#new-forum-description[name="description"]').text, 'kept');
     assert.deepEqual(await forumNames(), before);
   });
 
   it('renames and describes a forum on its edit page', async () => {
     const forum = await t.services.forum.createForum({ name: 'Old Name' });
     const form = await admin.browser.get(`/admin/forums/${forum.id}/`);
-    assert.match(form.body, /name="name" type="text" value="Old Name"/);
+    assert.equal(dom(form).attr('input[name="name"][type="text"]', 'value'), 'Old Name');
     const response = await admin.browser.post(`/admin/forums/${forum.id}/`, { name: 'New Name', description: '', display_order: '7' });
     assert.equal(response.status, 303);
     const saved = await t.services.forum.getForum(forum.id);
@@ -57,11 +58,16 @@ describeEachDatabase('admin forum pages', (db) => {
     const response = await admin.browser.post(`/admin/forums/${second.id}/order/`, { display_order: '5', return: '/admin/forums/' });
     assert.equal(response.status, 303);
     const list = await admin.browser.get('/admin/forums/');
-    assert.ok(list.body.indexOf('Reorder Second') < list.body.indexOf('Reorder First'));
+    const names = dom(list).texts('tbody tr a');
+    assert.ok(names.includes('Reorder First') && names.indexOf('Reorder Second') < names.indexOf('Reorder First'), names.join(', '));
+
     assert.deepEqual(notice(list.body), { kind: 'ok', text: 'Forum “Reorder Second” moved to position 5.' });
     const refused = await admin.browser.post(`/admin/forums/${first.id}/order/`, { display_order: '-3' });
     assert.equal(refused.status, 303);
-    assert.deepEqual(notice((await admin.browser.get('/admin/forums/')).body), { kind: 'error', text: 'Reorder First: The display order field must be at least 0.' });
+    assert.deepEqual(notice((await admin.browser.get('/admin/forums/')).body), {
+      kind: 'error',
+      text: 'Reorder First: The display order field must be at least 0.',
+    });
     assert.equal((await t.services.forum.getForum(first.id)).display_order, 10);
   });
 
@@ -69,17 +75,24 @@ describeEachDatabase('admin forum pages', (db) => {
     const empty = await t.services.forum.createForum({ name: 'Empty Forum' });
     const asked = await admin.browser.post(`/admin/forums/${empty.id}/delete/`, {});
     assert.equal(asked.status, 200);
-    assert.match(asked.body, /Delete the forum “Empty Forum”\?/);
+    assert.match(dom(asked).text('main'), /Delete the forum “Empty Forum”\?/);
+
     await t.services.forum.getForum(empty.id);
     assert.equal((await admin.browser.post(`/admin/forums/${empty.id}/delete/`, { confirmed: '1' })).status, 303);
     await assert.rejects(t.services.forum.getForum(empty.id));
 
     const busy = await t.services.forum.createForum({ name: 'Busy Forum' });
     const author = await createUser(t);
-    await t.services.forum.createTopic({ id: author.id, name: author.username, email: author.email, role: 'user' }, { forum_id: busy.id, title: 'Keeps it', body: 'Hello' });
+    await t.services.forum.createTopic(
+      { id: author.id, name: author.username, email: author.email, role: 'user' },
+      { forum_id: busy.id, title: 'Keeps it', body: 'Hello' },
+    );
     const refused = await admin.browser.post(`/admin/forums/${busy.id}/delete/`, { confirmed: '1' });
     assert.equal(refused.status, 303);
-    assert.deepEqual(notice((await admin.browser.get('/admin/forums/')).body), { kind: 'error', text: '“Busy Forum”: The forum still has topics. Move or delete them first.' });
+    assert.deepEqual(notice((await admin.browser.get('/admin/forums/')).body), {
+      kind: 'error',
+      text: '“Busy Forum”: The forum still has topics. Move or delete them first.',
+    });
     assert.equal((await t.services.forum.getForum(busy.id)).name, 'Busy Forum');
   });
 });

@@ -6,6 +6,8 @@ import type { TestApp } from '../helpers/app.ts';
 import { TEST_PASSWORD, createUser } from '../helpers/auth.ts';
 import { Browser } from '../helpers/browser.ts';
 import { multipart } from '../helpers/images.ts';
+import { HTMLElement } from 'node-html-parser';
+import { dom, type Element } from '../helpers/dom.ts';
 
 /** Headers htmx sends with its requests. */
 export const HTMX = { 'hx-request': 'true' };
@@ -28,25 +30,32 @@ export async function signedInBrowser(t: TestApp, role: Role, name?: string): Pr
 
 /** The message(s) shown under a field of a form (ids are `<form>-<field>-error`). */
 export function fieldError(body: string, form: string, field: string): string | undefined {
-  const match = new RegExp(`<p class="field-error" id="${form}-${field}-error">([\\s\\S]*?)</p>`).exec(body);
-  return match?.[1]?.replace(/<br>/g, '\n').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>');
+  const error = dom(body).find(`p.field-error#${form}-${field}-error`);
+  if (error === null) return undefined;
+  // One message a line: <br> separates them.
+  return error.childNodes.map((node) => (node instanceof HTMLElement && node.tagName === 'BR' ? '\n' : node.text)).join('');
 }
 
-/** The one-time notice at the top of an admin page. */
+/** The one-time notice at the top of an admin page: the live region's first paragraph, its kind the class after `notice`. */
 export function notice(body: string): { kind: string; text: string } | undefined {
-  const match = /<div id="admin-live"[^>]*><p class="notice (\w+)">([^<]*)<\/p>/.exec(body);
-  return match === null ? undefined : { kind: match[1]!, text: unescape(match[2]!) };
+  const paragraph = dom(body).find('#admin-live > p.notice');
+  if (paragraph === null) return undefined;
+  const kind = paragraph.classList.value.find((name) => name !== 'notice');
+  return kind === undefined ? undefined : { kind, text: paragraph.text };
 }
 
-/** The `<tr id="…">` row with that id, or undefined. */
-export function row(body: string, id: string): string | undefined {
-  const start = body.indexOf(`<tr id="${id}">`);
-  if (start < 0) return undefined;
-  return body.slice(start, body.indexOf('</tr>', start) + 5);
+/** The table row (`<tr id="…">`) with that id, or undefined. */
+export function row(body: string, id: string): Element | undefined {
+  return dom(body).find(`tr[id="${id}"]`) ?? undefined;
 }
 
 export function unescape(text: string): string {
-  return text.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  return text
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
 }
 
 /** Posts a multipart form (file uploads) with the browser's cookies, as a browser does. */

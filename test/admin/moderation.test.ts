@@ -5,6 +5,7 @@ import { describeEachDatabase, type TestApp } from '../helpers/app.ts';
 import { createUser } from '../helpers/auth.ts';
 import { createRule } from '../word-filters/helpers.ts';
 import { HTMX, notice, row, signedInBrowser, type SignedInBrowser } from './helpers.ts';
+import { dom, textOf } from '../helpers/dom.ts';
 
 describeEachDatabase('admin moderation queue', (db) => {
   let t: TestApp;
@@ -42,10 +43,14 @@ describeEachDatabase('admin moderation queue', (db) => {
     assert.equal(page.status, 200);
     const tr = row(page.body, `pending-${postId}`)!;
     assert.ok(tr, 'the post is in the queue');
-    assert.match(tr, /<div class="pending-body">Buy spammy pills<\/div>/);
-    assert.match(tr, new RegExp(`<a href="/profile/held-hanna\\.${author.id}/">Held Hanna</a>`));
-    assert.match(tr, new RegExp(`<a href="/topic/clean-title\\.${topicId}/">Clean title</a>`));
-    assert.match(tr, new RegExp(`<a href="/admin/word-filters/${holdRule}/">#${holdRule}</a> <code>spammy</code>`));
+    const cells = dom(tr);
+    assert.equal(cells.text('div.pending-body'), 'Buy spammy pills');
+    assert.equal(cells.linkText(`/profile/held-hanna.${author.id}/`), 'Held Hanna');
+    assert.equal(cells.linkText(`/topic/clean-title.${topicId}/`), 'Clean title');
+    const rule = cells.one(`a[href="/admin/word-filters/${holdRule}/"]`);
+    assert.equal(textOf(rule), `#${holdRule}`);
+    assert.equal(rule.nextElementSibling?.tagName, 'CODE');
+    assert.equal(textOf(rule.nextElementSibling!), 'spammy');
   });
 
   it('says “rule deleted” when the rule that held a post is gone', async () => {
@@ -53,7 +58,7 @@ describeEachDatabase('admin moderation queue', (db) => {
     const { postId } = await heldReply('a shortlived word');
     await t.services.wordFilters.delete(rule.id);
     const tr = row((await moderator.browser.get('/admin/moderation/')).body, `pending-${postId}`)!;
-    assert.match(tr, /<span class="muted">Rule deleted<\/span>/);
+    assert.ok(dom(tr).texts('span.muted').includes('Rule deleted'));
   });
 
   describe('approving', () => {
@@ -63,7 +68,10 @@ describeEachDatabase('admin moderation queue', (db) => {
       const response = await moderator.browser.post(`/admin/moderation/${postId}/approve/`, { return: '/admin/moderation/' });
       assert.equal(response.status, 303);
       assert.equal(response.location, '/admin/moderation/');
-      assert.ok((await publishedPosts(topicId)).some((post) => post.id === postId), 'published for guests');
+      assert.ok(
+        (await publishedPosts(topicId)).some((post) => post.id === postId),
+        'published for guests',
+      );
       const queue = await moderator.browser.get('/admin/moderation/');
       assert.equal(row(queue.body, `pending-${postId}`), undefined);
       assert.deepEqual(notice(queue.body), { kind: 'ok', text: `Post #${postId} approved and published.` });
@@ -74,9 +82,11 @@ describeEachDatabase('admin moderation queue', (db) => {
       const response = await moderator.browser.post(`/admin/moderation/${postId}/approve/`, {}, HTMX);
       assert.equal(response.status, 200);
       assert.ok(response.body.startsWith('<div id="admin-live"'));
-      assert.match(response.body, /hx-swap-oob="true"><p class="notice ok">Post #\d+ approved and published\.<\/p>/);
+      const live = dom(response).one('#admin-live[hx-swap-oob="true"]');
+      assert.equal(live.firstElementChild?.getAttribute('class'), 'notice ok');
+      assert.match(textOf(live.firstElementChild!), /^Post #\d+ approved and published\.$/);
       const { total } = await t.services.forum.listPending({ page: 1, perPage: 1, offset: 0 });
-      assert.match(response.body, new RegExp(`<p class="muted" id="queue-count" data-total="${total}" hx-swap-oob="true">`), 'the count above the table is updated too');
+      assert.equal(dom(response).attr('p.muted#queue-count[hx-swap-oob="true"]', 'data-total'), String(total), 'the count above the table is updated too');
       assert.equal((await t.services.forum.getPost(postId, null)).status, 'published');
     });
   });
@@ -86,8 +96,8 @@ describeEachDatabase('admin moderation queue', (db) => {
       const { topicId, postId } = await heldReply('spammy and rejected');
       const asked = await moderator.browser.post(`/admin/moderation/${postId}/reject/`, {});
       assert.equal(asked.status, 200);
-      assert.match(asked.body, /Reject this post by Held Hanna\?/);
-      assert.match(asked.body, /<blockquote class="pending-body">spammy and rejected<\/blockquote>/);
+      assert.match(dom(asked).textContent, /Reject this post by Held Hanna\?/);
+      assert.equal(dom(asked).text('blockquote.pending-body'), 'spammy and rejected');
       assert.equal((await t.services.forum.getPost(postId, { ...author })).status, 'pending', 'still there before confirming');
 
       const done = await moderator.browser.post(`/admin/moderation/${postId}/reject/`, { confirmed: '1' });
@@ -106,7 +116,8 @@ describeEachDatabase('admin moderation queue', (db) => {
       const response = await moderator.browser.post(`/admin/moderation/${postId}/reject/`, { confirmed: '1' }, HTMX);
       assert.equal(response.status, 200);
       assert.equal(response.headers['hx-reswap'], 'none');
-      assert.match(response.body, /<p class="notice error">Only posts waiting for moderation can be rejected\.<\/p>/);
+      assert.ok(dom(response).texts('p.notice.error').includes('Only posts waiting for moderation can be rejected.'));
+
       assert.equal((await t.services.forum.getPost(postId, null)).status, 'published');
     });
   });

@@ -5,6 +5,7 @@ import { describeEachDatabase, type TestApp } from '../helpers/app.ts';
 import { createUser } from '../helpers/auth.ts';
 import { createRule } from '../word-filters/helpers.ts';
 import { signedInBrowser, type SignedInBrowser } from './helpers.ts';
+import { dom, textOf } from '../helpers/dom.ts';
 
 describeEachDatabase('admin outbox and dashboard', (db) => {
   let t: TestApp;
@@ -21,21 +22,33 @@ describeEachDatabase('admin outbox and dashboard', (db) => {
   describe('outbox', () => {
     it('lists mail newest first, paginated, and shows a message in full (escaped)', async () => {
       for (let i = 1; i <= 3; i++) {
-        await t.services.mailer.send({ to: `reader${i}@example.test`, subject: `Message ${i}`, text: `Body ${i} <b>not bold</b>\nhttps://forum.example/activate/1/key${i}/` });
+        await t.services.mailer.send({
+          to: `reader${i}@example.test`,
+          subject: `Message ${i}`,
+          text: `Body ${i} <b>not bold</b>\nhttps://forum.example/activate/1/key${i}/`,
+        });
       }
       const page = await admin.browser.get('/admin/outbox/?per_page=2');
       assert.equal(page.status, 200);
-      const subjects = [...page.body.matchAll(/<a href="\/admin\/outbox\/\d+\/">(Message \d)<\/a>/g)].map((m) => m[1]);
+      const messages = (listing: { body: string }) =>
+        dom(listing)
+          .links()
+          .filter((link) => /^\/admin\/outbox\/\d+\/$/.test(link.href));
+      const subjects = messages(page).map((link) => link.text);
       assert.deepEqual(subjects, ['Message 3', 'Message 2']);
-      assert.match(page.body, /<span class="badge off">Kept here<\/span>/);
-      assert.match(page.body, /rel="next">Next<\/a>/);
+      assert.ok(dom(page).texts('span.badge.off').includes('Kept here'));
+      assert.equal(dom(page).text('a[rel="next"]'), 'Next');
       const older = await admin.browser.get('/admin/outbox/?per_page=2&page=2');
-      assert.deepEqual([...older.body.matchAll(/<a href="\/admin\/outbox\/\d+\/">(Message \d)<\/a>/g)].map((m) => m[1]), ['Message 1']);
+      assert.deepEqual(
+        messages(older).map((link) => link.text),
+        ['Message 1'],
+      );
 
-      const id = /<a href="\/admin\/outbox\/(\d+)\/">Message 1<\/a>/.exec(older.body)![1];
-      const message = await admin.browser.get(`/admin/outbox/${id}/`);
-      assert.match(message.body, /<dd>reader1@example.test<\/dd>/);
-      assert.match(message.body, /<div class="mail-body">Body 1 &lt;b&gt;not bold&lt;\/b&gt;\nhttps:\/\/forum.example\/activate\/1\/key1\/<\/div>/);
+      const message = await admin.browser.get(messages(older)[0]!.href);
+      assert.ok(dom(message).texts('dd').includes('reader1@example.test'), 'the recipient');
+      const mailBody = dom(message).one('div.mail-body');
+      assert.equal(mailBody.text, 'Body 1 <b>not bold</b>\nhttps://forum.example/activate/1/key1/', 'the text as sent, line breaks kept');
+      assert.equal(mailBody.childNodes.length, 1, 'shown as text, not markup');
     });
 
     it('is for admins only: mail carries one-time links', async () => {
@@ -55,24 +68,37 @@ describeEachDatabase('admin outbox and dashboard', (db) => {
 
       const page = await admin.browser.get('/admin/');
       assert.equal(page.status, 200);
-      const card = (id: string) => new RegExp(`<li id="card-${id}">[\\s\\S]*?</li>`).exec(page.body)?.[0] ?? '';
+      const card = (id: string) => dom(dom(page).one(`li#card-${id}`));
+      /** The card's figure (`<p class="count">N <span class="muted">what</span></p>`) and the line under it. */
+      const figure = (id: string) => {
+        const count = card(id).one('p.count');
+        return {
+          count: textOf(count),
+          unit: dom(count).text('span.muted'),
+          next: count.nextElementSibling?.tagName === 'P' ? textOf(count.nextElementSibling) : undefined,
+        };
+      };
       const users = (await t.services.users.list({}, 0, 1)).total;
-      assert.match(card('moderation'), /<p class="count">1 <span class="muted">waiting<\/span><\/p>/);
-      assert.match(card('word-filters'), /<p class="count">2 <span class="muted">rules<\/span><\/p><p>1 active<\/p>/);
-      assert.match(card('users'), new RegExp(`<p class="count">${users} <span class="muted">users</span></p><p>1 banned</p>`));
-      assert.match(card('forums'), /<p class="count">1 <span class="muted">forums<\/span><\/p>/);
-      assert.match(card('outbox'), /<a href="\/admin\/outbox\/">Outbox<\/a>/);
+      assert.deepEqual([figure('moderation').count, figure('moderation').unit], ['1 waiting', 'waiting']);
+      assert.deepEqual(figure('word-filters'), { count: '2 rules', unit: 'rules', next: '1 active' });
+      assert.deepEqual(figure('users'), { count: `${users} users`, unit: 'users', next: '1 banned' });
+      assert.deepEqual([figure('forums').count, figure('forums').unit], ['1 forums', 'forums']);
+      assert.equal(card('outbox').linkText('/admin/outbox/'), 'Outbox');
       const emojis = (await t.services.emoji.emojis.list({}, { offset: 0, limit: 1 }, { category: false, aliases: false })).total;
-      assert.match(card('emojis'), new RegExp(`<p class="count">${emojis} <span class="muted">emojis</span></p>`));
-      assert.match(card('emoji-categories'), /<a href="\/admin\/emoji-categories\/">Emoji categories<\/a>/);
-      const cards = [...page.body.matchAll(/<li id="card-([\w-]+)">/g)].map((m) => m[1]);
-      assert.deepEqual(cards, ['moderation', 'word-filters', 'emojis', 'emoji-categories', 'emoji-images', 'users', 'forums', 'outbox']);
+      assert.deepEqual([figure('emojis').count, figure('emojis').unit], [`${emojis} emojis`, 'emojis']);
+      assert.equal(card('emoji-categories').linkText('/admin/emoji-categories/'), 'Emoji categories');
+      const cards = dom(page)
+        .all('li[id^="card-"]')
+        .map((li) => li.id.slice('card-'.length));
+      assert.deepEqual(cards, ['moderation', 'torrents', 'word-filters', 'emojis', 'emoji-categories', 'emoji-images', 'users', 'forums', 'outbox']);
     });
 
-    it('shows moderators only the queue and the word filters', async () => {
+    it('shows moderators only the queue, the torrents and the word filters', async () => {
       const page = await moderator.browser.get('/admin/');
-      const cards = [...page.body.matchAll(/<li id="card-([\w-]+)">/g)].map((m) => m[1]);
-      assert.deepEqual(cards, ['moderation', 'word-filters']);
+      const cards = dom(page)
+        .all('li[id^="card-"]')
+        .map((li) => li.id.slice('card-'.length));
+      assert.deepEqual(cards, ['moderation', 'torrents', 'word-filters']);
     });
   });
 });

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { describeEachDatabase, type TestApp } from '../helpers/app.ts';
 import { createRule } from '../word-filters/helpers.ts';
-import { HTMX, fieldError, notice, row, signedInBrowser, unescape, type SignedInBrowser } from './helpers.ts';
+import { HTMX, fieldError, notice, row, signedInBrowser, type SignedInBrowser } from './helpers.ts';
+import { dom, textOf } from '../helpers/dom.ts';
 
 const everything = { page: 1, perPage: 100, offset: 0 };
 const byId = { field: 'id', direction: 'asc' } as const;
@@ -40,8 +41,28 @@ describeEachDatabase('admin word-filter pages', (db) => {
       assert.equal(records.length, 1);
       const rule = records[0]!;
       assert.deepEqual(
-        { pattern: rule.pattern, pattern_type: rule.pattern_type, filter_type: rule.filter_type, replacement: rule.replacement, severity: rule.severity, applies_to: rule.applies_to, is_active: rule.is_active, case_sensitive: rule.case_sensitive, notes: rule.notes },
-        { pattern: 'heck', pattern_type: 'exact', filter_type: 'replace', replacement: 'h*ck', severity: 'low', applies_to: ['posts', 'topics'], is_active: true, case_sensitive: false, notes: 'Mild' },
+        {
+          pattern: rule.pattern,
+          pattern_type: rule.pattern_type,
+          filter_type: rule.filter_type,
+          replacement: rule.replacement,
+          severity: rule.severity,
+          applies_to: rule.applies_to,
+          is_active: rule.is_active,
+          case_sensitive: rule.case_sensitive,
+          notes: rule.notes,
+        },
+        {
+          pattern: 'heck',
+          pattern_type: 'exact',
+          filter_type: 'replace',
+          replacement: 'h*ck',
+          severity: 'low',
+          applies_to: ['posts', 'topics'],
+          is_active: true,
+          case_sensitive: false,
+          notes: 'Mild',
+        },
       );
       assert.equal(rule.creator?.id, admin.user.id, 'the creator is the admin who submitted the form');
       const list = await admin.browser.get('/admin/word-filters/');
@@ -52,14 +73,24 @@ describeEachDatabase('admin word-filter pages', (db) => {
 
     it('shows the API’s messages next to every invalid field, keeps what was typed, and stores nothing (422)', async () => {
       const before = (await t.services.wordFilters.list({}, byId, everything)).total;
-      const response = await admin.browser.post('/admin/word-filters/', { pattern: '   ', pattern_type: 'globbing', filter_type: 'replace', replacement: '', notes: 'kept text' });
+      const response = await admin.browser.post('/admin/word-filters/', {
+        pattern: '   ',
+        pattern_type: 'globbing',
+        filter_type: 'replace',
+        replacement: '',
+        notes: 'kept text',
+      });
       assert.equal(response.status, 422);
       assert.equal(fieldError(response.body, 'rule', 'pattern'), 'The pattern field is required.');
       assert.equal(fieldError(response.body, 'rule', 'pattern_type'), 'The selected pattern type is invalid.');
       assert.equal(fieldError(response.body, 'rule', 'applies_to'), 'The applies to field is required.');
-      assert.match(response.body, /<textarea id="rule-notes" name="notes"[^>]*>kept text<\/textarea>/);
-      assert.match(response.body, /<input id="rule-pattern" name="pattern" type="text" value="   " required[^>]*aria-invalid="true"/);
-      assert.match(response.body, /role="alert"/);
+      const form = dom(response);
+      assert.equal(form.one('textarea#rule-notes[name="notes"]').text, 'kept text');
+      const pattern = form.one('input#rule-pattern[name="pattern"][type="text"]');
+      assert.equal(pattern.getAttribute('value'), '   ');
+      assert.ok(pattern.hasAttribute('required'));
+      assert.equal(pattern.getAttribute('aria-invalid'), 'true');
+      assert.ok(form.has('[role="alert"]'));
       assert.equal((await t.services.wordFilters.list({}, byId, everything)).total, before);
     });
 
@@ -71,13 +102,24 @@ describeEachDatabase('admin word-filter pages', (db) => {
         payload: { pattern: '(unclosed', pattern_type: 'regex', filter_type: 'block', applies_to: ['posts'] },
       });
       assert.equal(viaApi.statusCode, 422);
-      const response = await admin.browser.post('/admin/word-filters/', { pattern: '(unclosed', pattern_type: 'regex', filter_type: 'block', applies_to: 'posts' });
+      const response = await admin.browser.post('/admin/word-filters/', {
+        pattern: '(unclosed',
+        pattern_type: 'regex',
+        filter_type: 'block',
+        applies_to: 'posts',
+      });
       assert.equal(response.status, 422);
       assert.equal(fieldError(response.body, 'rule', 'pattern'), viaApi.json().errors.pattern[0]);
     });
 
     it('needs a replacement for a replace rule (the service’s rule)', async () => {
-      const response = await admin.browser.post('/admin/word-filters/', { pattern: 'nope', pattern_type: 'exact', filter_type: 'replace', replacement: '', applies_to: 'posts' });
+      const response = await admin.browser.post('/admin/word-filters/', {
+        pattern: 'nope',
+        pattern_type: 'exact',
+        filter_type: 'replace',
+        replacement: '',
+        applies_to: 'posts',
+      });
       assert.equal(response.status, 422);
       assert.equal(fieldError(response.body, 'rule', 'replacement'), 'The replacement field is required when filter type is replace.');
     });
@@ -87,9 +129,10 @@ describeEachDatabase('admin word-filter pages', (db) => {
     it('shows the form filled in and saves every field, clearing emptied optional ones', async () => {
       const rule = await createRule(t, { pattern: 'editme', notes: 'old note', applies_to: ['posts', 'comments'] }, admin.user.id);
       const form = await admin.browser.get(`/admin/word-filters/${rule.id}/`);
-      assert.match(form.body, /name="pattern" type="text" value="editme"/);
-      assert.match(form.body, /value="comments" checked/);
-      assert.match(form.body, /<textarea id="rule-notes" name="notes"[^>]*>old note<\/textarea>/);
+      const fields = dom(form).fields('form:has(#rule-notes)');
+      assert.equal(fields['pattern'], 'editme');
+      assert.deepEqual(fields['applies_to'], ['posts', 'comments']);
+      assert.equal(fields['notes'], 'old note');
 
       const response = await admin.browser.post(`/admin/word-filters/${rule.id}/`, {
         pattern: 'edit*',
@@ -104,14 +147,40 @@ describeEachDatabase('admin word-filter pages', (db) => {
       assert.equal(response.status, 303);
       const saved = await t.services.wordFilters.get(rule.id);
       assert.deepEqual(
-        { pattern: saved.pattern, pattern_type: saved.pattern_type, filter_type: saved.filter_type, replacement: saved.replacement, severity: saved.severity, applies_to: saved.applies_to, case_sensitive: saved.case_sensitive, is_active: saved.is_active, notes: saved.notes },
-        { pattern: 'edit*', pattern_type: 'wildcard', filter_type: 'moderate', replacement: null, severity: 'high', applies_to: ['signatures'], case_sensitive: true, is_active: false, notes: null },
+        {
+          pattern: saved.pattern,
+          pattern_type: saved.pattern_type,
+          filter_type: saved.filter_type,
+          replacement: saved.replacement,
+          severity: saved.severity,
+          applies_to: saved.applies_to,
+          case_sensitive: saved.case_sensitive,
+          is_active: saved.is_active,
+          notes: saved.notes,
+        },
+        {
+          pattern: 'edit*',
+          pattern_type: 'wildcard',
+          filter_type: 'moderate',
+          replacement: null,
+          severity: 'high',
+          applies_to: ['signatures'],
+          case_sensitive: true,
+          is_active: false,
+          notes: null,
+        },
       );
     });
 
     it('keeps the stored rule when the change is invalid (422 with the message)', async () => {
       const rule = await createRule(t, { pattern: 'stays' }, admin.user.id);
-      const response = await admin.browser.post(`/admin/word-filters/${rule.id}/`, { pattern: '*', pattern_type: 'wildcard', filter_type: 'block', applies_to: 'posts', is_active: '1' });
+      const response = await admin.browser.post(`/admin/word-filters/${rule.id}/`, {
+        pattern: '*',
+        pattern_type: 'wildcard',
+        filter_type: 'block',
+        applies_to: 'posts',
+        is_active: '1',
+      });
       assert.equal(response.status, 422);
       assert.equal(fieldError(response.body, 'rule', 'pattern'), 'The pattern must contain at least one letter or digit besides the wildcards * and ?.');
       assert.equal((await t.services.wordFilters.get(rule.id)).pattern, 'stays');
@@ -125,10 +194,13 @@ describeEachDatabase('admin word-filter pages', (db) => {
       const response = await admin.browser.post(`/admin/word-filters/${rule.id}/active/`, { is_active: '0', return: '/admin/word-filters/?page=1' }, HTMX);
       assert.equal(response.status, 200);
       assert.ok(response.body.startsWith(`<tr id="rule-${rule.id}">`));
-      assert.doesNotMatch(response.body, /<html/);
-      assert.match(response.body, /<span class="badge off">Inactive<\/span>/);
-      assert.match(response.body, /name="is_active" value="1"/);
-      assert.match(response.body, /Activate<span class="visually-hidden"> rule “toggle”<\/span>/);
+      const tr = dom(response);
+      assert.equal(tr.count('html, body'), 0, 'the row alone');
+      assert.ok(tr.texts('span.badge.off').includes('Inactive'));
+      assert.equal(tr.attr('input[name="is_active"]', 'value'), '1');
+      const activate = tr.one('button:has(span.visually-hidden)');
+      assert.equal(textOf(activate), 'Activate rule “toggle”');
+      assert.equal(dom(activate).text('span.visually-hidden'), 'rule “toggle”');
       assert.equal((await t.services.wordFilters.get(rule.id)).is_active, false);
     });
 
@@ -158,8 +230,8 @@ describeEachDatabase('admin word-filter pages', (db) => {
       await admin.browser.get('/admin/word-filters/');
       const asked = await admin.browser.post(`/admin/word-filters/${rule.id}/delete/`, {});
       assert.equal(asked.status, 200);
-      assert.match(asked.body, /Delete the rule “deleteme”/);
-      assert.match(asked.body, /name="confirmed" value="1"/);
+      assert.match(dom(asked).textContent, /Delete the rule “deleteme”/);
+      assert.equal(dom(asked).attr('input[name="confirmed"]', 'value'), '1');
       assert.equal((await t.services.wordFilters.get(rule.id)).id, rule.id, 'not deleted before confirming');
       const done = await admin.browser.post(`/admin/word-filters/${rule.id}/delete/`, { confirmed: '1' });
       assert.equal(done.status, 303);
@@ -169,7 +241,9 @@ describeEachDatabase('admin word-filter pages', (db) => {
     it('with htmx (the button confirms in a dialog): answers an empty row', async () => {
       const rule = await createRule(t, { pattern: 'htmxdelete' }, admin.user.id);
       const list = await admin.browser.get('/admin/word-filters/');
-      assert.match(row(list.body, `rule-${rule.id}`)!, /hx-confirm="Delete rule “htmxdelete”\?" hx-vals='\{"confirmed":"1"\}'/);
+      const button = dom(row(list.body, `rule-${rule.id}`)!).one('[hx-confirm]');
+      assert.equal(button.getAttribute('hx-confirm'), 'Delete rule “htmxdelete”?');
+      assert.deepEqual(JSON.parse(button.getAttribute('hx-vals') ?? 'null'), { confirmed: '1' });
       const response = await admin.browser.post(`/admin/word-filters/${rule.id}/delete/`, { confirmed: '1' }, HTMX);
       assert.equal(response.status, 200);
       assert.equal(response.body, '');
@@ -183,36 +257,42 @@ describeEachDatabase('admin word-filter pages', (db) => {
       await createRule(t, { pattern: 'listbeta', severity: 'low', filter_type: 'block', applies_to: ['usernames'] }, admin.user.id);
       const high = await admin.browser.get('/admin/word-filters/?search=list&severity=high&filter_type=&pattern_type=');
       assert.equal(high.status, 200);
-      assert.match(high.body, /<code>listalpha<\/code>/);
-      assert.doesNotMatch(high.body, /<code>listbeta<\/code>/);
-      assert.match(high.body, /<option value="high" selected>High<\/option>/);
-      assert.match(high.body, /name="search" type="search" value="list"/);
+      assert.ok(dom(high).texts('code').includes('listalpha'));
+      assert.ok(!dom(high).texts('code').includes('listbeta'));
+      assert.equal(dom(high).text('option[value="high"][selected]'), 'High');
+      assert.equal(dom(high).attr('input[name="search"][type="search"]', 'value'), 'list');
 
       const usernames = await admin.browser.get('/admin/word-filters/?search=list&applies_to=usernames');
-      assert.match(usernames.body, /<code>listbeta<\/code>/);
-      assert.doesNotMatch(usernames.body, /<code>listalpha<\/code>/);
+      assert.ok(dom(usernames).texts('code').includes('listbeta'));
+      assert.ok(!dom(usernames).texts('code').includes('listalpha'));
     });
 
     it('sorts by a column (the header link flips the direction) and pages through the rules', async () => {
       for (const name of ['sortc', 'sorta', 'sortb']) await createRule(t, { pattern: name }, admin.user.id);
       const ascending = await admin.browser.get('/admin/word-filters/?search=sort&sort=pattern&order=asc');
-      const order = [...ascending.body.matchAll(/<code>(sort\w)<\/code>/g)].map((m) => m[1]);
-      assert.deepEqual(order, ['sorta', 'sortb', 'sortc']);
-      assert.match(ascending.body, /<th scope="col" aria-sort="ascending"><a href="\/admin\/word-filters\/\?search=sort&amp;sort=pattern&amp;order=desc">Pattern/);
+      const patterns = (page: { body: string }) =>
+        dom(page)
+          .texts('code')
+          .filter((code) => /^sort\w$/.test(code));
+      assert.deepEqual(patterns(ascending), ['sorta', 'sortb', 'sortc']);
+      const sorted = dom(ascending).one('th[scope="col"][aria-sort="ascending"]');
+      assert.equal(dom(sorted).links()[0]?.href, '/admin/word-filters/?search=sort&sort=pattern&order=desc');
+      assert.match(textOf(sorted), /^Pattern/);
 
       const second = await admin.browser.get('/admin/word-filters/?search=sort&sort=pattern&order=asc&per_page=2&page=2');
-      assert.deepEqual([...second.body.matchAll(/<code>(sort\w)<\/code>/g)].map((m) => m[1]), ['sortc']);
-      assert.match(second.body, /Showing 3–3 of 3 rules\./);
-      assert.match(second.body, /<a href="\/admin\/word-filters\/\?search=sort&amp;sort=pattern&amp;order=asc&amp;per_page=2&amp;page=1" rel="prev">Previous<\/a>/);
-      assert.match(second.body, /aria-current="page">2<\/a>/);
+      assert.deepEqual(patterns(second), ['sortc']);
+      assert.match(dom(second).textContent, /Showing 3–3 of 3 rules\./);
+      assert.equal(dom(second).attr('a[rel="prev"]', 'href'), '/admin/word-filters/?search=sort&sort=pattern&order=asc&per_page=2&page=1');
+      assert.equal(dom(second).text('a[rel="prev"]'), 'Previous');
+      assert.ok(dom(second).texts('a[aria-current="page"]').includes('2'), 'the pager marks page 2 as current');
     });
 
     it('shows an invalid filter’s message instead of a table (422)', async () => {
       const response = await admin.browser.get('/admin/word-filters/?per_page=500&severity=extreme');
       assert.equal(response.status, 422);
       assert.equal(fieldError(response.body, 'filters', 'severity'), 'The selected severity is invalid.');
-      assert.match(unescape(response.body), /The per page field must not be greater than 100\./);
-      assert.doesNotMatch(response.body, /<table>/);
+      assert.match(dom(response).textContent, /The per page field must not be greater than 100\./);
+      assert.equal(dom(response).count('table'), 0);
     });
 
     it('is read-only for moderators: no forms to change rules, a view page instead of the editor', async () => {
@@ -220,21 +300,34 @@ describeEachDatabase('admin word-filter pages', (db) => {
       const list = await moderator.browser.get(`/admin/word-filters/?search=modview`);
       assert.equal(list.status, 200);
       const tr = row(list.body, `rule-${rule.id}`)!;
-      assert.doesNotMatch(tr, /<form/);
-      assert.match(tr, new RegExp(`<a href="/admin/word-filters/${rule.id}/">View`));
-      assert.doesNotMatch(list.body, /New rule/);
+      assert.equal(dom(tr).count('form'), 0);
+      assert.match(dom(tr).linkText(`/admin/word-filters/${rule.id}/`) ?? '', /^View/);
+      assert.doesNotMatch(dom(list).text('body'), /New rule/);
       const view = await moderator.browser.get(`/admin/word-filters/${rule.id}/`);
       assert.equal(view.status, 200);
-      assert.match(view.body, /<dd>For moderators<\/dd>/);
-      assert.doesNotMatch(view.body, /<form method="post" action="\/admin\/word-filters\//);
+      assert.ok(dom(view).texts('dd').includes('For moderators'));
+      assert.equal(dom(view).count('form[method="post"][action^="/admin/word-filters/"]'), 0);
     });
 
     it('escapes rule text everywhere it is shown', async () => {
       const rule = await createRule(t, { pattern: '<b>bold</b>', notes: '<script>alert(1)</script>' }, admin.user.id);
       const list = await admin.browser.get('/admin/word-filters/?search=bold');
-      assert.match(row(list.body, `rule-${rule.id}`)!, /<code>&lt;b&gt;bold&lt;\/b&gt;<\/code>/);
+      assert.ok(
+        dom(row(list.body, `rule-${rule.id}`)!)
+          .texts('code')
+          .includes('<b>bold</b>'),
+        'the pattern shown as text',
+      );
+      assert.equal(dom(row(list.body, `rule-${rule.id}`)!).count('b'), 0, 'not as markup');
+
       const view = await moderator.browser.get(`/admin/word-filters/${rule.id}/`);
-      assert.doesNotMatch(view.body, /<script>alert/);
+      assert.ok(dom(view).textContent.includes('<script>alert(1)</script>'), 'the notes shown as text');
+      assert.ok(
+        dom(view)
+          .all('script')
+          .every((script) => !script.text.includes('alert')),
+        'not as a script',
+      );
     });
   });
 });

@@ -57,7 +57,12 @@ describeEachDatabase('the guard', (db) => {
   it('ends a session on logout and when the user is banned', async () => {
     const member = await createUser(t);
     const first = await t.services.auth.startSession(member.id);
-    const out = await t.app.inject({ method: 'POST', url: '/api/logout', cookies: { forum_session: first.cookieValue }, headers: { 'x-csrf-token': first.csrfToken } });
+    const out = await t.app.inject({
+      method: 'POST',
+      url: '/api/logout',
+      cookies: { forum_session: first.cookieValue },
+      headers: { 'x-csrf-token': first.csrfToken },
+    });
     assert.equal(out.statusCode, 200);
     assert.equal((await t.app.inject({ method: 'GET', url: '/api/user', cookies: { forum_session: first.cookieValue } })).statusCode, 401);
 

@@ -4,6 +4,7 @@ import pino from 'pino';
 import { describeEachDatabase, type TestApp } from '../helpers/app.ts';
 import { TEST_PASSWORD, createUser } from '../helpers/auth.ts';
 import { Browser } from '../helpers/browser.ts';
+import { dom } from '../helpers/dom.ts';
 
 describeEachDatabase('web login (/login/, /logout/)', (db) => {
   let t: TestApp;
@@ -16,10 +17,11 @@ describeEachDatabase('web login (/login/, /logout/)', (db) => {
     const browser = new Browser(t);
     const page = await browser.get('/login/');
     assert.equal(page.status, 200);
-    assert.match(page.body, /<label for="username">/);
-    assert.match(page.body, /<label for="password">/);
-    assert.match(page.body, /name="_csrf" value="[\w-]{20,}"/);
-    assert.match(page.body, /<link rel="canonical" href="http:\/\/localhost(:\d+)?\/login\/">/);
+    const html = dom(page);
+    assert.ok(html.has('form label[for="username"]') && html.has('form input#username'), 'username is labelled');
+    assert.ok(html.has('form label[for="password"]') && html.has('form input#password'), 'password is labelled');
+    assert.match(html.fields('form')['_csrf'] as string, /^[\w-]{20,}$/);
+    assert.match(html.attr('link[rel="canonical"]', 'href') ?? '', /^http:\/\/localhost(:\d+)?\/login\/$/);
   });
 
   it('logs in with a session cookie (HttpOnly, SameSite=Lax) and goes back where the user came from', async () => {
@@ -47,10 +49,53 @@ describeEachDatabase('web login (/login/, /logout/)', (db) => {
 
   it('never redirects to another site after login', async () => {
     await createUser(t, { name: 'Open Redirect' });
-    for (const next of ['//evil.example/', 'https://evil.example/', '/\\evil.example']) {
+    // Browsers drop tabs and line breaks from a Location and read a backslash as a slash.
+    const elsewhere = [
+      '//evil.example/',
+      'https://evil.example/',
+      '/\\evil.example',
+      '/\t/evil.example/',
+      '/\n/evil.example/',
+      '/\r\n/evil.example',
+      '\t//evil.example/',
+      '/ /evil.example',
+      'javascript:alert(1)',
+      'evil.example',
+    ];
+    for (const next of elsewhere) {
       const response = await new Browser(t).logIn('Open Redirect', TEST_PASSWORD, next);
-      assert.equal(response.location, '/', next);
+      assert.equal(response.status, 303, JSON.stringify(next));
+      assert.equal(response.location, next.startsWith('/ ') ? '/%20/evil.example' : '/', JSON.stringify(next));
     }
+  });
+
+  it('ignores a next parameter that cannot go into a Location header (CR/LF, control characters, over 2,000 characters)', async () => {
+    await createUser(t, { name: 'Header Splitter' });
+    for (const next of ['/\r\nSet-Cookie: x=1', '/a\u0000b', '/a\u0085b', `/${'a'.repeat(2000)}`]) {
+      const page = await new Browser(t).get(`/login/?next=${encodeURIComponent(next)}`);
+      assert.equal(page.status, 200, JSON.stringify(next));
+      assert.equal(dom(page).attr('input[type="hidden"][name="next"]', 'value'), '/');
+
+      const response = await new Browser(t).logIn('Header Splitter', TEST_PASSWORD, next);
+      assert.equal(response.status, 303, JSON.stringify(next));
+      assert.equal(response.location, '/', JSON.stringify(next));
+    }
+  });
+
+  it('keeps a local next with characters beyond Latin-1, percent-encoded', async () => {
+    await createUser(t, { name: 'Unicode Walker' });
+    const response = await new Browser(t).logIn('Unicode Walker', TEST_PASSWORD, '/forum/?q=Привет#часть');
+    assert.equal(response.status, 303);
+    assert.equal(response.location, '/forum/?q=%D0%9F%D1%80%D0%B8%D0%B2%D0%B5%D1%82#%D1%87%D0%B0%D1%81%D1%82%D1%8C');
+  });
+
+  it('sends a signed-in visitor of /login/ to next, only when it is local', async () => {
+    const member = new Browser(t);
+    await createUser(t, { name: 'Already In' });
+    await member.logIn('Already In', TEST_PASSWORD);
+    assert.equal((await member.get(`/login/?next=${encodeURIComponent('/\t/evil.example/')}`)).location, '/');
+    assert.equal((await member.get(`/login/?next=${encodeURIComponent('/\u20ac/')}`)).location, '/%E2%82%AC/');
+    assert.equal((await member.get('/login/?next=/settings/')).location, '/settings/');
   });
 
   it('refuses a login form posted without the CSRF token', async () => {

@@ -32,7 +32,10 @@ for (const kind of databaseKinds()) {
       await migrateToLatest(open(), log);
       await migrateToLatest(open(), log);
       const applied = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(open().db);
-      assert.deepEqual(applied.rows.map((row) => row.name), Object.keys(migrations).sort());
+      assert.deepEqual(
+        applied.rows.map((row) => row.name),
+        Object.keys(migrations).sort(),
+      );
     });
 
     if (kind === 'postgres') {
@@ -53,10 +56,20 @@ for (const kind of databaseKinds()) {
     it('store timestamps as UTC ISO strings that read back unchanged', async () => {
       const handle = open();
       const at = '2026-01-02T03:04:05.678Z';
-      await handle.db.insertInto('users').values({
-        username: 'clock', username_key: 'clock', email: 'clock@example.org', email_key: 'clock@example.org',
-        password_hash: 'x', role: 'user', status: 'active', created_at: at, updated_at: at,
-      }).execute();
+      await handle.db
+        .insertInto('users')
+        .values({
+          username: 'clock',
+          username_key: 'clock',
+          email: 'clock@example.org',
+          email_key: 'clock@example.org',
+          password_hash: 'x',
+          role: 'user',
+          status: 'active',
+          created_at: at,
+          updated_at: at,
+        })
+        .execute();
       const row = await handle.db.selectFrom('users').select(['created_at']).where('username_key', '=', 'clock').executeTakeFirstOrThrow();
       assert.equal(row.created_at, at);
     });

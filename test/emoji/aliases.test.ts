@@ -18,7 +18,7 @@ describeEachDatabase('alias endpoints', (db) => {
     t.app.inject({ method, url, headers, ...(payload !== undefined ? { payload } : {}) });
 
   describe('GET /api/emoji/aliases', () => {
-    it('lists an emoji\'s aliases alphabetically, emoji null unless asked for', async () => {
+    it("lists an emoji's aliases alphabetically, emoji null unless asked for", async () => {
       const emoji = await makeEmoji(t);
       const names = [':mid_a:', ':Zed_b:', ':alpha_c:', ':mid-a:'].map((name) => name.replace(':', `:${process.pid}`));
       for (const name of names) await makeAlias(t, emoji, name);
@@ -26,7 +26,10 @@ describeEachDatabase('alias endpoints', (db) => {
       assert.equal(response.statusCode, 200);
       const body = response.json();
       // Code-point order, the same on every database.
-      assert.deepEqual(body.data.map((alias: { alias: string }) => alias.alias), [...names].sort());
+      assert.deepEqual(
+        body.data.map((alias: { alias: string }) => alias.alias),
+        [...names].sort(),
+      );
       assert.deepEqual(Object.keys(body.data[0]), ALIAS_KEYS);
       assert.equal(body.data[0].emoji, null);
       assert.match(body.data[0].created_at, API_TIMESTAMP);
@@ -54,16 +57,24 @@ describeEachDatabase('alias endpoints', (db) => {
       const hit = await makeAlias(t, emoji, uniqueCode('Banana_Split'));
       await makeAlias(t, emoji, uniqueCode('apple'));
       const found = (await get(`/api/emoji/aliases?emoji_id=${emoji.id}&search=ANA_s`)).json();
-      assert.deepEqual(found.data.map((alias: { id: number }) => alias.id), [hit.id]);
+      assert.deepEqual(
+        found.data.map((alias: { id: number }) => alias.id),
+        [hit.id],
+      );
       assert.equal(found.meta.total, 1);
     });
 
     it('pages with links that keep the filters', async () => {
       const emoji = await makeEmoji(t);
       for (let i = 0; i < 5; i++) await makeAlias(t, emoji);
-      const body = (await t.app.inject({ method: 'GET', url: `/api/emoji/aliases?emoji_id=${emoji.id}&per_page=2&page=3`, headers: { host: 'forum.test' } })).json();
+      const body = (
+        await t.app.inject({ method: 'GET', url: `/api/emoji/aliases?emoji_id=${emoji.id}&per_page=2&page=3`, headers: { host: 'forum.test' } })
+      ).json();
       assert.equal(body.data.length, 1);
-      assert.deepEqual({ current_page: body.meta.current_page, per_page: body.meta.per_page, total: body.meta.total }, { current_page: 3, per_page: 2, total: 5 });
+      assert.deepEqual(
+        { current_page: body.meta.current_page, per_page: body.meta.per_page, total: body.meta.total },
+        { current_page: 3, per_page: 2, total: 5 },
+      );
       assert.equal(body.links.first, `http://forum.test/api/emoji/aliases?emoji_id=${emoji.id}&per_page=2&page=1`);
       assert.equal(body.links.next, null);
     });
@@ -77,7 +88,7 @@ describeEachDatabase('alias endpoints', (db) => {
   });
 
   describe('GET /api/emoji/aliases/{id}', () => {
-    it('answers the alias with its emoji and the emoji\'s category loaded', async () => {
+    it("answers the alias with its emoji and the emoji's category loaded", async () => {
       const category = await makeCategory(t, { title: 'Food' });
       const emoji = await makeEmoji(t, { emoji_category_id: category.id });
       const alias = await makeAlias(t, emoji);
@@ -176,17 +187,23 @@ describeEachDatabase('alias endpoints', (db) => {
       const emoji = await makeEmoji(t);
       const alias = await makeAlias(t, emoji);
       const other = await makeAlias(t, emoji);
-      assert.deepEqual((await send('PATCH', `/api/emoji/aliases/${alias.id}`, { alias: other.alias })).json().errors, { alias: ['The alias has already been taken.'] });
+      assert.deepEqual((await send('PATCH', `/api/emoji/aliases/${alias.id}`, { alias: other.alias })).json().errors, {
+        alias: ['The alias has already been taken.'],
+      });
       assert.deepEqual((await send('PATCH', `/api/emoji/aliases/${alias.id}`, { alias: emoji.emoji_shortcode, emoji_id: 999999 })).json().errors, {
         emoji_id: ['The selected emoji id is invalid.'],
         alias: ['The alias has already been taken by an emoji shortcode.'],
       });
-      assert.deepEqual((await send('PATCH', `/api/emoji/aliases/${alias.id}`, { alias: ':two words:' })).json().errors, { alias: ['The alias field format is invalid.'] });
+      assert.deepEqual((await send('PATCH', `/api/emoji/aliases/${alias.id}`, { alias: ':two words:' })).json().errors, {
+        alias: ['The alias field format is invalid.'],
+      });
       assert.equal((await get(`/api/emoji/aliases/${alias.id}`)).json().data.alias, alias.alias);
     });
 
     it('answers 404 for an unknown alias', async () => {
-      assert.deepEqual((await send('PATCH', '/api/emoji/aliases/999999', { alias: ':free_name:' })).json(), { message: 'No query results for model [EmojiAlias] 999999.' });
+      assert.deepEqual((await send('PATCH', '/api/emoji/aliases/999999', { alias: ':free_name:' })).json(), {
+        message: 'No query results for model [EmojiAlias] 999999.',
+      });
     });
   });
 

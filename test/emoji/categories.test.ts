@@ -43,7 +43,10 @@ describeEachDatabase('category endpoints', (db) => {
       assert.equal(response.statusCode, 200);
       const body = response.json();
       assert.deepEqual(Object.keys(body), ['data']);
-      assert.deepEqual(body.data.map((category: { id: number }) => category.id), [ids.early, ids.late, ids.tie]);
+      assert.deepEqual(
+        body.data.map((category: { id: number }) => category.id),
+        [ids.early, ids.late, ids.tie],
+      );
       assert.deepEqual(Object.keys(body.data[0]), CATEGORY_KEYS);
       assert.equal(body.data[0].emojis_count, null);
       assert.equal(body.data[0].emojis, null);
@@ -55,10 +58,13 @@ describeEachDatabase('category endpoints', (db) => {
       assert.deepEqual(counts, [2, 0, 1]);
     });
 
-    it('include_emojis adds each category\'s emojis by display order, without their relations', async () => {
+    it("include_emojis adds each category's emojis by display order, without their relations", async () => {
       const body = (await list('?include_emojis=1')).json();
       const [early, late, tie] = body.data;
-      assert.deepEqual(early.emojis.map((emoji: { id: number }) => emoji.id), emojis);
+      assert.deepEqual(
+        early.emojis.map((emoji: { id: number }) => emoji.id),
+        emojis,
+      );
       assert.deepEqual(Object.keys(early.emojis[0]), EMOJI_KEYS);
       assert.equal(early.emojis[0].category, null);
       assert.equal(early.emojis[0].aliases, null);
@@ -80,7 +86,9 @@ describeEachDatabase('category endpoints', (db) => {
       assert.equal(before.json().data[2].emojis_count, 1);
       const admin = await signIn(own, 'admin');
       const write = (method: 'POST' | 'PATCH', url: string, payload: object) => own.app.inject({ method, url, headers: admin.headers, payload });
-      const created = (await write('POST', '/api/emoji/emojis', { title: 'New', emoji_shortcode: ':fresh_one:', display_order: 0, emoji_category_id: ids.tie })).json().data;
+      const created = (
+        await write('POST', '/api/emoji/emojis', { title: 'New', emoji_shortcode: ':fresh_one:', display_order: 0, emoji_category_id: ids.tie })
+      ).json().data;
       await write('PATCH', `/api/emoji/categories/${ids.tie}`, { title: 'Renamed' });
       const after = (await list('?include_emojis=1&with_emojis=1')).json().data[2];
       assert.equal(after.title, 'Renamed');
@@ -108,7 +116,10 @@ describeEachDatabase('category endpoints', (db) => {
       assert.deepEqual(Object.keys(data), CATEGORY_KEYS);
       assert.equal(data.title, 'Weather');
       assert.equal(data.emojis_count, null);
-      assert.deepEqual(data.emojis.map((emoji: { id: number }) => emoji.id), [a.id, b.id]);
+      assert.deepEqual(
+        data.emojis.map((emoji: { id: number }) => emoji.id),
+        [a.id, b.id],
+      );
       assert.equal(data.emojis[0].aliases, null);
       assert.equal(data.emojis[0].category, null);
     });
@@ -119,7 +130,10 @@ describeEachDatabase('category endpoints', (db) => {
       await makeAlias(t, emoji, uniqueCode('b_second'));
       await makeAlias(t, emoji, uniqueCode('a_first'));
       const [loaded] = (await get(`/api/emoji/categories/${category.id}?with_aliases=1`)).json().data.emojis;
-      assert.deepEqual(loaded.aliases.map((alias: { alias: string }) => alias.alias.slice(0, 3)), [':a_', ':b_']);
+      assert.deepEqual(
+        loaded.aliases.map((alias: { alias: string }) => alias.alias.slice(0, 3)),
+        [':a_', ':b_'],
+      );
       assert.equal(loaded.aliases[0].emoji, null);
     });
 
@@ -178,12 +192,14 @@ describeEachDatabase('category endpoints', (db) => {
         title: ['The title field is required.'],
         display_order: ['The display order field must be at least 0.'],
       });
-      assert.deepEqual((await send('PUT', '/api/emoji/categories/999999', { title: 'x' })).json(), { message: 'No query results for model [EmojiCategory] 999999.' });
+      assert.deepEqual((await send('PUT', '/api/emoji/categories/999999', { title: 'x' })).json(), {
+        message: 'No query results for model [EmojiCategory] 999999.',
+      });
     });
   });
 
   describe('DELETE /api/emoji/categories/{id}', () => {
-    it('answers 204 and keeps the category\'s emojis, now without a category', async () => {
+    it("answers 204 and keeps the category's emojis, now without a category", async () => {
       const category = await makeCategory(t);
       const emoji = await makeEmoji(t, { emoji_category_id: category.id });
       const response = await send('DELETE', `/api/emoji/categories/${category.id}`);

@@ -1,14 +1,16 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { describeEachDatabase, type TestApp } from '../helpers/app.ts';
+import { TestClock } from '../helpers/clock.ts';
 import { signIn, type SignedIn } from '../helpers/auth.ts';
 import { API_TIMESTAMP, EMOJI_KEYS, makeAlias, makeCategory, makeEmoji, uniqueCode } from '../helpers/emoji.ts';
 
 describeEachDatabase('emoji endpoints', (db) => {
   let t: TestApp;
   let admin: SignedIn;
+  const clock = new TestClock();
   before(async () => {
-    t = await db.start();
+    t = await db.start({ clock });
     admin = await signIn(t, 'admin');
   });
   after(() => t.close());
@@ -28,7 +30,10 @@ describeEachDatabase('emoji endpoints', (db) => {
       const response = await get(`/api/emoji/emojis?category_id=${category.id}`);
       assert.equal(response.statusCode, 200);
       const body = response.json();
-      assert.deepEqual(body.data.map((emoji: { id: number }) => emoji.id), [first.id, third.id, second.id]);
+      assert.deepEqual(
+        body.data.map((emoji: { id: number }) => emoji.id),
+        [first.id, third.id, second.id],
+      );
       const item = body.data[0];
       assert.deepEqual(Object.keys(item), EMOJI_KEYS);
       assert.equal(item.category, null);
@@ -81,7 +86,10 @@ describeEachDatabase('emoji endpoints', (db) => {
       const byText = await makeEmoji(t, { emoji_category_id: category.id, emoji_text: '🚀' });
       await makeEmoji(t, { emoji_category_id: category.id, title: '100%_sure' });
       const ids = async (query: string) =>
-        (await get(`/api/emoji/emojis?category_id=${category.id}&search=${encodeURIComponent(query)}`)).json().data.map((e: { id: number }) => e.id).sort();
+        (await get(`/api/emoji/emojis?category_id=${category.id}&search=${encodeURIComponent(query)}`))
+          .json()
+          .data.map((e: { id: number }) => e.id)
+          .sort();
       assert.deepEqual(await ids('rocket'), [byCode.id, byTitle.id].sort());
       assert.deepEqual(await ids('🚀'), [byText.id]);
       assert.equal((await ids('%_')).length, 1);
@@ -100,7 +108,9 @@ describeEachDatabase('emoji endpoints', (db) => {
         seen.push(...body.data.map((e: { id: number }) => e.id));
       }
       assert.deepEqual(seen, created);
-      const second = (await t.app.inject({ method: 'GET', url: `/api/emoji/emojis?category_id=${category.id}&per_page=3&page=2`, headers: { host: 'forum.test' } })).json();
+      const second = (
+        await t.app.inject({ method: 'GET', url: `/api/emoji/emojis?category_id=${category.id}&per_page=3&page=2`, headers: { host: 'forum.test' } })
+      ).json();
       assert.equal(second.links.next, `http://forum.test/api/emoji/emojis?category_id=${category.id}&per_page=3&page=3`);
       assert.equal(second.links.prev, `http://forum.test/api/emoji/emojis?category_id=${category.id}&per_page=3&page=1`);
     });
@@ -131,10 +141,22 @@ describeEachDatabase('emoji endpoints', (db) => {
       assert.deepEqual(Object.keys(data), EMOJI_KEYS);
       assert.equal(data.title, 'Wave');
       assert.equal(data.emoji_text, '👋');
-      assert.deepEqual({ ...data.category, created_at: 'x', updated_at: 'x' }, {
-        id: category.id, title: 'Hands', display_order: 0, emojis_count: null, emojis: null, created_at: 'x', updated_at: 'x',
-      });
-      assert.deepEqual(data.aliases.map((alias: { alias: string }) => alias.alias.slice(0, 7)), [':wave_a', ':wave_b']);
+      assert.deepEqual(
+        { ...data.category, created_at: 'x', updated_at: 'x' },
+        {
+          id: category.id,
+          title: 'Hands',
+          display_order: 0,
+          emojis_count: null,
+          emojis: null,
+          created_at: 'x',
+          updated_at: 'x',
+        },
+      );
+      assert.deepEqual(
+        data.aliases.map((alias: { alias: string }) => alias.alias.slice(0, 7)),
+        [':wave_a', ':wave_b'],
+      );
       assert.ok(data.aliases.every((alias: { emoji: unknown }) => alias.emoji === null));
       assert.equal(data.aliases_count, null);
     });
@@ -192,7 +214,11 @@ describeEachDatabase('emoji endpoints', (db) => {
     });
 
     it('stores sprite_params only when sprite_mode is true', async () => {
-      const response = await send('POST', '/api/emoji/emojis', validEmoji({ sprite_mode: false, sprite_params: { x: 1, y: 1, width: 1, height: 1, sheet: 's.png' } }));
+      const response = await send(
+        'POST',
+        '/api/emoji/emojis',
+        validEmoji({ sprite_mode: false, sprite_params: { x: 1, y: 1, width: 1, height: 1, sheet: 's.png' } }),
+      );
       assert.equal(response.statusCode, 201);
       assert.equal(response.json().data.sprite_params, null);
       assert.equal(response.json().data.emoji_text, '🥳');
@@ -209,7 +235,7 @@ describeEachDatabase('emoji endpoints', (db) => {
         title: 'x'.repeat(256),
         emoji_shortcode: 'no colons',
         display_order: -1,
-        image_url: 'y'.repeat(501),
+        image_url: `/${'y'.repeat(500)}`,
         sprite_params: { x: -1, width: 0, sheet: 5 },
       });
       assert.equal(response.statusCode, 422);
@@ -274,7 +300,9 @@ describeEachDatabase('emoji endpoints', (db) => {
 
     it('requires all five sprite_params when sprite_mode is true (dotted keys)', async () => {
       const none = await send('POST', '/api/emoji/emojis', validEmoji({ emoji_text: null, sprite_mode: true }));
-      assert.deepEqual(none.json().errors, { sprite_params: ['The sprite params field is required when sprite mode is true.'] });
+      assert.deepEqual(none.json().errors, ALL_SPRITE_MEMBERS_REQUIRED);
+      const nullParams = await send('POST', '/api/emoji/emojis', validEmoji({ emoji_text: null, sprite_mode: true, sprite_params: null }));
+      assert.deepEqual(nullParams.json().errors, ALL_SPRITE_MEMBERS_REQUIRED);
       const partial = await send('POST', '/api/emoji/emojis', validEmoji({ emoji_text: null, sprite_mode: true, sprite_params: { x: 0, sheet: 'a.png' } }));
       assert.deepEqual(partial.json().errors, {
         'sprite_params.y': ['The sprite params.y field is required when sprite mode is true.'],
@@ -290,7 +318,11 @@ describeEachDatabase('emoji endpoints', (db) => {
         emoji_text: ['The emoji text field must be empty when image url is present.'],
         image_url: ['The image url field must be empty when emoji text is present.'],
       });
-      const textAndSprite = await send('POST', '/api/emoji/emojis', validEmoji({ sprite_mode: true, sprite_params: { x: 0, y: 0, width: 1, height: 1, sheet: 'a' } }));
+      const textAndSprite = await send(
+        'POST',
+        '/api/emoji/emojis',
+        validEmoji({ sprite_mode: true, sprite_params: { x: 0, y: 0, width: 1, height: 1, sheet: 'a' } }),
+      );
       assert.deepEqual(textAndSprite.json().errors, {
         emoji_text: ['The emoji text field must be empty when sprite mode is true.'],
         sprite_mode: ['The sprite mode field must be false when emoji text is present.'],
@@ -344,7 +376,7 @@ describeEachDatabase('emoji endpoints', (db) => {
 
     it('moves updated_at forward and keeps created_at', async () => {
       const emoji = await makeEmoji(t);
-      await new Promise((resolve) => setTimeout(resolve, 1100));
+      clock.advance(1000);
       const data = (await send('PATCH', `/api/emoji/emojis/${emoji.id}`, {})).json().data;
       assert.equal(data.created_at, `${emoji.created_at.slice(0, 19)}Z`);
       assert.ok(data.updated_at > data.created_at);
@@ -355,7 +387,9 @@ describeEachDatabase('emoji endpoints', (db) => {
       const image = (await send('PATCH', `/api/emoji/emojis/${emoji.id}`, { image_url: '/c.png' })).json().data;
       assert.equal(image.image_url, '/c.png');
       assert.equal(image.emoji_text, null);
-      const sprite = (await send('PATCH', `/api/emoji/emojis/${emoji.id}`, { sprite_mode: true, sprite_params: { x: 1, y: 2, width: 3, height: 4, sheet: 's' } })).json().data;
+      const sprite = (
+        await send('PATCH', `/api/emoji/emojis/${emoji.id}`, { sprite_mode: true, sprite_params: { x: 1, y: 2, width: 3, height: 4, sheet: 's' } })
+      ).json().data;
       assert.equal(sprite.image_url, null);
       assert.deepEqual(sprite.sprite_params, { x: 1, y: 2, width: 3, height: 4, sheet: 's' });
       const moved = (await send('PATCH', `/api/emoji/emojis/${emoji.id}`, { sprite_params: { x: 5, y: 6, width: 7, height: 8, sheet: 't' } })).json().data;
@@ -369,14 +403,14 @@ describeEachDatabase('emoji endpoints', (db) => {
     it('refuses turning sprite mode on without parameters, and two kinds at once', async () => {
       const emoji = await makeEmoji(t);
       const noParams = await send('PATCH', `/api/emoji/emojis/${emoji.id}`, { sprite_mode: true });
-      assert.deepEqual(noParams.json().errors, { sprite_params: ['The sprite params field is required when sprite mode is true.'] });
+      assert.deepEqual(noParams.json().errors, ALL_SPRITE_MEMBERS_REQUIRED);
       const twoKinds = await send('PUT', `/api/emoji/emojis/${emoji.id}`, { emoji_text: '😀', image_url: '/d.png' });
       assert.equal(twoKinds.statusCode, 422);
       assert.deepEqual(Object.keys(twoKinds.json().errors).sort(), ['emoji_text', 'image_url']);
       assert.equal((await get(`/api/emoji/emojis/${emoji.id}`)).json().data.emoji_text, emoji.emoji_text);
     });
 
-    it('accepts the emoji\'s own shortcode, refuses another\'s, and frees the old code on a change', async () => {
+    it("accepts the emoji's own shortcode, refuses another's, and frees the old code on a change", async () => {
       const emoji = await makeEmoji(t);
       const other = await makeEmoji(t);
       assert.equal((await send('PATCH', `/api/emoji/emojis/${emoji.id}`, { emoji_shortcode: emoji.emoji_shortcode })).statusCode, 200);
@@ -392,7 +426,12 @@ describeEachDatabase('emoji endpoints', (db) => {
 
     it('validates like create, with every field optional', async () => {
       const emoji = await makeEmoji(t);
-      const response = await send('PATCH', `/api/emoji/emojis/${emoji.id}`, { title: '', display_order: -2, emoji_shortcode: 'bad', emoji_category_id: 999999 });
+      const response = await send('PATCH', `/api/emoji/emojis/${emoji.id}`, {
+        title: '',
+        display_order: -2,
+        emoji_shortcode: 'bad',
+        emoji_category_id: 999999,
+      });
       assert.equal(response.statusCode, 422);
       assert.deepEqual(Object.keys(response.json().errors).sort(), ['display_order', 'emoji_shortcode', 'title']);
       const reference = await send('PATCH', `/api/emoji/emojis/${emoji.id}`, { emoji_category_id: 999999 });
@@ -409,7 +448,7 @@ describeEachDatabase('emoji endpoints', (db) => {
   });
 
   describe('DELETE /api/emoji/emojis/{id}', () => {
-    it('answers 204 with an empty body and deletes the emoji\'s aliases, freeing their codes', async () => {
+    it("answers 204 with an empty body and deletes the emoji's aliases, freeing their codes", async () => {
       const emoji = await makeEmoji(t);
       const alias = await makeAlias(t, emoji);
       const response = await send('DELETE', `/api/emoji/emojis/${emoji.id}`);
@@ -436,7 +475,16 @@ describeEachDatabase('emoji endpoints', (db) => {
     const emoji = await makeEmoji(t);
     assert.equal((await get(`/api/v1/emoji/emojis/${emoji.id}`)).json().data.id, emoji.id);
     const document = (await get('/api/openapi.json')).json();
-    for (const path of ['/api/emoji/emojis', '/api/emoji/emojis/search', '/api/emoji/emojis/{id}', '/api/emoji/aliases', '/api/emoji/aliases/search', '/api/emoji/aliases/{id}', '/api/emoji/categories', '/api/emoji/categories/{id}']) {
+    for (const path of [
+      '/api/emoji/emojis',
+      '/api/emoji/emojis/search',
+      '/api/emoji/emojis/{id}',
+      '/api/emoji/aliases',
+      '/api/emoji/aliases/search',
+      '/api/emoji/aliases/{id}',
+      '/api/emoji/categories',
+      '/api/emoji/categories/{id}',
+    ]) {
       assert.ok(document.paths[path], path);
       for (const operation of Object.values(document.paths[path]) as Array<{ tags: string[]; responses: object }>) {
         assert.deepEqual(operation.tags, ['emoji'], path);
@@ -446,3 +494,11 @@ describeEachDatabase('emoji endpoints', (db) => {
     assert.ok(document.paths['/api/emoji/emojis/{id}'].patch.responses['422']);
   });
 });
+
+/** sprite_mode true without sprite_params: each member is required under its own dotted key. */
+const ALL_SPRITE_MEMBERS_REQUIRED = Object.fromEntries(
+  ['x', 'y', 'width', 'height', 'sheet'].map((member) => [
+    `sprite_params.${member}`,
+    [`The sprite params.${member} field is required when sprite mode is true.`],
+  ]),
+);

@@ -11,7 +11,11 @@ describe('probeImage: the format and size from the bytes', () => {
     assert.deepEqual(probeImage(webp(640, 480)), { ok: true, image: { type: 'webp', width: 640, height: 480 } });
     assert.deepEqual(probeImage(jpeg(1024, 768)), { ok: true, image: { type: 'jpeg', width: 1024, height: 768 } });
 
-    const lossy = Buffer.concat([Buffer.from('RIFF\0\0\0\0WEBPVP8 \0\0\0\0', 'latin1'), Buffer.from([0, 0, 0, 0x9d, 0x01, 0x2a, 0x20, 0x00, 0x10, 0x00]), Buffer.alloc(8)]);
+    const lossy = Buffer.concat([
+      Buffer.from('RIFF\0\0\0\0WEBPVP8 \0\0\0\0', 'latin1'),
+      Buffer.from([0, 0, 0, 0x9d, 0x01, 0x2a, 0x20, 0x00, 0x10, 0x00]),
+      Buffer.alloc(8),
+    ]);
     assert.deepEqual(probeImage(lossy), { ok: true, image: { type: 'webp', width: 32, height: 16 } });
     const extended = Buffer.concat([Buffer.from('RIFF\0\0\0\0WEBPVP8X\0\0\0\0', 'latin1'), Buffer.from([0, 0, 0, 0, 0x3f, 0, 0, 0x1f, 0, 0]), Buffer.alloc(8)]);
     assert.deepEqual(probeImage(extended), { ok: true, image: { type: 'webp', width: 64, height: 32 } });

@@ -30,7 +30,10 @@ describeEachDatabase('emoji image uploads (POST /api/emoji/images, /api/emoji/sp
       assert.equal(response.statusCode, 201);
       const data = response.json().data;
       assert.match(data.url, /^\/emojis\/custom\/[0-9a-f]{32}\.png$/);
-      assert.deepEqual({ ...data, url: undefined, name: undefined }, { url: undefined, name: undefined, width: 32, height: 24, type: 'image/png', size: bytes.length });
+      assert.deepEqual(
+        { ...data, url: undefined, name: undefined },
+        { url: undefined, name: undefined, width: 32, height: 24, type: 'image/png', size: bytes.length },
+      );
       assert.equal(data.url, `/emojis/custom/${data.name}`);
       assert.ok(existsSync(join(t.config.uploadDir, 'custom', data.name)));
     });
@@ -70,7 +73,12 @@ describeEachDatabase('emoji image uploads (POST /api/emoji/images, /api/emoji/sp
         assert.deepEqual(response.json().errors, { file: [message] });
       }
       const noFile = await multipart({ other: 'x' });
-      const missing = await t.app.inject({ method: 'POST', url: '/api/emoji/images', payload: noFile.payload, headers: { ...noFile.headers, ...admin.headers } });
+      const missing = await t.app.inject({
+        method: 'POST',
+        url: '/api/emoji/images',
+        payload: noFile.payload,
+        headers: { ...noFile.headers, ...admin.headers },
+      });
       assert.equal(missing.statusCode, 422);
       assert.deepEqual(missing.json().errors, { file: ['The file field is required.'] });
       assert.equal(readdirSync(join(t.config.uploadDir, 'custom')).length, before);
@@ -121,8 +129,12 @@ describeEachDatabase('emoji image uploads (POST /api/emoji/images, /api/emoji/sp
     });
 
     it('refuses JPEG, and sheets over 2 MB or 4096×4096', async () => {
-      assert.deepEqual((await upload('/api/emoji/sprite-sheets', jpeg(64, 64))).json().errors, { file: ['The sprite sheet must be a PNG, GIF or WebP image (this is JPEG).'] });
-      assert.deepEqual((await upload('/api/emoji/sprite-sheets', gif(5000, 16))).json().errors, { file: ['The sprite sheet must be at most 4096×4096 pixels (this one is 5000×16).'] });
+      assert.deepEqual((await upload('/api/emoji/sprite-sheets', jpeg(64, 64))).json().errors, {
+        file: ['The sprite sheet must be a PNG, GIF or WebP image (this is JPEG).'],
+      });
+      assert.deepEqual((await upload('/api/emoji/sprite-sheets', gif(5000, 16))).json().errors, {
+        file: ['The sprite sheet must be at most 4096×4096 pixels (this one is 5000×16).'],
+      });
       const huge = await upload('/api/emoji/sprite-sheets', noisePng(800, 800));
       assert.equal(huge.statusCode, 422);
       assert.deepEqual(huge.json().errors, { file: ['The sprite sheet must not be larger than 2 MB.'] });

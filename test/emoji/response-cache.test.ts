@@ -21,7 +21,10 @@ describeEachDatabase('cached catalog reads', (db) => {
     const emoji = await makeEmoji(t, { title: 'Cachefresh', emoji_shortcode: ':cachefresh:' });
     assert.equal((await get(url)).json().meta.total, 1);
     await makeAlias(t, emoji, ':cachefresh_alias:');
-    assert.deepEqual((await get(url)).json().data[0].aliases.map((a: { alias: string }) => a.alias), [':cachefresh_alias:']);
+    assert.deepEqual(
+      (await get(url)).json().data[0].aliases.map((a: { alias: string }) => a.alias),
+      [':cachefresh_alias:'],
+    );
     const deleted = await t.app.inject({ method: 'DELETE', url: `/api/emoji/emojis/${emoji.id}`, headers: admin.headers });
     assert.equal(deleted.statusCode, 204);
     assert.equal((await get(url)).json().meta.total, 0);

@@ -80,7 +80,10 @@ describeEachDatabase('search endpoints', (db) => {
       const [loaded] = await search('q=smile&limit=1&with_category=1&with_aliases=1');
       assert.equal(loaded!.category?.title, 'Faces');
       assert.equal(loaded!.category?.emojis_count, null);
-      assert.deepEqual(loaded!.aliases?.map((alias) => alias.alias), [':beam:']);
+      assert.deepEqual(
+        loaded!.aliases?.map((alias) => alias.alias),
+        [':beam:'],
+      );
       assert.equal(loaded!.aliases?.[0]?.emoji, null);
       assert.equal(loaded!.aliases_count, null);
     });
@@ -91,7 +94,15 @@ describeEachDatabase('search endpoints', (db) => {
     });
 
     it('answers 400 with the validation body for a missing or empty q and a bad limit', async () => {
-      for (const [query, fields] of [['', ['q']], ['q=', ['q']], ['q=%20%20', ['q']], ['q=a&limit=0', ['limit']], ['q=a&limit=101', ['limit']], ['limit=abc', ['limit', 'q']], ['q=a&with_aliases=2', ['with_aliases']]] as const) {
+      for (const [query, fields] of [
+        ['', ['q']],
+        ['q=', ['q']],
+        ['q=%20%20', ['q']],
+        ['q=a&limit=0', ['limit']],
+        ['q=a&limit=101', ['limit']],
+        ['limit=abc', ['limit', 'q']],
+        ['q=a&with_aliases=2', ['with_aliases']],
+      ] as const) {
         const response = await t.app.inject({ method: 'GET', url: `/api/emoji/emojis/search?${query}` });
         assert.equal(response.statusCode, 400, query);
         const body = response.json();
@@ -103,7 +114,12 @@ describeEachDatabase('search endpoints', (db) => {
     });
 
     it('sees every write at once: create, rename, alias, delete', async () => {
-      const created = await t.app.inject({ method: 'POST', url: '/api/emoji/emojis', headers: admin.headers, payload: { title: 'Zebra', emoji_shortcode: ':zebra_face:', emoji_text: '🦓', display_order: 0 } });
+      const created = await t.app.inject({
+        method: 'POST',
+        url: '/api/emoji/emojis',
+        headers: admin.headers,
+        payload: { title: 'Zebra', emoji_shortcode: ':zebra_face:', emoji_text: '🦓', display_order: 0 },
+      });
       const id = created.json().data.id;
       assert.deepEqual(await ids('q=zebra_face'), [id]);
       await t.app.inject({ method: 'PATCH', url: `/api/emoji/emojis/${id}`, headers: admin.headers, payload: { emoji_shortcode: ':okapi:' } });
@@ -139,9 +155,18 @@ describeEachDatabase('search endpoints', (db) => {
     };
 
     it('ranks exact, then prefix, then substring; ties alphabetical; case and colons ignored', async () => {
-      assert.deepEqual((await aliases('q=party')).map((a) => a.alias), [':party:', ':Partytime:', ':party_popper:', ':tada_party:']);
-      assert.deepEqual((await aliases('q=:PARTY:&limit=2')).map((a) => a.alias), [':party:', ':Partytime:']);
-      assert.deepEqual((await aliases('q=fett')).map((a) => a.alias), [':confetti:']);
+      assert.deepEqual(
+        (await aliases('q=party')).map((a) => a.alias),
+        [':party:', ':Partytime:', ':party_popper:', ':tada_party:'],
+      );
+      assert.deepEqual(
+        (await aliases('q=:PARTY:&limit=2')).map((a) => a.alias),
+        [':party:', ':Partytime:'],
+      );
+      assert.deepEqual(
+        (await aliases('q=fett')).map((a) => a.alias),
+        [':confetti:'],
+      );
     });
 
     it('matches alias text only, and loads the emoji with its category when asked', async () => {

@@ -29,8 +29,20 @@ function capturingLogger() {
 async function counts(app: BuiltApp) {
   const db = app.database.db;
   const count = async (table: 'emojis' | 'emoji_aliases' | 'emoji_categories' | 'emoji_codes') =>
-    Number((await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
-  return { categories: await count('emoji_categories'), emojis: await count('emojis'), aliases: await count('emoji_aliases'), codes: await count('emoji_codes') };
+    Number(
+      (
+        await db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  return {
+    categories: await count('emoji_categories'),
+    emojis: await count('emojis'),
+    aliases: await count('emoji_aliases'),
+    codes: await count('emoji_codes'),
+  };
 }
 
 describeEachDatabase('the Unicode catalog import', (db) => {
@@ -42,16 +54,30 @@ describeEachDatabase('the Unicode catalog import', (db) => {
       const database = await createTestDatabase(db.kind, { sqliteFile: true });
       const config = testConfig(database, UNICODE);
       const built = await buildApp(config, { logger: log.logger });
-      t = { ...built, config, testDatabase: database, close: async () => { await built.app.close(); await database.drop(); } };
+      t = {
+        ...built,
+        config,
+        testDatabase: database,
+        close: async () => {
+          await built.app.close();
+          await database.drop();
+        },
+      };
     });
     after(() => t.close());
     const get = async (url: string) => (await t.app.inject({ method: 'GET', url })).json();
 
     it('makes one category per Unicode group, in Unicode order, without the component group', async () => {
       const categories = (await get('/api/emoji/categories?with_emojis=1')).data as Array<{ title: string; display_order: number; emojis_count: number }>;
-      assert.deepEqual(categories.map((category) => category.title), GROUPS);
+      assert.deepEqual(
+        categories.map((category) => category.title),
+        GROUPS,
+      );
       const orders = categories.map((category) => category.display_order);
-      assert.deepEqual(orders, [...orders].sort((a, b) => a - b));
+      assert.deepEqual(
+        orders,
+        [...orders].sort((a, b) => a - b),
+      );
       assert.ok(categories.every((category) => category.emojis_count > 0));
     });
 
@@ -62,17 +88,30 @@ describeEachDatabase('the Unicode catalog import', (db) => {
       assert.equal(grinning.emoji_text, '😀');
       assert.equal(grinning.emoji_shortcode, ':grinning:');
       assert.equal(grinning.category.title, 'Smileys & emotion');
-      assert.deepEqual(grinning.aliases.map((alias: { alias: string }) => alias.alias), [':grinning_face:']);
+      assert.deepEqual(
+        grinning.aliases.map((alias: { alias: string }) => alias.alias),
+        [':grinning_face:'],
+      );
       assert.ok(page.meta.total > 1800, `${page.meta.total} emojis`);
-      const categorised = (await get('/api/emoji/categories?with_emojis=1')).data.reduce((sum: number, category: { emojis_count: number }) => sum + category.emojis_count, 0);
+      const categorised = (await get('/api/emoji/categories?with_emojis=1')).data.reduce(
+        (sum: number, category: { emojis_count: number }) => sum + category.emojis_count,
+        0,
+      );
       assert.equal(categorised, page.meta.total);
 
       const all = await t.database.db.selectFrom('emojis').select(['emoji_text', 'display_order', 'id']).orderBy('id').execute();
       const orders = all.map((emoji) => emoji.display_order);
-      assert.deepEqual(orders, [...orders].sort((a, b) => a - b), 'ids follow Unicode order');
+      assert.deepEqual(
+        orders,
+        [...orders].sort((a, b) => a - b),
+        'ids follow Unicode order',
+      );
       assert.ok(!all.some((emoji) => SKIN_TONE.test(emoji.emoji_text ?? '')), 'no skin-tone variants');
       assert.ok(!all.some((emoji) => emoji.emoji_text === '🦰' || emoji.emoji_text === '🏻'), 'no components');
-      assert.ok(all.some((emoji) => emoji.emoji_text === '☺️'), 'fully-qualified forms');
+      assert.ok(
+        all.some((emoji) => emoji.emoji_text === '☺️'),
+        'fully-qualified forms',
+      );
     });
 
     it('prefers GitHub shortcodes, keeps the other codes as aliases, and stores only valid, unique codes', async () => {
@@ -81,14 +120,17 @@ describeEachDatabase('the Unicode catalog import', (db) => {
       assert.equal(thumbsUp.emoji_shortcode, ':thumbsup:');
       assert.ok(!thumbsUp.aliases.some((alias: { alias: string }) => alias.alias === ':+1:'), ':+1: breaks the format');
       const dog = (await get('/api/emoji/emojis/search?q=dog&limit=1')).data[0];
-      assert.equal(dog.title, 'Dog face', 'GitHub\'s :dog: beats emojibase\'s');
+      assert.equal(dog.title, 'Dog face', "GitHub's :dog: beats emojibase's");
 
       const codes = [
         ...(await t.database.db.selectFrom('emojis').select('emoji_shortcode as code').execute()),
         ...(await t.database.db.selectFrom('emoji_aliases').select('alias as code').execute()),
       ].map((row) => row.code);
       const format = new RegExp(CODE_PATTERN);
-      assert.deepEqual(codes.filter((code) => !format.test(code)), []);
+      assert.deepEqual(
+        codes.filter((code) => !format.test(code)),
+        [],
+      );
       assert.equal(new Set(codes).size, codes.length);
       const stored = await counts(t);
       assert.equal(stored.codes, stored.emojis + stored.aliases);
@@ -142,7 +184,10 @@ describeEachDatabase('the Unicode catalog import', (db) => {
       const starts = await Promise.allSettled(Array.from({ length: 3 }, () => buildApp(config, { logger: pino({ level: 'silent' }) })));
       const apps = starts.flatMap((start) => (start.status === 'fulfilled' ? [start.value] : []));
       try {
-        assert.deepEqual(starts.map((start) => start.status), ['fulfilled', 'fulfilled', 'fulfilled']);
+        assert.deepEqual(
+          starts.map((start) => start.status),
+          ['fulfilled', 'fulfilled', 'fulfilled'],
+        );
         const expected = await counts(single);
         for (const app of apps) assert.deepEqual(await counts(app), expected);
       } finally {

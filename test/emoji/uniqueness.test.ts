@@ -30,7 +30,12 @@ describeEachDatabase('shortcode and alias uniqueness under concurrency', (db) =>
     const responses = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
         i % 2 === 0
-          ? t.app.inject({ method: 'POST', url: '/api/emoji/emojis', headers: admin.headers, payload: { title: `Racer ${i}`, emoji_shortcode: code, emoji_text: '🏁', display_order: i } })
+          ? t.app.inject({
+              method: 'POST',
+              url: '/api/emoji/emojis',
+              headers: admin.headers,
+              payload: { title: `Racer ${i}`, emoji_shortcode: code, emoji_text: '🏁', display_order: i },
+            })
           : t.app.inject({ method: 'POST', url: '/api/emoji/aliases', headers: admin.headers, payload: { emoji_id: owner.id, alias: code } }),
       ),
     );
@@ -53,7 +58,9 @@ describeEachDatabase('shortcode and alias uniqueness under concurrency', (db) =>
     const aliases = await Promise.all(emojis.map((emoji) => makeAlias(t, emoji)));
     const code = uniqueCode('renamed_to');
     const responses = await Promise.all([
-      ...emojis.map((emoji) => t.app.inject({ method: 'PATCH', url: `/api/emoji/emojis/${emoji.id}`, headers: admin.headers, payload: { emoji_shortcode: code } })),
+      ...emojis.map((emoji) =>
+        t.app.inject({ method: 'PATCH', url: `/api/emoji/emojis/${emoji.id}`, headers: admin.headers, payload: { emoji_shortcode: code } }),
+      ),
       ...aliases.map((alias) => t.app.inject({ method: 'PUT', url: `/api/emoji/aliases/${alias.id}`, headers: admin.headers, payload: { alias: code } })),
     ]);
     const statuses = responses.map((response) => response.statusCode);
@@ -71,9 +78,18 @@ describeEachDatabase('shortcode and alias uniqueness under concurrency', (db) =>
     assert.deepEqual(await holders(emoji.emoji_shortcode), { emojis: 0, aliases: 0, codes: 0 });
     assert.deepEqual(await holders(alias.alias), { emojis: 0, aliases: 0, codes: 0 });
     const [codes, emojiCount, aliasCount] = await Promise.all([
-      t.database.db.selectFrom('emoji_codes').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-      t.database.db.selectFrom('emojis').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-      t.database.db.selectFrom('emoji_aliases').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      t.database.db
+        .selectFrom('emoji_codes')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow(),
+      t.database.db
+        .selectFrom('emojis')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow(),
+      t.database.db
+        .selectFrom('emoji_aliases')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow(),
     ]);
     assert.equal(Number(codes.n), Number(emojiCount.n) + Number(aliasCount.n));
   });

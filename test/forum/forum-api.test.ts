@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { describeEachDatabase, type TestApp } from '../helpers/app.ts';
 import { signIn, type SignedIn } from '../helpers/auth.ts';
 import { makeAlias, makeEmoji } from '../helpers/emoji.ts';
+import { dom } from '../helpers/dom.ts';
 
 describeEachDatabase('forum API', (db) => {
   let t: TestApp;
@@ -25,9 +26,13 @@ describeEachDatabase('forum API', (db) => {
     t.app.inject({ method, url, headers: who?.headers ?? {}, ...(payload ? { payload } : {}) });
 
   const newForum = async (name = 'General Talk') => (await call('POST', '/api/forums', admin, { name, description: 'Anything goes' })).json().data;
-  const newTopic = async (forumId: number, title = 'Hello world', body = 'First!', who = alice) => call('POST', '/api/topics', who, { forum_id: forumId, title, body });
+  const newTopic = async (forumId: number, title = 'Hello world', body = 'First!', who = alice) =>
+    call('POST', '/api/topics', who, { forum_id: forumId, title, body });
   const rule = (pattern: string, filterType: 'block' | 'moderate' | 'replace', appliesTo: string[], replacement?: string) =>
-    t.services.wordFilters.create({ pattern, pattern_type: 'exact', filter_type: filterType, applies_to: appliesTo as never, ...(replacement ? { replacement } : {}) }, admin.user.id);
+    t.services.wordFilters.create(
+      { pattern, pattern_type: 'exact', filter_type: filterType, applies_to: appliesTo as never, ...(replacement ? { replacement } : {}) },
+      admin.user.id,
+    );
 
   describe('forums', () => {
     it('admins create forums with their semantic URL (201)', async () => {
@@ -36,7 +41,13 @@ describeEachDatabase('forum API', (db) => {
       const forum = response.json().data;
       assert.equal(forum.url, `/forum/off-topic.${forum.id}/`);
       assert.deepEqual(
-        { name: forum.name, description: forum.description, display_order: forum.display_order, topics_count: forum.topics_count, posts_count: forum.posts_count },
+        {
+          name: forum.name,
+          description: forum.description,
+          display_order: forum.display_order,
+          topics_count: forum.topics_count,
+          posts_count: forum.posts_count,
+        },
         { name: 'Off Topic', description: 'Chat', display_order: 3, topics_count: 0, posts_count: 0 },
       );
     });
@@ -151,7 +162,10 @@ describeEachDatabase('forum API', (db) => {
       const topic = (await newTopic(forum.id, 'Long thread', 'post 0')).json().data;
       for (let i = 1; i <= 4; i++) await call('POST', `/api/topics/${topic.id}/posts`, bob, { body: `post ${i}` });
       const page = (await call('GET', `/api/topics/${topic.id}/posts?per_page=2&page=2`)).json();
-      assert.deepEqual(page.data.map((p: { body: string }) => p.body), ['post 2', 'post 3']);
+      assert.deepEqual(
+        page.data.map((p: { body: string }) => p.body),
+        ['post 2', 'post 3'],
+      );
       assert.deepEqual(page.meta, { current_page: 2, per_page: 2, total: 5, last_page: 3, from: 3, to: 4 });
     });
   });
@@ -242,18 +256,39 @@ describeEachDatabase('forum API', (db) => {
       await makeAlias(t, wave, ':hello_forum:');
       await makeEmoji(t, { title: 'Party parrot', emoji_text: null, image_url: '/emojis/custom/parrot.gif', emoji_shortcode: ':parrot_forum:' });
       await makeEmoji(t, {
-        title: 'Sprite star', emoji_text: null, sprite_mode: true,
-        sprite_params: { x: 16, y: 32, width: 16, height: 16, sheet: 'sheet.png' }, emoji_shortcode: ':star_forum:',
+        title: 'Sprite star',
+        emoji_text: null,
+        sprite_mode: true,
+        sprite_params: { x: 16, y: 32, width: 16, height: 16, sheet: 'sheet.png' },
+        emoji_shortcode: ':star_forum:',
       });
       const forum = await newForum('Emoji Talk');
       const topic = (await newTopic(forum.id, 'Hi :wave_forum:', ':hello_forum: :parrot_forum: :star_forum: :unknown_code: <i>')).json().data;
       assert.equal(topic.title_html, 'Hi <span class="emoji" role="img" aria-label="Waving hand" title=":wave_forum:">👋</span>');
       assert.equal(topic.url, `/topic/hi-wave-forum.${topic.id}/`);
       const body = (await call('GET', `/api/topics/${topic.id}/posts`)).json().data[0].body_html;
-      assert.match(body, /<span class="emoji" role="img" aria-label="Waving hand" title=":hello_forum:">👋<\/span>/);
-      assert.match(body, /<img class="emoji" src="\/emojis\/custom\/parrot.gif" alt=":parrot_forum:" title="Party parrot" loading="lazy">/);
-      assert.match(body, /<span class="sprite" role="img" aria-label="Sprite star" title=":star_forum:" style="width:16px;height:16px;background-image:url\(&#39;\/emojis\/sprites\/sheet.png&#39;\);background-position:-16px -32px"><\/span>/);
-      assert.match(body, /:unknown_code: &lt;i&gt;/, 'unknown codes and markup stay text');
+      const post = dom(body);
+      const unicode = post.one('span.emoji');
+      assert.deepEqual(unicode.attributes, { class: 'emoji', role: 'img', 'aria-label': 'Waving hand', title: ':hello_forum:' });
+      assert.equal(unicode.text, '👋');
+      assert.deepEqual(post.one('img.emoji').attributes, {
+        class: 'emoji',
+        src: '/emojis/custom/parrot.gif',
+        alt: ':parrot_forum:',
+        title: 'Party parrot',
+        loading: 'lazy',
+      });
+      const sprite = post.one('span.sprite');
+      assert.deepEqual(sprite.attributes, {
+        class: 'sprite',
+        role: 'img',
+        'aria-label': 'Sprite star',
+        title: ':star_forum:',
+        style: "width:16px;height:16px;background-image:url('/emojis/sprites/sheet.png');background-position:-16px -32px",
+      });
+      assert.equal(sprite.text, '');
+      assert.match(post.textContent, /:unknown_code: <i>/, 'unknown codes and markup stay text');
+      assert.equal(post.count('i'), 0, 'no <i> element');
     });
 
     it('follow the catalog: an emoji added later shows in existing posts', async () => {

@@ -12,7 +12,12 @@ describe('TopicViewCounter', () => {
     assert.equal(counter.unwritten(1), 2);
     await counter.flush();
     await counter.flush();
-    assert.deepEqual(batches, [new Map([[1, 2], [2, 1]])]);
+    assert.deepEqual(batches, [
+      new Map([
+        [1, 2],
+        [2, 1],
+      ]),
+    ]);
     assert.equal(counter.unwritten(1), 0);
   });
 

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { describe } from 'node:test';
 import pino, { type Logger } from 'pino';
 import { buildApp, type BuiltApp } from '../../src/app.ts';
+import type { Clock } from '../../src/clock.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { createTestDatabase, databaseKinds, type DatabaseKind, type TestDatabase } from './databases.ts';
 
@@ -20,6 +21,8 @@ export interface StartOptions {
   sqliteFile?: boolean;
   /** Where the app logs (default: nowhere). */
   logger?: Logger;
+  /** The app's clock (default: the system clock); a TestClock lets a test set the time. */
+  clock?: Clock;
 }
 
 /** Configuration as a test wants it: quiet, empty catalog, generous limits unless overridden. */
@@ -30,6 +33,12 @@ export function testConfig(database: TestDatabase, env: Record<string, string> =
     EMOJI_CATALOG: 'none',
     RATE_LIMIT_GUEST: '100000',
     RATE_LIMIT_AUTHENTICATED: '100000',
+    // The lowest accepted cost: hashing at the production cost made the suite slow.
+    PASSWORD_HASH_COST: '10',
+    // Tests name this host to see absolute links built from the request.
+    ALLOWED_HOSTS: 'forum.test,one.test,two.test',
+    // Tests post quickly; the flood-control tests turn it on.
+    FLOOD_INTERVAL_SECONDS: '0',
     ...env,
   });
 }
@@ -41,7 +50,10 @@ export async function startTestApp(kind: DatabaseKind, options: StartOptions = {
   const config = testConfig(testDatabase, { UPLOAD_DIR: uploads, ...options.env });
   let built: BuiltApp;
   try {
-    built = await buildApp(config, { logger: options.logger ?? pino({ level: config.logLevel }) });
+    built = await buildApp(config, {
+      logger: options.logger ?? pino({ level: config.logLevel }),
+      ...(options.clock === undefined ? {} : { clock: options.clock }),
+    });
   } catch (error) {
     await testDatabase.drop();
     rmSync(uploads, { recursive: true, force: true });

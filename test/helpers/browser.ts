@@ -41,7 +41,10 @@ export class Browser {
     form?: Record<string, string | string[]>,
     headers: Record<string, string> = {},
   ): Promise<PageResponse> {
-    const payload = form === undefined ? undefined : new URLSearchParams(Object.entries(form).flatMap(([key, value]) => (Array.isArray(value) ? value : [value]).map((v): [string, string] => [key, v])));
+    const payload =
+      form === undefined
+        ? undefined
+        : new URLSearchParams(Object.entries(form).flatMap(([key, value]) => (Array.isArray(value) ? value : [value]).map((v): [string, string] => [key, v])));
     const response = await this.#t.app.inject({
       method,
       url,

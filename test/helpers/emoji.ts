@@ -33,8 +33,19 @@ export function makeAlias(t: TestApp, emoji: { id: number }, alias?: string): Pr
 export const API_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
 
 export const EMOJI_KEYS = [
-  'id', 'title', 'emoji_text', 'emoji_shortcode', 'image_url', 'sprite_mode', 'sprite_params', 'display_order',
-  'category', 'aliases', 'aliases_count', 'created_at', 'updated_at',
+  'id',
+  'title',
+  'emoji_text',
+  'emoji_shortcode',
+  'image_url',
+  'sprite_mode',
+  'sprite_params',
+  'display_order',
+  'category',
+  'aliases',
+  'aliases_count',
+  'created_at',
+  'updated_at',
 ];
 export const ALIAS_KEYS = ['id', 'alias', 'emoji', 'created_at', 'updated_at'];
 export const CATEGORY_KEYS = ['id', 'title', 'display_order', 'emojis_count', 'emojis', 'created_at', 'updated_at'];

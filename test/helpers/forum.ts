@@ -5,6 +5,7 @@ import type { ForumRow, TopicWithAuthor } from '../../src/forum/repository.ts';
 import type { UserRow } from '../../src/users/repository.ts';
 import type { WordFilterRecord } from '../../src/word-filters/repository.ts';
 import type { ContentType, FilterType } from '../../src/word-filters/rules.ts';
+import { dom, readerText } from './dom.ts';
 import type { TestApp } from './app.ts';
 import { TEST_PASSWORD, createUser } from './auth.ts';
 import { Browser } from './browser.ts';
@@ -76,13 +77,11 @@ export function linkIn(mail: Mail, prefix: string): string {
 
 /** The page's <main> with tags removed and white space collapsed: what a reader sees. */
 export function mainText(body: string): string {
-  const main = /<main id="main">([\s\S]*)<\/main>/.exec(body)?.[1] ?? body;
-  return main
-    .replace(/<\/?(?:a|strong|em|b|i|span|time|code)\b[^>]*>/g, '')
-    .replace(/<[^>]+>/g, ' ').replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/\s+/g, ' ').trim();
+  const page = dom(body);
+  return readerText(page.find('main#main') ?? page.root);
 }
 
 /** The canonical URL a page declares. */
 export function canonicalOf(body: string): string | undefined {
-  return /<link rel="canonical" href="([^"]+)">/.exec(body)?.[1];
+  return dom(body).find('link[rel="canonical"]')?.getAttribute('href');
 }

@@ -16,7 +16,12 @@ export function png(width: number, height: number, paint: (x: number, y: number)
   header.writeUInt32BE(width, 0);
   header.writeUInt32BE(height, 4);
   header.set([8, 6, 0, 0, 0], 8); // 8 bits, RGBA, deflate, no filter, no interlace
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(raw)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 /** A PNG of random pixels: it hardly compresses, so its size is about width × height × 4 bytes. */
@@ -70,7 +75,9 @@ export function jpeg(width: number, height: number): Buffer {
 export const SVG = Buffer.from('<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script></svg>');
 
 /** A multipart/form-data body as a browser sends it. */
-export async function multipart(fields: Record<string, string | { bytes: Buffer; name: string; type: string }>): Promise<{ payload: Buffer; headers: Record<string, string> }> {
+export async function multipart(
+  fields: Record<string, string | { bytes: Buffer; name: string; type: string }>,
+): Promise<{ payload: Buffer; headers: Record<string, string> }> {
   const form = new FormData();
   for (const [key, value] of Object.entries(fields)) {
     if (typeof value === 'string') form.append(key, value);

@@ -9,35 +9,47 @@ import { describeEachDatabase, type TestApp } from '../helpers/app.ts';
 // Routes that exercise the shared conventions the way every module uses them.
 async function addConventionRoutes(t: TestApp): Promise<void> {
   const { app } = t;
-  app.post('/api/test/things', {
-    schema: {
-      body: Type.Object({
-        title: RequiredText(10),
-        display_order: Type.Integer({ minimum: 0 }),
-        sprite_params: Type.Optional(Type.Object({ x: Type.Integer(), sheet: Type.String() })),
-        tags: Type.Optional(Type.Array(Type.Union([Type.Literal('a'), Type.Literal('b')]), { minItems: 1 })),
-      }),
+  app.post(
+    '/api/test/things',
+    {
+      schema: {
+        body: Type.Object({
+          title: RequiredText(10),
+          display_order: Type.Integer({ minimum: 0 }),
+          sprite_params: Type.Optional(Type.Object({ x: Type.Integer(), sheet: Type.String() })),
+          tags: Type.Optional(Type.Array(Type.Union([Type.Literal('a'), Type.Literal('b')]), { minItems: 1 })),
+        }),
+      },
     },
-  }, async (request) => ({ data: request.body }));
+    async (request) => ({ data: request.body }),
+  );
 
-  app.get('/api/test/things/search', {
-    config: { validationStatus: 400 },
-    schema: { querystring: Type.Object(SearchQueryProperties) },
-  }, async (request) => ({ data: [request.query] }));
+  app.get(
+    '/api/test/things/search',
+    {
+      config: { validationStatus: 400 },
+      schema: { querystring: Type.Object(SearchQueryProperties) },
+    },
+    async (request) => ({ data: [request.query] }),
+  );
 
   app.get('/api/test/things/:id', { schema: { params: IdParams } }, async (request) => ({ data: { id: request.params.id } }));
 
   const items = Array.from({ length: 7 }, (_, i) => i + 1);
-  app.get('/api/test/numbers', {
-    schema: {
-      querystring: Type.Object({ ...PageQueryProperties, odd: Type.Optional(QueryFlag) }),
-      response: { 200: PaginatedOf(Type.Integer()) },
+  app.get(
+    '/api/test/numbers',
+    {
+      schema: {
+        querystring: Type.Object({ ...PageQueryProperties, odd: Type.Optional(QueryFlag) }),
+        response: { 200: PaginatedOf(Type.Integer()) },
+      },
     },
-  }, async (request) => {
-    const page = pageRequest(request.query);
-    const all = isOn(request.query.odd) ? items.filter((n) => n % 2 === 1) : items;
-    return paginated(request, t.config.baseUrl, page, all.slice(page.offset, page.offset + page.perPage), all.length);
-  });
+    async (request) => {
+      const page = pageRequest(request.query);
+      const all = isOn(request.query.odd) ? items.filter((n) => n % 2 === 1) : items;
+      return paginated(request, t.config.baseUrl, page, all.slice(page.offset, page.offset + page.perPage), all.length);
+    },
+  );
 
   app.get('/api/test/boom', async () => {
     throw new Error('SQLITE_ERROR: no such column: password_hash in SELECT * FROM users');
@@ -76,7 +88,12 @@ describeEachDatabase('HTTP conventions', (db) => {
   });
 
   it('answers pages with an HTML error page, sent as HTML (not as a JSON string)', async () => {
-    const response = await t.app.inject({ method: 'POST', url: '/login/', payload: 'username=a&password=b', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/login/',
+      payload: 'username=a&password=b',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     assert.equal(response.statusCode, 403);
     assert.match(String(response.headers['content-type']), /^text\/html/);
     assert.ok(response.body.startsWith('<!doctype html>'), response.body.slice(0, 40));
@@ -197,7 +214,12 @@ describeEachDatabase('HTTP conventions', (db) => {
   });
 
   it('accepts 1/0/true/false as query booleans', async () => {
-    for (const [flag, total] of [['1', 4], ['true', 4], ['0', 7], ['false', 7]] as const) {
+    for (const [flag, total] of [
+      ['1', 4],
+      ['true', 4],
+      ['0', 7],
+      ['false', 7],
+    ] as const) {
       assert.equal((await get(`/api/test/numbers?odd=${flag}`)).json().meta.total, total, flag);
     }
   });
@@ -213,7 +235,11 @@ describeEachDatabase('HTTP conventions', (db) => {
   it('answers thrown API errors in the general envelope', async () => {
     const response = await get('/api/test/forbidden');
     assert.equal(response.statusCode, 403);
-    assert.deepEqual(response.json(), { success: false, message: 'You may not do that.', error: { code: 'FORBIDDEN', message: 'You may not do that.', details: null } });
+    assert.deepEqual(response.json(), {
+      success: false,
+      message: 'You may not do that.',
+      error: { code: 'FORBIDDEN', message: 'You may not do that.', details: null },
+    });
   });
 
   it('puts a request id on every response and keeps a sane incoming one', async () => {

@@ -33,9 +33,19 @@ describe('legacyTarget: /viewtopic, /viewforum', () => {
   });
 
   it('answers null (404) for a missing or invalid id', () => {
-    for (const url of ['/viewtopic', '/viewtopic?t=', '/viewtopic?t=0', '/viewtopic?t=-5', '/viewtopic?t=abc',
-      '/viewtopic?t=5.5', '/viewtopic?t=05', '/viewtopic?t=2147483648', '/viewtopic?p=5', '/viewforum?t=5',
-      '/viewforum.php?f=x']) {
+    for (const url of [
+      '/viewtopic',
+      '/viewtopic?t=',
+      '/viewtopic?t=0',
+      '/viewtopic?t=-5',
+      '/viewtopic?t=abc',
+      '/viewtopic?t=5.5',
+      '/viewtopic?t=05',
+      '/viewtopic?t=2147483648',
+      '/viewtopic?p=5',
+      '/viewforum?t=5',
+      '/viewforum.php?f=x',
+    ]) {
       assert.equal(target(url), null, url);
     }
   });
@@ -45,8 +55,16 @@ describe('legacyTarget: /viewtopic, /viewforum', () => {
   });
 
   it('answers null for other paths, including near misses', () => {
-    for (const url of ['/', '/viewtopic/', '/viewtopic.html?t=5', '/VIEWTOPIC?t=5', '/topic?t=5', '/viewtopic.php/x?t=5',
-      '/forum/viewtopic?t=5', '/index.php?t=5']) {
+    for (const url of [
+      '/',
+      '/viewtopic/',
+      '/viewtopic.html?t=5',
+      '/VIEWTOPIC?t=5',
+      '/topic?t=5',
+      '/viewtopic.php/x?t=5',
+      '/forum/viewtopic?t=5',
+      '/index.php?t=5',
+    ]) {
       assert.equal(target(url), null, url);
     }
   });
@@ -76,16 +94,32 @@ describe('legacyTarget: /profile?mode=…', () => {
   });
 
   it('answers null (404) for a missing or invalid user id or key', () => {
-    for (const url of ['/profile?mode=viewprofile', '/profile?mode=viewprofile&u=0', '/profile?mode=viewprofile&u=x',
-      '/profile?mode=email', '/profile?mode=email&u=-1', '/profile?mode=activate&u=42', '/profile?mode=activate&u=42&k=',
-      '/profile?mode=activate&k=abc', '/profile?mode=activate&u=abc&k=abc']) {
+    for (const url of [
+      '/profile?mode=viewprofile',
+      '/profile?mode=viewprofile&u=0',
+      '/profile?mode=viewprofile&u=x',
+      '/profile?mode=email',
+      '/profile?mode=email&u=-1',
+      '/profile?mode=activate&u=42',
+      '/profile?mode=activate&u=42&k=',
+      '/profile?mode=activate&k=abc',
+      '/profile?mode=activate&u=abc&k=abc',
+    ]) {
       assert.equal(target(url), null, url);
     }
   });
 
   it('answers null for a missing or unknown mode', () => {
-    for (const url of ['/profile', '/profile?u=7', '/profile?mode=', '/profile?mode=delete&u=7', '/profile?mode=VIEWPROFILE&u=7',
-      '/profile?mode=constructor', '/profile?mode=toString&u=1', '/profile?mode=__proto__']) {
+    for (const url of [
+      '/profile',
+      '/profile?u=7',
+      '/profile?mode=',
+      '/profile?mode=delete&u=7',
+      '/profile?mode=VIEWPROFILE&u=7',
+      '/profile?mode=constructor',
+      '/profile?mode=toString&u=1',
+      '/profile?mode=__proto__',
+    ]) {
       assert.equal(target(url), null, url);
     }
   });

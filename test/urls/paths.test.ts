@@ -1,9 +1,23 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
-  MAX_ID, absoluteUrl, activationPath, bonusPath, forumPath, loginPath, logoutPath, parseId,
-  parseSemanticSegment, passwordRecoveryPath, profileEmailPath, profilePath, registerPath, settingsPath,
-  topicPath, watchlistPath, withQuery,
+  MAX_ID,
+  absoluteUrl,
+  activationPath,
+  bonusPath,
+  forumPath,
+  loginPath,
+  logoutPath,
+  parseId,
+  parseSemanticSegment,
+  passwordRecoveryPath,
+  profileEmailPath,
+  profilePath,
+  registerPath,
+  settingsPath,
+  topicPath,
+  watchlistPath,
+  withQuery,
 } from '../../src/urls/paths.ts';
 import { slugify } from '../../src/urls/slug.ts';
 
@@ -96,10 +110,7 @@ describe('query and fragment', () => {
   });
 
   it('percent-encodes keys, values and the fragment', () => {
-    assert.equal(
-      withQuery('/p/', { 'a b': 'x&y=z', q: 'Größe + 1/2', _fragment: 'a b#c' }),
-      '/p/?a%20b=x%26y%3Dz&q=Gr%C3%B6%C3%9Fe%20%2B%201%2F2#a%20b%23c',
-    );
+    assert.equal(withQuery('/p/', { 'a b': 'x&y=z', q: 'Größe + 1/2', _fragment: 'a b#c' }), '/p/?a%20b=x%26y%3Dz&q=Gr%C3%B6%C3%9Fe%20%2B%201%2F2#a%20b%23c');
   });
 
   it('round-trips through URLSearchParams', () => {
@@ -165,14 +176,18 @@ describe('parseSemanticSegment', () => {
   });
 
   it('rejects a non-positive, non-integer, non-canonical or too large id', () => {
-    for (const segment of ['x.0', 'x.-1', 'x.1.5e3', 'x.1e3', 'x.12a', 'x.0x1f', 'x.+5', 'x. 5', 'x.5 ', 'x.007',
-      'x.2147483648', 'x.99999999999', 'x.١٢']) {
+    for (const segment of ['x.0', 'x.-1', 'x.1.5e3', 'x.1e3', 'x.12a', 'x.0x1f', 'x.+5', 'x. 5', 'x.5 ', 'x.007', 'x.2147483648', 'x.99999999999', 'x.١٢']) {
       assert.equal(parseSemanticSegment(segment), null, segment);
     }
   });
 
   it('reads back every path the builder makes', () => {
-    for (const [id, title] of [[1, 'Часть вторая'], [2147483647, ''], [40, 'a.b_c'], [9, '日本語']] as const) {
+    for (const [id, title] of [
+      [1, 'Часть вторая'],
+      [2147483647, ''],
+      [40, 'a.b_c'],
+      [9, '日本語'],
+    ] as const) {
       const segment = topicPath({ id, title }).split('/')[2]!;
       assert.deepEqual(parseSemanticSegment(segment), { slug: slugify(title), id });
     }

@@ -13,9 +13,9 @@ describe('slugify: rule 1, non-ASCII is transliterated to readable ASCII', () =>
   });
 
   it(`spells ${MULTILINGUAL_TITLES.length} titles in ${new Set(MULTILINGUAL_TITLES.map((t) => t.language)).size} languages conventionally`, () => {
-    const wrong = MULTILINGUAL_TITLES
-      .map(({ language, title, slug }) => ({ language, title, expected: slug, actual: slugify(title) }))
-      .filter(({ expected, actual }) => expected !== actual);
+    const wrong = MULTILINGUAL_TITLES.map(({ language, title, slug }) => ({ language, title, expected: slug, actual: slugify(title) })).filter(
+      ({ expected, actual }) => expected !== actual,
+    );
     assert.deepEqual(wrong, []);
   });
 
@@ -170,10 +170,21 @@ describe('slugify: rule 1, non-ASCII is transliterated to readable ASCII', () =>
 
   describe('every title with a letter or digit gets a non-empty slug', () => {
     const titles: [string, string][] = [
-      ['Tifinagh', 'ⵜⴰⵎⴰⵣⵉⵖⵜ'], ['N’Ko', 'ߒߞߏ'], ['Ethiopic', 'አማርኛ'], ['Cherokee', 'ᏣᎳᎩ'],
-      ['Myanmar', 'မြန်မာ'], ['Khmer', 'ភាសាខ្មែរ'], ['Sinhala', 'සිංහල'], ['Tamil', 'தமிழ்'],
-      ['Bengali', 'বাংলা'], ['Mongolian', 'ᠮᠣᠩᠭᠣᠯ'], ['CJK extension A', '㐀㐁'], ['CJK extension B', '𠀀'],
-      ['a lone modifier letter', 'ー'], ['a lone modifier apostrophe', 'ʼ'], ['Cuneiform', '𒀀'],
+      ['Tifinagh', 'ⵜⴰⵎⴰⵣⵉⵖⵜ'],
+      ['N’Ko', 'ߒߞߏ'],
+      ['Ethiopic', 'አማርኛ'],
+      ['Cherokee', 'ᏣᎳᎩ'],
+      ['Myanmar', 'မြန်မာ'],
+      ['Khmer', 'ភាសាខ្មែរ'],
+      ['Sinhala', 'සිංහල'],
+      ['Tamil', 'தமிழ்'],
+      ['Bengali', 'বাংলা'],
+      ['Mongolian', 'ᠮᠣᠩᠭᠣᠯ'],
+      ['CJK extension A', '㐀㐁'],
+      ['CJK extension B', '𠀀'],
+      ['a lone modifier letter', 'ー'],
+      ['a lone modifier apostrophe', 'ʼ'],
+      ['Cuneiform', '𒀀'],
     ];
     for (const [script, title] of titles) {
       it(`gives ${script} (${title}) a slug of the allowed shape`, () => {
@@ -236,8 +247,19 @@ describe('slugify: rule 2, only a-z, 0-9 and single inner hyphens', () => {
   it('produces only the allowed shape for any input (generated titles)', () => {
     let seed = 42;
     const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
-    const ranges = [[0x20, 0x7e], [0xa0, 0x24f], [0x370, 0x52f], [0x530, 0x6ff], [0x900, 0x97f], [0xe00, 0xe7f],
-      [0x10a0, 0x10ff], [0x3040, 0x30ff], [0x4e00, 0x9fff], [0xac00, 0xd7a3], [0x1f300, 0x1f64f]] as const;
+    const ranges = [
+      [0x20, 0x7e],
+      [0xa0, 0x24f],
+      [0x370, 0x52f],
+      [0x530, 0x6ff],
+      [0x900, 0x97f],
+      [0xe00, 0xe7f],
+      [0x10a0, 0x10ff],
+      [0x3040, 0x30ff],
+      [0x4e00, 0x9fff],
+      [0xac00, 0xd7a3],
+      [0x1f300, 0x1f64f],
+    ] as const;
     for (let n = 0; n < 500; n++) {
       let title = '';
       const length = Math.floor(random() * 80);
@@ -273,8 +295,7 @@ describe('slugify: rule 3, truncated at 50 characters at a word boundary', () =>
   it('moves a cut inside a word back to the last hyphen past the middle', () => {
     // 30 + 1 + 25: the cut at 50 falls inside the second word; the hyphen is at position 31
     assert.equal(slugify(`${word(30)} ${word(25, 'b')}`), word(30));
-    assert.equal(slugify('The quick brown fox jumps over the lazy dog and keeps running'),
-      'the-quick-brown-fox-jumps-over-the-lazy-dog-and');
+    assert.equal(slugify('The quick brown fox jumps over the lazy dog and keeps running'), 'the-quick-brown-fox-jumps-over-the-lazy-dog-and');
   });
 
   it('moves back to a hyphen that leaves exactly half (25 characters)', () => {
@@ -287,8 +308,10 @@ describe('slugify: rule 3, truncated at 50 characters at a word boundary', () =>
 
   it('cuts a long word without hyphens at 50', () => {
     assert.equal(slugify(word(120)), word(50));
-    assert.equal(slugify('Donaudampfschifffahrtselektrizitätenhauptbetriebswerkbauunterbeamtengesellschaft'),
-      'donaudampfschifffahrtselektrizitatenhauptbetriebsw');
+    assert.equal(
+      slugify('Donaudampfschifffahrtselektrizitätenhauptbetriebswerkbauunterbeamtengesellschaft'),
+      'donaudampfschifffahrtselektrizitatenhauptbetriebsw',
+    );
   });
 
   it('counts the characters of the slug, not of the title', () => {

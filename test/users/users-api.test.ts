@@ -42,7 +42,11 @@ describeEachDatabase('users API', (db) => {
 
     it('accepts letters of any script, digits, space and _ - . but nothing else', async () => {
       for (const good of ['José_María', '李小龍', 'ab.c-d 9']) {
-        const response = await call('POST', '/api/users', admin.headers, { username: good, email: `${Buffer.from(good).toString('hex')}@example.test`, password: 'long enough' });
+        const response = await call('POST', '/api/users', admin.headers, {
+          username: good,
+          email: `${Buffer.from(good).toString('hex')}@example.test`,
+          password: 'long enough',
+        });
         assert.equal(response.statusCode, 201, good);
       }
       for (const bad of ['bad<name>', ' leading', 'trailing ', 'x'.repeat(33), 'semi;colon']) {
@@ -53,7 +57,11 @@ describeEachDatabase('users API', (db) => {
     });
 
     it('refuses a user name taken in another case, and a taken e-mail address', async () => {
-      const response = await call('POST', '/api/users', admin.headers, { username: 'MAX MEMBER', email: member.user.email.toUpperCase(), password: 'long enough' });
+      const response = await call('POST', '/api/users', admin.headers, {
+        username: 'MAX MEMBER',
+        email: member.user.email.toUpperCase(),
+        password: 'long enough',
+      });
       assert.equal(response.statusCode, 422);
       assert.deepEqual(response.json().errors, {
         username: ['The username has already been taken.'],

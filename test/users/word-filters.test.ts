@@ -61,7 +61,10 @@ describeEachDatabase('users: word filters on names and signatures', (db) => {
     await createRule(t, 'sigblock', 'block', ['signatures']);
     await createRule(t, 'sigswap', 'replace', ['signatures'], 'sigswapped');
     const user = await createUser(t);
-    await assert.rejects(t.services.users.update(user.id, { signature: 'sigblock' }), { name: 'ValidationError', errors: { signature: ['The signature contains words that are not allowed here.'] } });
+    await assert.rejects(t.services.users.update(user.id, { signature: 'sigblock' }), {
+      name: 'ValidationError',
+      errors: { signature: ['The signature contains words that are not allowed here.'] },
+    });
     await t.services.users.update(user.id, { signature: 'A sigswap here' });
     assert.equal((await t.services.users.get(user.id)).signature, 'A sigswap here');
   });

@@ -34,7 +34,7 @@ describe('login page in a browser', { skip: browserSkipReason() }, () => {
     await page.getByLabel('Password').fill(TEST_PASSWORD);
     await page.keyboard.press('Enter');
     await page.waitForURL(`${base}/api/user`);
-    assert.match(await page.textContent('body') ?? '', /"name":"Keyboard Kay"/);
+    assert.match((await page.textContent('body')) ?? '', /"name":"Keyboard Kay"/);
     await page.close();
   });
 });

@@ -49,7 +49,9 @@ describeEachDatabase('checking text against the rules', (db) => {
       const text = 'a frobnicated post';
       assert.equal((await checkText(text, 'topics')).json().data.action, 'allow');
       const created = await t.app.inject({
-        method: 'POST', url: '/api/word-filters', headers: admin.headers,
+        method: 'POST',
+        url: '/api/word-filters',
+        headers: admin.headers,
         payload: { pattern: 'frob*', pattern_type: 'wildcard', filter_type: 'moderate', applies_to: ['topics'] },
       });
       const id = created.json().data.id;
@@ -67,19 +69,24 @@ describeEachDatabase('checking text against the rules', (db) => {
 
     it('runs a stored /^(a+)+$/ against 100 KB of a followed by ! in under 50 ms', async () => {
       const response = await t.app.inject({
-        method: 'POST', url: '/api/word-filters', headers: admin.headers,
+        method: 'POST',
+        url: '/api/word-filters',
+        headers: admin.headers,
         payload: { pattern: '/^(a+)+$/', pattern_type: 'regex', filter_type: 'block', applies_to: ['private_messages'] },
       });
       assert.equal(response.statusCode, 201);
       const text = `${'a'.repeat(100_000)}!`;
-      assert.equal((await t.services.wordFilters.check(text, 'private_messages')).action, 'allow');
-      // The best of three: the engine's cost, not a busy machine's pauses.
+      // The best of three: the engine's cost, not a busy machine's pauses. On
+      // a starved machine a run may use up the check's time budget and hold
+      // the text for moderation (the safe outcome); one run must decide.
       let ms = Number.POSITIVE_INFINITY;
+      const actions = new Set<string>();
       for (let run = 0; run < 3; run++) {
         const started = performance.now();
-        await t.services.wordFilters.check(text, 'private_messages');
+        actions.add((await t.services.wordFilters.check(text, 'private_messages')).action);
         ms = Math.min(ms, performance.now() - started);
       }
+      assert.ok(actions.has('allow') && !actions.has('block'), [...actions].join(', '));
       assert.ok(ms < 50, `took ${ms.toFixed(1)} ms`);
       assert.equal((await checkText('aaaa', 'private_messages')).json().data.action, 'block');
     });
@@ -88,7 +95,10 @@ describeEachDatabase('checking text against the rules', (db) => {
       const missing = await t.app.inject({ method: 'POST', url: '/api/word-filters/check', headers: moderator.headers, payload: {} });
       assert.equal(missing.statusCode, 422);
       assert.deepEqual(missing.json().errors, { text: ['The text field is required.'], content_type: ['The content type field is required.'] });
-      assert.deepEqual((await checkText('', 'wiki')).json().errors, { text: ['The text field is required.'], content_type: ['The selected content type is invalid.'] });
+      assert.deepEqual((await checkText('', 'wiki')).json().errors, {
+        text: ['The text field is required.'],
+        content_type: ['The selected content type is invalid.'],
+      });
       const long = await checkText('a'.repeat(MAX_TEXT_LENGTH + 1));
       assert.equal(long.statusCode, 422);
       assert.deepEqual(long.json().errors, { text: [`The text field must not be greater than ${MAX_TEXT_LENGTH} characters.`] });

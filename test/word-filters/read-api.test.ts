@@ -22,11 +22,39 @@ describeEachDatabase('word-filter reads', (db) => {
     admin = await signIn(t, 'admin');
     moderator = await signIn(t, 'moderator');
     user = await signIn(t, 'user');
-    a = await createRule(t, { pattern: 'Alpha', filter_type: 'block', pattern_type: 'exact', severity: 'high', applies_to: ['posts', 'topics'], notes: 'slur list' }, admin.user.id);
-    b = await createRule(t, { pattern: 'b*ta', filter_type: 'replace', replacement: '***', pattern_type: 'wildcard', severity: 'low', applies_to: ['comments'] }, admin.user.id);
-    c = await createRule(t, { pattern: '/gam+a/i', filter_type: 'moderate', pattern_type: 'regex', severity: 'medium', is_active: false, applies_to: ['posts'], notes: 'spam wave of May' }, admin.user.id);
-    d = await createRule(t, { pattern: 'delta', filter_type: 'moderate', pattern_type: 'exact', severity: 'high', applies_to: ['signatures'], notes: 'ALPHA team asked' }, admin.user.id);
-    e = await createRule(t, { pattern: 'epsilon alpha', filter_type: 'block', pattern_type: 'exact', severity: 'low', applies_to: ['posts', 'usernames'] }, admin.user.id);
+    a = await createRule(
+      t,
+      { pattern: 'Alpha', filter_type: 'block', pattern_type: 'exact', severity: 'high', applies_to: ['posts', 'topics'], notes: 'slur list' },
+      admin.user.id,
+    );
+    b = await createRule(
+      t,
+      { pattern: 'b*ta', filter_type: 'replace', replacement: '***', pattern_type: 'wildcard', severity: 'low', applies_to: ['comments'] },
+      admin.user.id,
+    );
+    c = await createRule(
+      t,
+      {
+        pattern: '/gam+a/i',
+        filter_type: 'moderate',
+        pattern_type: 'regex',
+        severity: 'medium',
+        is_active: false,
+        applies_to: ['posts'],
+        notes: 'spam wave of May',
+      },
+      admin.user.id,
+    );
+    d = await createRule(
+      t,
+      { pattern: 'delta', filter_type: 'moderate', pattern_type: 'exact', severity: 'high', applies_to: ['signatures'], notes: 'ALPHA team asked' },
+      admin.user.id,
+    );
+    e = await createRule(
+      t,
+      { pattern: 'epsilon alpha', filter_type: 'block', pattern_type: 'exact', severity: 'low', applies_to: ['posts', 'usernames'] },
+      admin.user.id,
+    );
   });
   after(() => t.close());
 
@@ -42,7 +70,10 @@ describeEachDatabase('word-filter reads', (db) => {
       const response = await t.app.inject({ method: 'GET', url: '/api/word-filters?per_page=2&page=2', headers: { ...moderator.headers, host: 'forum.test' } });
       assert.equal(response.statusCode, 200);
       const body = response.json();
-      assert.deepEqual(body.data.map((rule: { id: number }) => rule.id), [c.id, b.id]);
+      assert.deepEqual(
+        body.data.map((rule: { id: number }) => rule.id),
+        [c.id, b.id],
+      );
       assert.deepEqual(body.meta, { current_page: 2, from: 3, last_page: 3, per_page: 2, to: 4, total: 5 });
       assert.equal(body.links.prev, 'http://forum.test/api/word-filters?per_page=2&page=1');
       assert.equal(body.links.next, 'http://forum.test/api/word-filters?per_page=2&page=3');
@@ -51,21 +82,24 @@ describeEachDatabase('word-filter reads', (db) => {
 
     it('shows each rule in full', async () => {
       const rule = (await get('/api/word-filters?per_page=100')).json().data.find((item: { id: number }) => item.id === b.id);
-      assert.deepEqual({ ...rule, created_at: undefined, updated_at: undefined }, {
-        id: b.id,
-        pattern: 'b*ta',
-        replacement: '***',
-        filter_type: 'replace',
-        pattern_type: 'wildcard',
-        severity: 'low',
-        is_active: true,
-        case_sensitive: false,
-        applies_to: ['comments'],
-        notes: null,
-        creator: { id: admin.user.id, name: admin.user.name, email: admin.user.email },
-        created_at: undefined,
-        updated_at: undefined,
-      });
+      assert.deepEqual(
+        { ...rule, created_at: undefined, updated_at: undefined },
+        {
+          id: b.id,
+          pattern: 'b*ta',
+          replacement: '***',
+          filter_type: 'replace',
+          pattern_type: 'wildcard',
+          severity: 'low',
+          is_active: true,
+          case_sensitive: false,
+          applies_to: ['comments'],
+          notes: null,
+          creator: { id: admin.user.id, name: admin.user.name, email: admin.user.email },
+          created_at: undefined,
+          updated_at: undefined,
+        },
+      );
       assert.match(rule.created_at, MICROSECOND_TIMESTAMP);
     });
 
@@ -95,9 +129,22 @@ describeEachDatabase('word-filter reads', (db) => {
     });
 
     it('rejects invalid list parameters with 422 on each', async () => {
-      const response = await get('/api/word-filters?filter_type=delete&pattern_type=glob&severity=0&is_active=maybe&applies_to=wiki&per_page=101&sort=name&order=up&sort_by=x&sort_order=y');
+      const response = await get(
+        '/api/word-filters?filter_type=delete&pattern_type=glob&severity=0&is_active=maybe&applies_to=wiki&per_page=101&sort=name&order=up&sort_by=x&sort_order=y',
+      );
       assert.equal(response.statusCode, 422);
-      assert.deepEqual(Object.keys(response.json().errors).sort(), ['applies_to', 'filter_type', 'is_active', 'order', 'pattern_type', 'per_page', 'severity', 'sort', 'sort_by', 'sort_order']);
+      assert.deepEqual(Object.keys(response.json().errors).sort(), [
+        'applies_to',
+        'filter_type',
+        'is_active',
+        'order',
+        'pattern_type',
+        'per_page',
+        'severity',
+        'sort',
+        'sort_by',
+        'sort_order',
+      ]);
       assert.deepEqual(response.json().errors.is_active, ['The is active field must be true or false.']);
     });
 
@@ -114,7 +161,10 @@ describeEachDatabase('word-filter reads', (db) => {
       assert.equal(response.statusCode, 200);
       const body = response.json();
       assert.deepEqual(Object.keys(body), ['data']);
-      assert.deepEqual(body.data.map((rule: { id: number }) => rule.id), [a.id, e.id, d.id]);
+      assert.deepEqual(
+        body.data.map((rule: { id: number }) => rule.id),
+        [a.id, e.id, d.id],
+      );
     });
 
     it('applies filter_type, pattern_type, severity and is_active before the limit', async () => {
@@ -126,7 +176,14 @@ describeEachDatabase('word-filter reads', (db) => {
     });
 
     it('answers 400 {message, errors} when q is missing or empty, or limit is not 1..100', async () => {
-      for (const [query, field] of [['', 'q'], ['q=', 'q'], ['q=%20', 'q'], ['q=a&limit=0', 'limit'], ['q=a&limit=101', 'limit'], ['q=a&limit=ten', 'limit']] as const) {
+      for (const [query, field] of [
+        ['', 'q'],
+        ['q=', 'q'],
+        ['q=%20', 'q'],
+        ['q=a&limit=0', 'limit'],
+        ['q=a&limit=101', 'limit'],
+        ['q=a&limit=ten', 'limit'],
+      ] as const) {
         const response = await get(`/api/word-filters/search?${query}`);
         assert.equal(response.statusCode, 400, query);
         assert.deepEqual(Object.keys(response.json().errors), [field], query);

@@ -114,7 +114,10 @@ describeEachDatabase('word-filter writes', (db) => {
         notes: ['The notes field must not be greater than 1000 characters.'],
       });
       // 255 emoji are 510 UTF-16 units but 255 characters.
-      assert.equal((await create({ ...valid, filter_type: 'replace', pattern: '😀'.repeat(255), replacement: 'r'.repeat(255), notes: 'n'.repeat(1000) })).statusCode, 201);
+      assert.equal(
+        (await create({ ...valid, filter_type: 'replace', pattern: '😀'.repeat(255), replacement: 'r'.repeat(255), notes: 'n'.repeat(1000) })).statusCode,
+        201,
+      );
     });
 
     it('rejects wrong JSON types without coercing them', async () => {
@@ -156,7 +159,11 @@ describeEachDatabase('word-filter writes', (db) => {
     it('rejects a wildcard pattern made of wildcards only (422 on pattern)', async () => {
       for (const pattern of ['*', '* ?', '**!']) {
         const response = await create({ ...valid, pattern, pattern_type: 'wildcard' });
-        assert.deepEqual(response.json().errors, { pattern: ['The pattern must contain at least one letter or digit besides the wildcards * and ?.'] }, pattern);
+        assert.deepEqual(
+          response.json().errors,
+          { pattern: ['The pattern must contain at least one letter or digit besides the wildcards * and ?.'] },
+          pattern,
+        );
       }
       assert.equal((await create({ ...valid, pattern: 'buy * now', pattern_type: 'wildcard' })).statusCode, 201);
     });
@@ -225,13 +232,20 @@ describeEachDatabase('word-filter writes', (db) => {
       const response = await send('PATCH', `/api/word-filters/${rule.id}`, { applies_to: ['private_messages'] });
       assert.deepEqual(response.json().data.applies_to, ['private_messages']);
       assert.deepEqual(Object.keys((await send('PATCH', `/api/word-filters/${rule.id}`, { applies_to: ['nope'] })).json().errors), ['applies_to.0']);
-      assert.deepEqual((await send('PATCH', `/api/word-filters/${rule.id}`, { applies_to: [] })).json().errors, { applies_to: ['The applies to field is required.'] });
+      assert.deepEqual((await send('PATCH', `/api/word-filters/${rule.id}`, { applies_to: [] })).json().errors, {
+        applies_to: ['The applies to field is required.'],
+      });
     });
 
-    it('ignores fields that are not the rule\'s own (id, creator, timestamps)', async () => {
+    it("ignores fields that are not the rule's own (id, creator, timestamps)", async () => {
       const rule = await createRule(t, {}, admin.user.id);
       const other = await signIn(t, 'admin');
-      const response = await send('PATCH', `/api/word-filters/${rule.id}`, { id: 77777, creator_id: other.user.id, created_at: '2000-01-01T00:00:00.000Z', severity: 'low' });
+      const response = await send('PATCH', `/api/word-filters/${rule.id}`, {
+        id: 77777,
+        creator_id: other.user.id,
+        created_at: '2000-01-01T00:00:00.000Z',
+        severity: 'low',
+      });
       assert.equal(response.statusCode, 200);
       const { data } = response.json();
       assert.equal(data.id, rule.id);
@@ -282,7 +296,10 @@ describeEachDatabase('word-filter writes', (db) => {
     it('refuses an unknown content type, a duplicate pair and a replace rule without replacement', async () => {
       const rule = await createRule(t);
       const insertType = (content_type: string) =>
-        t.database.db.insertInto('word_filter_content_types').values({ word_filter_id: rule.id, content_type: content_type as 'posts' }).execute();
+        t.database.db
+          .insertInto('word_filter_content_types')
+          .values({ word_filter_id: rule.id, content_type: content_type as 'posts' })
+          .execute();
       await assert.rejects(insertType('emails'));
       await assert.rejects(insertType('posts'));
       await assert.rejects(t.database.db.updateTable('word_filters').set({ filter_type: 'replace', replacement: null }).where('id', '=', rule.id).execute());

@@ -10,7 +10,7 @@ import { loginPath, passwordRecoveryPath } from '../../urls/paths.ts';
 import type { FixedPage, PageVisit } from '../../urls/semantic-routes.ts';
 import type { UserRow } from '../../users/repository.ts';
 import { PASSWORD_MIN } from '../../users/fields.ts';
-import { CHECK_FIELDS, attempt, formNotice, inputField, submitted } from '../../web/form.ts';
+import { CHECK_FIELDS, attempt, failedNotice, failedStatus, formNotice, inputField, submitted, type FormRefusal } from '../../web/form.ts';
 import { html } from '../../web/html.ts';
 import { csrfInput, sendPage } from '../../web/page.ts';
 import { NewPasswordForm, RecoveryForm, withConfirmation } from '../forms.ts';
@@ -21,14 +21,14 @@ import { withKey, type KeyProblemTexts } from './key-problem.ts';
 const NOINDEX = html`<meta name="robots" content="noindex">`;
 
 export function passwordRecoveryPage({ accounts }: AccountPageDeps): FixedPage {
-  function form(request: FastifyRequest, reply: FastifyReply, values: Record<string, string> = {}, errors?: FieldErrors): FastifyReply {
+  function form(request: FastifyRequest, reply: FastifyReply, values: Record<string, string> = {}, errors?: FieldErrors, refusal?: FormRefusal): FastifyReply {
     return sendPage(request, reply, {
       title: 'Forgot your password?',
       canonical: passwordRecoveryPath(),
-      status: errors === undefined ? 200 : 422,
+      status: errors === undefined ? 200 : failedStatus(reply, refusal),
       body: html`<h1>Forgot your password?</h1>
 <p>Enter the e-mail address of your account. We mail you a link to choose a new password.</p>
-${errors === undefined ? '' : formNotice(CHECK_FIELDS, errors, ['email'])}
+${errors === undefined ? '' : failedNotice(refusal, errors, ['email'])}
 <form method="post" action="${passwordRecoveryPath()}" class="stacked">
 ${csrfInput(request, reply)}
 ${inputField('email', { name: 'email', label: 'E-mail address', value: values['email'], errors, required: true, autocomplete: 'email' })}
@@ -38,6 +38,7 @@ ${inputField('email', { name: 'email', label: 'E-mail address', value: values['e
   }
 
   return {
+    refused: async (request, reply, _visit, refusal) => form(request, reply, submitted(request.body), {}, refusal),
     async serve(request, reply) {
       if (request.method !== 'POST') return form(request, reply);
       const check = checkForm(RecoveryForm, request.body);

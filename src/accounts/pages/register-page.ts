@@ -7,7 +7,7 @@ import { checkForm } from '../../http/validation.ts';
 import { loginPath, passwordRecoveryPath, registerPath } from '../../urls/paths.ts';
 import type { FixedPage } from '../../urls/semantic-routes.ts';
 import { PASSWORD_MIN, USERNAME_MAX, USERNAME_MIN } from '../../users/fields.ts';
-import { CHECK_FIELDS, attempt, formNotice, inputField, submitted } from '../../web/form.ts';
+import { attempt, failedNotice, failedStatus, inputField, submitted, type FormRefusal } from '../../web/form.ts';
 import { html } from '../../web/html.ts';
 import { csrfInput, sendPage } from '../../web/page.ts';
 import { RegisterForm, withConfirmation } from '../forms.ts';
@@ -17,13 +17,13 @@ import type { AccountPageDeps } from './deps.ts';
 const FIELDS = ['username', 'email', 'password', 'password_confirmation'];
 
 export function registerPage({ accounts }: AccountPageDeps): FixedPage {
-  function form(request: FastifyRequest, reply: FastifyReply, values: Record<string, string> = {}, errors?: FieldErrors): FastifyReply {
+  function form(request: FastifyRequest, reply: FastifyReply, values: Record<string, string> = {}, errors?: FieldErrors, refusal?: FormRefusal): FastifyReply {
     return sendPage(request, reply, {
       title: 'Create an account',
       canonical: registerPath(),
-      status: errors === undefined ? 200 : 422,
+      status: errors === undefined ? 200 : failedStatus(reply, refusal),
       body: html`<h1>Create an account</h1>
-${errors === undefined ? '' : formNotice(CHECK_FIELDS, errors, FIELDS)}
+${errors === undefined ? '' : failedNotice(refusal, errors, FIELDS)}
 <form method="post" action="${registerPath()}" class="stacked">
 ${csrfInput(request, reply)}
 ${inputField('text', { name: 'username', label: 'User name', value: values['username'], errors, required: true, autocomplete: 'username', maxLength: USERNAME_MAX, hint: `${USERNAME_MIN} to ${USERNAME_MAX} characters: letters, digits, spaces, _ - and . Everyone sees it.` })}
@@ -37,6 +37,9 @@ ${inputField('password', { name: 'password_confirmation', label: 'Repeat the pas
   }
 
   return {
+    // Passwords are not echoed: the name and address come back, the passwords are typed again.
+    refused: async (request, reply, _visit, refusal) =>
+      request.user !== null ? reply.redirect('/', 303) : form(request, reply, submitted(request.body), {}, refusal),
     async serve(request, reply) {
       if (request.user !== null) return reply.redirect('/', 303);
       if (request.method !== 'POST') return form(request, reply);

@@ -4,14 +4,27 @@
 // when the link mailed to it is opened at `/settings/email/{key}/`.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { assertUser } from '../../auth/guard.ts';
-import { startBrowserSession } from '../../auth/pages.ts';
+import { startBrowserSession } from './login-pages.ts';
 import type { FieldErrors } from '../../http/errors.ts';
 import { checkForm } from '../../http/validation.ts';
 import { loginPath, profilePath, settingsPath } from '../../urls/paths.ts';
 import type { FixedPage } from '../../urls/semantic-routes.ts';
 import { PASSWORD_MIN, SIGNATURE_MAX } from '../../users/fields.ts';
 import type { UserRow } from '../../users/repository.ts';
-import { CHECK_FIELDS, attempt, formAction, formNotice, inputField, okNotice, submitted, textareaField, unknownAction } from '../../web/form.ts';
+import { csrfMismatch } from '../../auth/csrf.ts';
+import {
+  attempt,
+  failedNotice,
+  failedStatus,
+  formAction,
+  inputField,
+  okNotice,
+  sessionEndedPage,
+  submitted,
+  textareaField,
+  unknownAction,
+  type FormRefusal,
+} from '../../web/form.ts';
 import { html, type SafeHtml } from '../../web/html.ts';
 import { csrfInput, sendPage } from '../../web/page.ts';
 import { EmailChangeForm, PasswordChangeForm, SignatureForm, withConfirmation } from '../forms.ts';
@@ -25,7 +38,18 @@ interface Failed {
   section: Section;
   values: Record<string, string>;
   errors: FieldErrors;
+  /** Refused as a whole (an expired form, 403) rather than for its fields. */
+  refusal?: FormRefusal;
 }
+
+const SECTIONS: readonly Section[] = ['email', 'password', 'signature'];
+
+/** What a form shows again when its login ended meanwhile; passwords are never echoed. */
+const DRAFT_FIELDS: Record<Section, Array<{ name: string; label: string }>> = {
+  email: [{ name: 'email', label: 'New e-mail address' }],
+  password: [],
+  signature: [{ name: 'signature', label: 'Signature' }],
+};
 
 const SAVED: Record<string, string> = {
   email: `We sent a confirmation link to the new address. Your address changes when you open it (within ${EMAIL_CHANGE_KEY_HOURS} hours).`,
@@ -39,34 +63,66 @@ export function settingsPage({ accounts, auth }: AccountPageDeps): FixedPage {
     const me = await accounts.owner(assertUser(request));
     const saved = failed === undefined ? SAVED[query.get('saved') ?? ''] : undefined;
     const errorsOf = (section: Section) => (failed?.section === section ? failed.errors : undefined);
-    const valueOf = (section: Section, field: string, fallback = '') => (failed?.section === section ? failed.values[field] ?? '' : fallback);
+    const valueOf = (section: Section, field: string, fallback = '') => (failed?.section === section ? (failed.values[field] ?? '') : fallback);
     return sendPage(request, reply, {
       title: 'Settings',
       canonical: settingsPath(),
-      status: failed === undefined ? 200 : 422,
+      status: failed === undefined ? 200 : failedStatus(reply, failed.refusal),
       body: html`<h1>Settings</h1>
 ${saved === undefined ? '' : okNotice(saved)}
 <p>Your public profile: <a href="${profilePath({ id: me.id, name: me.username })}">${me.username}</a></p>
-${section(request, reply, 'email', 'E-mail address', errorsOf('email'), ['email', 'current_password'], html`
+${section(
+  request,
+  reply,
+  'email',
+  'E-mail address',
+  failed,
+  ['email', 'current_password'],
+  html`
 <p class="muted">Now: ${me.email}. Only you and the administrators see it.</p>
 ${inputField('email', { name: 'email', id: 'email-new', label: 'New e-mail address', value: valueOf('email', 'email'), errors: errorsOf('email'), required: true, autocomplete: 'email' })}
 ${inputField('password', { name: 'current_password', id: 'email-current-password', label: 'Your current password', errors: errorsOf('email'), required: true, autocomplete: 'current-password' })}
-<div><button type="submit">Change e-mail address</button></div>`)}
-${section(request, reply, 'password', 'Password', errorsOf('password'), ['current_password', 'password', 'password_confirmation'], html`
+<div><button type="submit">Change e-mail address</button></div>`,
+)}
+${section(
+  request,
+  reply,
+  'password',
+  'Password',
+  failed,
+  ['current_password', 'password', 'password_confirmation'],
+  html`
 ${inputField('password', { name: 'current_password', id: 'password-current-password', label: 'Current password', errors: errorsOf('password'), required: true, autocomplete: 'current-password' })}
 ${inputField('password', { name: 'password', id: 'password-new', label: 'New password', errors: errorsOf('password'), required: true, autocomplete: 'new-password', hint: `At least ${PASSWORD_MIN} characters.` })}
 ${inputField('password', { name: 'password_confirmation', id: 'password-confirmation', label: 'Repeat the new password', errors: errorsOf('password'), required: true, autocomplete: 'new-password' })}
-<div><button type="submit">Change password</button></div>`)}
-${section(request, reply, 'signature', 'Signature', errorsOf('signature'), ['signature'], html`
+<div><button type="submit">Change password</button></div>`,
+)}
+${section(
+  request,
+  reply,
+  'signature',
+  'Signature',
+  failed,
+  ['signature'],
+  html`
 ${textareaField({ name: 'signature', label: 'Signature', value: valueOf('signature', 'signature', me.signature), errors: errorsOf('signature'), maxLength: SIGNATURE_MAX, rows: 4, hint: `Shown under your posts and on your profile. At most ${SIGNATURE_MAX} characters; leave it empty for none.` })}
-<div><button type="submit">Save signature</button></div>`)}`,
+<div><button type="submit">Save signature</button></div>`,
+)}`,
     });
   }
 
-  function section(request: FastifyRequest, reply: FastifyReply, name: Section, title: string, errors: FieldErrors | undefined, fields: string[], controls: SafeHtml): SafeHtml {
+  function section(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    name: Section,
+    title: string,
+    failed: Failed | undefined,
+    fields: string[],
+    controls: SafeHtml,
+  ): SafeHtml {
     return html`<section aria-labelledby="${name}-heading">
 <h2 id="${name}-heading">${title}</h2>
-${errors === undefined ? '' : formNotice(CHECK_FIELDS, errors, fields)}
+${failed?.section !== name ? '' : failedNotice(failed.refusal, failed.errors, fields)}
 <form method="post" action="${settingsPath()}" class="stacked">
 ${csrfInput(request, reply)}<input type="hidden" name="action" value="${name}">
 ${controls}
@@ -111,6 +167,13 @@ ${controls}
   return {
     loginRequired: true,
     serve: (request, reply, visit) => (request.method === 'POST' ? save(request, reply, visit.query) : show(request, reply, visit.query)),
+    async refused(request, reply, visit, refusal) {
+      const section = SECTIONS.find((name) => name === formAction(request.body, ''));
+      if (section === undefined) throw csrfMismatch();
+      const values = submitted(request.body);
+      if (request.user === null) return sessionEndedPage(request, reply, visit.canonicalPath, { fields: DRAFT_FIELDS[section], values });
+      return show(request, reply, visit.query, { section, values, errors: {}, refusal });
+    },
   };
 }
 

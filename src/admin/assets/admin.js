@@ -1,7 +1,6 @@
 // The admin pages' only script of our own. htmx does the inline actions;
 // this sends the session's CSRF token with them, says so when one fails, and
 // previews an image file before it is uploaded. Every form works without it.
-'use strict';
 
 document.addEventListener('htmx:configRequest', (event) => {
   const meta = document.querySelector('meta[name="csrf-token"]');
@@ -19,9 +18,11 @@ function announce(message) {
 
 document.addEventListener('htmx:responseError', (event) => {
   const status = event.detail.xhr.status;
-  announce(status === 403
-    ? 'That was refused (403): your session may have changed. Reload the page and try again.'
-    : `That did not work (error ${status}). Reload the page and try again.`);
+  announce(
+    status === 403
+      ? 'That was refused (403): your session may have changed. Reload the page and try again.'
+      : `That did not work (error ${status}). Reload the page and try again.`,
+  );
 });
 
 document.addEventListener('htmx:sendError', () => {
@@ -33,7 +34,7 @@ document.addEventListener('change', (event) => {
   const input = event.target;
   if (!(input instanceof HTMLInputElement) || input.type !== 'file' || !input.dataset.preview) return;
   const target = document.getElementById(input.dataset.preview);
-  const file = input.files && input.files[0];
+  const file = input.files?.[0];
   if (!target || !file) return;
   const img = document.createElement('img');
   img.src = URL.createObjectURL(file);

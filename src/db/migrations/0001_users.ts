@@ -43,4 +43,3 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   await db.schema.createIndex('sessions_user_id').on('sessions').column('user_id').execute();
 }
-

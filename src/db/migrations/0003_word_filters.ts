@@ -15,7 +15,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('replacement', 'text')
     .addColumn('filter_type', 'text', (c) => c.notNull().check(oneOfCheck('filter_type', ['replace', 'block', 'moderate'])))
     .addColumn('pattern_type', 'text', (c) => c.notNull().check(oneOfCheck('pattern_type', ['exact', 'wildcard', 'regex'])))
-    .addColumn('severity', 'text', (c) => c.notNull().defaultTo('medium').check(oneOfCheck('severity', ['low', 'medium', 'high'])))
+    .addColumn('severity', 'text', (c) =>
+      c
+        .notNull()
+        .defaultTo('medium')
+        .check(oneOfCheck('severity', ['low', 'medium', 'high'])),
+    )
     .addColumn('is_active', 'boolean', (c) => c.notNull().defaultTo(true))
     .addColumn('case_sensitive', 'boolean', (c) => c.notNull().defaultTo(false))
     .addColumn('notes', 'text')
@@ -41,9 +46,5 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     )
     .addPrimaryKeyConstraint('word_filter_content_types_pk', ['word_filter_id', 'content_type'])
     .execute();
-  await db.schema
-    .createIndex('word_filter_content_types_content_type')
-    .on('word_filter_content_types')
-    .columns(['content_type', 'word_filter_id'])
-    .execute();
+  await db.schema.createIndex('word_filter_content_types_content_type').on('word_filter_content_types').columns(['content_type', 'word_filter_id']).execute();
 }

@@ -10,7 +10,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('id', 'integer', (c) => autoId(c, dialect))
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('description', 'text', (c) => c.notNull().defaultTo(''))
-    .addColumn('display_order', 'integer', (c) => c.notNull().defaultTo(0).check(sql`display_order >= 0`))
+    .addColumn('display_order', 'integer', (c) =>
+      c
+        .notNull()
+        .defaultTo(0)
+        .check(sql`display_order >= 0`),
+    )
     .addColumn('topics_count', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('posts_count', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('created_at', ts, (c) => c.notNull())

@@ -5,6 +5,9 @@ import * as emoji from './0002_emoji.ts';
 import * as wordFilters from './0003_word_filters.ts';
 import * as forum from './0004_forum.ts';
 import * as emailChanges from './0005_email_changes.ts';
+import * as tracker from './0006_tracker.ts';
+import * as trackerSwarm from './0007_tracker_swarm.ts';
+import * as usersBonusPoints from './0008_users_bonus_points.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_users': users,
@@ -12,4 +15,7 @@ export const migrations: Record<string, Migration> = {
   '0003_word_filters': wordFilters,
   '0004_forum': forum,
   '0005_email_changes': emailChanges,
+  '0006_tracker': tracker,
+  '0007_tracker_swarm': trackerSwarm,
+  '0008_users_bonus_points': usersBonusPoints,
 };

@@ -96,7 +96,11 @@ function jpeg(b: Uint8Array): Found {
 }
 
 function looksLikeSvg(b: Uint8Array): boolean {
-  const head = new TextDecoder('utf-8', { fatal: false }).decode(b.subarray(0, 4096)).replace(/^\uFEFF/, '').trimStart().toLowerCase();
+  const head = new TextDecoder('utf-8', { fatal: false })
+    .decode(b.subarray(0, 4096))
+    .replace(/^\uFEFF/, '')
+    .trimStart()
+    .toLowerCase();
   return head.startsWith('<svg') || ((head.startsWith('<?xml') || head.startsWith('<!doctype svg') || head.startsWith('<!--')) && head.includes('<svg'));
 }
 

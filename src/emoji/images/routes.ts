@@ -59,25 +59,29 @@ const DESCRIPTIONS: Record<ImageKind, string> = {
 
 export const imageUploadRoutes: FastifyPluginAsyncTypebox<{ images: ImageStore }> = async (app, { images }) => {
   const upload = (path: string, kind: ImageKind, summary: string) =>
-    app.post(path, {
-      preValidation: requireRole('admin'),
-      config: multipartLimit(kind),
-      // The body is a file, checked by its content in the handler; the schema documents it.
-      validatorCompiler: () => () => true,
-      schema: {
-        tags: ['emoji'],
-        summary,
-        description: DESCRIPTIONS[kind],
-        security: [{ bearer: [] }],
-        consumes: ['multipart/form-data'],
-        body: FileBody,
-        response: { 201: DataOf(UploadedImage), ...errorResponses(400, 401, 403, 422) },
+    app.post(
+      path,
+      {
+        preValidation: requireRole('admin'),
+        config: multipartLimit(kind),
+        // The body is a file, checked by its content in the handler; the schema documents it.
+        validatorCompiler: () => () => true,
+        schema: {
+          tags: ['emoji'],
+          summary,
+          description: DESCRIPTIONS[kind],
+          security: [{ bearer: [] }],
+          consumes: ['multipart/form-data'],
+          body: FileBody,
+          response: { 201: DataOf(UploadedImage), ...errorResponses(400, 401, 403, 422) },
+        },
       },
-    }, async (request, reply) => {
-      if (!request.isMultipart()) throw new ApiError('BAD_REQUEST', 'Send the image as multipart/form-data with a "file" field.');
-      const stored = await storeUpload(images, kind, uploadedFile(request));
-      return reply.code(201).send({ data: uploadedImageResource(stored) });
-    });
+      async (request, reply) => {
+        if (!request.isMultipart()) throw new ApiError('BAD_REQUEST', 'Send the image as multipart/form-data with a "file" field.');
+        const stored = await storeUpload(images, kind, uploadedFile(request));
+        return reply.code(201).send({ data: uploadedImageResource(stored) });
+      },
+    );
 
   upload('/emoji/images', 'custom', 'Upload a custom emoji image');
   upload('/emoji/sprite-sheets', 'sprites', 'Upload a sprite sheet');

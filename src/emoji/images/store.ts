@@ -7,7 +7,7 @@ import { constants } from 'node:fs';
 import { access, mkdir, readdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { ConfigError } from '../../config.ts';
-import { SPRITE_SHEET_PATH } from '../../forum/render.ts';
+import { SPRITE_SHEET_PATH } from '../resource.ts';
 import { EXTENSIONS, MIME_TYPES, probeImage, type ImageInfo, type ImageType } from './probe.ts';
 
 export type ImageKind = 'custom' | 'sprites';
@@ -66,7 +66,10 @@ export function checkImage(bytes: Uint8Array, kind: ImageKind): ImageCheck {
   const image = probe.image;
   if (!rules.types.includes(image.type)) return { ok: false, message: `The ${NAMES[kind]} must be a ${allowed} image (this is ${image.type.toUpperCase()}).` };
   if (image.width > rules.maxWidth || image.height > rules.maxHeight) {
-    return { ok: false, message: `The ${NAMES[kind]} must be at most ${rules.maxWidth}×${rules.maxHeight} pixels (this one is ${image.width}×${image.height}).` };
+    return {
+      ok: false,
+      message: `The ${NAMES[kind]} must be at most ${rules.maxWidth}×${rules.maxHeight} pixels (this one is ${image.width}×${image.height}).`,
+    };
   }
   return { ok: true, image };
 }
@@ -106,7 +109,16 @@ export class ImageStore {
       await writeFile(temporary, bytes, { flag: 'wx' });
       await rename(temporary, path);
     }
-    return { kind, name, url: IMAGE_PATHS[kind] + name, width: image.width, height: image.height, type: image.type, mime: MIME_TYPES[image.type], size: bytes.length };
+    return {
+      kind,
+      name,
+      url: IMAGE_PATHS[kind] + name,
+      width: image.width,
+      height: image.height,
+      type: image.type,
+      mime: MIME_TYPES[image.type],
+      size: bytes.length,
+    };
   }
 
   /** Every stored file of a kind, newest first. */

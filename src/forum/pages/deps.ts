@@ -1,6 +1,12 @@
 // What the forum's pages work with: the same services the JSON API uses.
+import type { TrackerFigures } from '../../tracker/figures.ts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { UserRow } from '../../users/repository.ts';
 import type { UsersService } from '../../users/service.ts';
+import type { SafeHtml } from '../../web/html.ts';
+import type { ForumRow, TopicWithAuthor } from '../repository.ts';
 import type { PageRoutes } from '../../urls/semantic-routes.ts';
+import type { PageCache } from '../page-cache.ts';
 import type { ForumPresenter } from '../presenter.ts';
 import type { ProfileMailService } from '../profile-mail.ts';
 import type { ForumService } from '../service.ts';
@@ -13,4 +19,20 @@ export interface ForumPageDeps {
   users: UsersService;
   views: TopicViewCounter;
   profileMail: ProfileMailService;
+  /** Transfer, ratio, bonus and swarm figures on profiles. */
+  trackerFigures: TrackerFigures;
+  /** Rendered lists of topic and forum pages (page-cache.ts); absent: rendered on every view. */
+  pageCache?: PageCache;
+  /** What other capabilities (the tracker) add to forum pages. */
+  addons?: ForumPageAddons;
+}
+
+/** Blocks another capability adds to the forum's pages; each may be absent. */
+export interface ForumPageAddons {
+  /** Under a topic's heading, on its first page (the torrent block). */
+  topic?(request: FastifyRequest, reply: FastifyReply, topic: TopicWithAuthor): Promise<SafeHtml>;
+  /** After a forum page's "Start a new topic" form. */
+  newTopic?(request: FastifyRequest, forum: ForumRow): SafeHtml;
+  /** At the end of a member's profile. */
+  profile?(request: FastifyRequest, reply: FastifyReply, user: UserRow): Promise<SafeHtml>;
 }

@@ -1,19 +1,23 @@
 // `/forum/{slug}.{id}/`: a forum's topics, latest activity first, and for
 // members the form that starts a topic (POST to the same address).
+// `?start=<offset>` (the legacy viewforum parameter) opens the page holding
+// that offset, as on topic pages.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { assertUser } from '../../auth/guard.ts';
+import { assertUser, requirePageUser } from '../../auth/guard.ts';
 import type { FieldErrors } from '../../http/errors.ts';
 import { PER_PAGE_DEFAULT } from '../../http/pagination.ts';
 import { checkForm } from '../../http/validation.ts';
 import { forumPath, loginPath, withQuery } from '../../urls/paths.ts';
 import { pageNotFound, type EntityPage, type PageVisit } from '../../urls/semantic-routes.ts';
-import { CHECK_FIELDS, attempt, formNotice, inputField, submitted, textareaField } from '../../web/form.ts';
+import { attempt, failedNotice, failedStatus, inputField, sessionEndedPage, submitted, textareaField, type FormRefusal } from '../../web/form.ts';
 import { html } from '../../web/html.ts';
 import { lastPage, pageNav, requestedPage } from '../../web/page-nav.ts';
-import { csrfInput, requirePageUser, sendPage } from '../../web/page.ts';
+import { csrfInput, sendPage } from '../../web/page.ts';
 import type { ForumRow } from '../repository.ts';
 import { ForumBodies, POST_BODY_MAX, TOPIC_TITLE_MAX } from '../routes.ts';
+import { filled, PageCache, uncached, viewerKind, type Fragment } from '../page-cache.ts';
+import type { AuthUser } from '../../auth/service.ts';
 import type { ForumPageDeps } from './deps.ts';
 import { breadcrumb, topicTable } from './parts.ts';
 
@@ -25,42 +29,75 @@ const NewTopicForm = Type.Object({ title: ForumBodies.topic.properties.title, bo
 interface NewTopicState {
   values: Record<string, string>;
   errors: FieldErrors;
+  /** Refused as a whole (expired form 403, posting too fast 429) rather than for its fields. */
+  refusal?: FormRefusal;
 }
 
-export function forumPage({ forum, presenter, views }: ForumPageDeps): EntityPage<ForumRow> {
+const DRAFT_FIELDS = [
+  { name: 'title', label: 'Title' },
+  { name: 'body', label: 'Message' },
+];
+
+/** Each listed topic's id and stored view count, by the index of its Views cell. */
+type ViewCounts = Array<{ id: number; stored: number }>;
+
+export function forumPage({ forum, presenter, views, addons, pageCache }: ForumPageDeps): EntityPage<ForumRow> {
   async function show(request: FastifyRequest, reply: FastifyReply, row: ForumRow, visit: PageVisit, failed?: NewTopicState): Promise<FastifyReply> {
-    const page = requestedPage(visit.query);
+    const page = requestedPage(visit.query, TOPICS_PER_PAGE);
     if (page === null) throw pageNotFound();
-    const { rows, total } = await forum.topicsOf(row, request.user, { page, perPage: TOPICS_PER_PAGE, offset: (page - 1) * TOPICS_PER_PAGE });
-    const last = lastPage(total, TOPICS_PER_PAGE);
+    const topics = await topicList(row, request.user, page);
+    const last = lastPage(topics.total, TOPICS_PER_PAGE);
     if (page > last) throw pageNotFound();
-    const headings = await presenter.headings(rows);
     const href = (n: number) => withQuery(visit.canonicalPath, n === 1 ? {} : { page: n });
 
     return sendPage(request, reply, {
       title: page === 1 ? row.name : `${row.name} (page ${page})`,
       canonical: href(page),
-      status: failed === undefined ? 200 : 422,
+      status: failed === undefined ? 200 : failedStatus(reply, failed.refusal),
       body: html`${breadcrumb([])}
 <h1>${row.name}</h1>
 ${row.description === '' ? '' : html`<p class="muted">${row.description}</p>`}
-${rows.length === 0
-  ? html`<p>No topics here yet.</p>`
-  : topicTable(rows, headings, { caption: `Topics in ${row.name}`, unwrittenViews: (id) => views.unwritten(id) })}
+${filled(topics, (index) => topics.data[index]!.stored + views.unwritten(topics.data[index]!.id))}
 ${pageNav(page, last, href)}
 <section aria-labelledby="new-topic">
 <h2 id="new-topic">Start a new topic</h2>
-${request.user === null
-  ? html`<p><a href="${loginPath({ next: visit.canonicalPath })}">Log in</a> to start a topic.</p>`
-  : html`${failed === undefined ? '' : formNotice(CHECK_FIELDS, failed.errors, ['title', 'body'])}
+${
+  request.user === null
+    ? html`<p><a href="${loginPath({ next: visit.canonicalPath })}">Log in</a> to start a topic.</p>`
+    : html`${failed === undefined ? '' : failedNotice(failed.refusal, failed.errors, ['title', 'body'])}
 <form method="post" action="${visit.canonicalPath}" class="stacked">
 ${csrfInput(request, reply)}
 ${inputField('text', { name: 'title', label: 'Title', value: failed?.values['title'], errors: failed?.errors, required: true, maxLength: TOPIC_TITLE_MAX })}
 ${textareaField({ name: 'body', label: 'Message', value: failed?.values['body'], errors: failed?.errors, required: true, maxLength: POST_BODY_MAX, rows: 10 })}
 <div><button type="submit">Start topic</button></div>
-</form>`}
+</form>
+${addons?.newTopic?.(request, row) ?? ''}`
+}
 </section>`,
     });
+  }
+
+  /**
+   * The page's table of topics, from the page cache when it has it
+   * (page-cache.ts). Its Views cells are holes: the stored count kept beside
+   * it plus the views counted here and not yet written, filled on every view.
+   */
+  function topicList(row: ForumRow, viewer: AuthUser | null, page: number): Promise<Fragment<ViewCounts>> {
+    const render = async () => {
+      const { rows, total } = await forum.topicsOf(row, viewer, { page, perPage: TOPICS_PER_PAGE, offset: (page - 1) * TOPICS_PER_PAGE });
+      const headings = await presenter.headings(rows);
+      const list =
+        rows.length === 0
+          ? html`<p>No topics here yet.</p>`
+          : topicTable(rows, headings, {
+              caption: `Topics in ${row.name}`,
+              unwrittenViews: (id) => views.unwritten(id),
+              viewsCell: (_topic, index) => PageCache.hole(index),
+            });
+      return { html: list, total, data: rows.map((topic) => ({ id: topic.id, stored: topic.views_count })) };
+    };
+    // The caption names the forum, so the key carries its name.
+    return pageCache === undefined ? render().then((fill) => uncached(fill)) : pageCache.get(`f${row.id}:${page}:${viewerKind(viewer)}:${row.name}`, render);
   }
 
   return {
@@ -76,8 +113,13 @@ ${textareaField({ name: 'body', label: 'Message', value: failed?.values['body'],
       const form = checkForm(NewTopicForm, request.body);
       if (!form.ok) return show(request, reply, row, visit, { values, errors: form.errors });
       const created = await attempt(() => forum.createTopic(assertUser(request), { forum_id: row.id, ...form.value }));
-      if (!created.ok) return show(request, reply, row, visit, { values, errors: created.errors });
+      if (!created.ok) return show(request, reply, row, visit, { values, errors: created.errors, refusal: created.refusal });
       return reply.redirect((await presenter.heading(created.value)).path, 303);
+    },
+    async refused(request, reply, row, visit, refusal) {
+      const values = submitted(request.body);
+      if (request.user === null) return sessionEndedPage(request, reply, visit.canonicalPath, { fields: DRAFT_FIELDS, values });
+      return show(request, reply, row, visit, { values, errors: {}, refusal });
     },
   };
 }

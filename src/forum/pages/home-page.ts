@@ -1,5 +1,5 @@
 // `/`: the forums, in their display order.
-import { PER_PAGE_DEFAULT } from '../../http/pagination.ts';
+import { PER_PAGE_DEFAULT, pageRequest } from '../../http/pagination.ts';
 import { forumPath, withQuery } from '../../urls/paths.ts';
 import { pageNotFound, type FixedPage } from '../../urls/semantic-routes.ts';
 import { html } from '../../web/html.ts';
@@ -14,7 +14,7 @@ export function homePage({ forum }: ForumPageDeps): FixedPage {
     async serve(request, reply, visit) {
       const page = requestedPage(visit.query);
       if (page === null) throw pageNotFound();
-      const { rows, total } = await forum.listForums({ page, perPage: FORUMS_PER_PAGE, offset: (page - 1) * FORUMS_PER_PAGE });
+      const { rows, total } = await forum.listForums(pageRequest({ page, per_page: FORUMS_PER_PAGE }));
       const last = lastPage(total, FORUMS_PER_PAGE);
       if (page > last) throw pageNotFound();
       const href = (n: number) => withQuery('/', n === 1 ? {} : { page: n });
@@ -22,15 +22,17 @@ export function homePage({ forum }: ForumPageDeps): FixedPage {
         title: 'Forums',
         canonical: href(page),
         body: html`<h1>Forums</h1>
-${rows.length === 0
-  ? html`<p>There are no forums yet.</p>`
-  : html`<table class="forums">
+${
+  rows.length === 0
+    ? html`<p>There are no forums yet.</p>`
+    : html`<table class="forums">
 <caption class="visually-hidden">Forums</caption>
 <thead><tr><th scope="col">Forum</th><th scope="col">Topics</th><th scope="col">Posts</th></tr></thead>
 <tbody>
 ${rows.map((row) => html`<tr><td><a href="${forumPath(row)}">${row.name}</a>${row.description === '' ? '' : html`<p class="muted">${row.description}</p>`}</td><td>${row.topics_count}</td><td>${row.posts_count}</td></tr>`)}
 </tbody>
-</table>`}
+</table>`
+}
 ${pageNav(page, last, href)}`,
       });
     },

@@ -1,7 +1,6 @@
 // The forum's web pages, each behind its address in the page registry
 // (urls/semantic-routes.ts), which also points the legacy URLs at them.
 import type { FastifyPluginAsync } from 'fastify';
-import { bonusPage } from './bonus-page.ts';
 import type { ForumPageDeps } from './deps.ts';
 import { forumPage } from './forum-page.ts';
 import { homePage } from './home-page.ts';
@@ -19,6 +18,5 @@ export const forumPages: FastifyPluginAsync<ForumPageDeps> = async (app, deps) =
   pages.entity(app, 'topic', topicPage(deps));
   pages.entity(app, 'profile', profilePage(deps));
   pages.entity(app, 'profile-email', profileEmailPage(deps));
-  pages.fixed(app, '/profile/bonus/', bonusPage(deps));
   pages.fixed(app, '/profile/watchlist/', watchlistPage(deps));
 };

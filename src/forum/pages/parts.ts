@@ -2,7 +2,7 @@
 // the small one-button forms.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { counted, timeHtml } from '../../web/format.ts';
-import { html, raw, type SafeHtml } from '../../web/html.ts';
+import { html, type SafeHtml } from '../../web/html.ts';
 import { csrfInput } from '../../web/page.ts';
 import { profilePath } from '../../urls/paths.ts';
 import type { TopicHeading } from '../presenter.ts';
@@ -22,6 +22,8 @@ export interface TopicListOptions {
   caption: string;
   /** Views counted in memory and not yet written (see view-counter.ts). */
   unwrittenViews: (topicId: number) => number;
+  /** What the Views cell shows instead of the count (the page cache's hole for it). */
+  viewsCell?: (topic: TopicInList, index: number) => SafeHtml;
   /** Extra last column, e.g. an "Stop watching" button. */
   action?: (topic: TopicInList, heading: TopicHeading) => SafeHtml;
 }
@@ -39,7 +41,7 @@ ${rows.map((topic, index) => {
 <td><a href="${heading.path}">${heading.html}</a>${topic.status === 'pending' ? PENDING_BADGE : ''}</td>
 <td>${authors.link(topic.author_id, topic.author_name)}</td>
 <td>${topic.posts_count}</td>
-<td>${topic.views_count + options.unwrittenViews(topic.id)}</td>
+<td>${options.viewsCell?.(topic, index) ?? topic.views_count + options.unwrittenViews(topic.id)}</td>
 <td>${timeHtml(topic.last_post_at)}</td>
 ${options.action === undefined ? '' : html`<td>${options.action(topic, heading)}</td>`}
 </tr>`;
@@ -68,11 +70,17 @@ export class AuthorLinks {
 const DELETED_USER = html`<span class="muted">Deleted user</span>`;
 
 /** A form that is only a button (watch, unwatch): posts `action` (and `fields`) to `target`. */
-export function buttonForm(request: FastifyRequest, reply: FastifyReply, target: string, action: string, label: string | SafeHtml, fields: Record<string, string | number> = {}): SafeHtml {
+export function buttonForm(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  target: string,
+  action: string,
+  label: string | SafeHtml,
+  fields: Record<string, string | number> = {},
+): SafeHtml {
   return html`<form method="post" action="${target}" class="inline">${csrfInput(request, reply)}<input type="hidden" name="action" value="${action}">${Object.entries(fields).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`)}<button type="submit" class="secondary">${label}</button></form>`;
 }
 
 export function postsCount(count: number): string {
   return counted(count, 'post', 'posts');
 }
-

@@ -7,7 +7,7 @@ import { checkForm } from '../../http/validation.ts';
 import { profileEmailPath, profilePath, withQuery } from '../../urls/paths.ts';
 import type { EntityPage, PageVisit } from '../../urls/semantic-routes.ts';
 import type { UserRow } from '../../users/repository.ts';
-import { CHECK_FIELDS, attempt, formNotice, inputField, okNotice, submitted, textareaField } from '../../web/form.ts';
+import { CHECK_FIELDS, attempt, formNotice, inputField, okNotice, sessionEndedPage, submitted, textareaField } from '../../web/form.ts';
 import { html } from '../../web/html.ts';
 import { csrfInput, sendPage } from '../../web/page.ts';
 import { PROFILE_MAIL_MESSAGE_MAX, PROFILE_MAIL_SUBJECT_MAX, PROFILE_MAILS_PER_HOUR, ProfileMailForm } from '../profile-mail.ts';
@@ -20,10 +20,17 @@ interface FormState {
   message?: string;
   values?: Record<string, string>;
   errors?: FieldErrors;
+  headers?: Record<string, string>;
 }
 
+const DRAFT_FIELDS = [
+  { name: 'subject', label: 'Subject' },
+  { name: 'message', label: 'Message' },
+];
+
 const NOT_SENT = {
-  'needs-review': 'Your message was not sent: it contains words that a moderator would have to review first, and a mail cannot wait for that. Please rephrase it.',
+  'needs-review':
+    'Your message was not sent: it contains words that a moderator would have to review first, and a mail cannot wait for that. Please rephrase it.',
   'too-many': `Your message was not sent: you can send ${PROFILE_MAILS_PER_HOUR} messages an hour. Please try again later.`,
 } as const;
 
@@ -31,6 +38,7 @@ export function profileEmailPage({ profileMail, users }: ForumPageDeps): EntityP
   function show(request: FastifyRequest, reply: FastifyReply, user: UserRow, visit: PageVisit, state: FormState): FastifyReply {
     const member = { id: user.id, name: user.username };
     const sent = visit.query.get('sent') === '1' && state.values === undefined;
+    if (state.headers !== undefined) reply.headers(state.headers);
     return sendPage(request, reply, {
       title: `E-mail ${user.username}`,
       canonical: visit.canonicalPath,
@@ -59,12 +67,26 @@ ${textareaField({ name: 'message', label: 'Message', value: state.values?.['mess
       const form = checkForm(ProfileMailForm, request.body);
       if (!form.ok) return show(request, reply, user, visit, { status: 422, message: CHECK_FIELDS, values, errors: form.errors });
       const result = await attempt(() => profileMail.send(assertUser(request), user, form.value));
-      if (!result.ok) return show(request, reply, user, visit, { status: 422, message: CHECK_FIELDS, values, errors: result.errors });
+      if (!result.ok) {
+        const { refusal } = result;
+        return show(request, reply, user, visit, {
+          status: refusal?.status ?? 422,
+          message: refusal?.message ?? CHECK_FIELDS,
+          values,
+          errors: result.errors,
+          headers: refusal?.headers,
+        });
+      }
       if (!result.value.sent) {
         const status = result.value.reason === 'too-many' ? 429 : 422;
         return show(request, reply, user, visit, { status, message: NOT_SENT[result.value.reason], values });
       }
       return reply.redirect(withQuery(visit.canonicalPath, { sent: 1 }), 303);
+    },
+    async refused(request, reply, user, visit, refusal) {
+      const values = submitted(request.body);
+      if (request.user === null) return sessionEndedPage(request, reply, visit.canonicalPath, { fields: DRAFT_FIELDS, values });
+      return show(request, reply, user, visit, { status: refusal.status, message: refusal.message, values });
     },
   };
 }

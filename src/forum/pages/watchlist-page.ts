@@ -2,7 +2,7 @@
 // for every new reply in them. POST with `action=unwatch` removes one.
 import { Type } from 'typebox';
 import { assertUser } from '../../auth/guard.ts';
-import { PER_PAGE_DEFAULT } from '../../http/pagination.ts';
+import { PER_PAGE_DEFAULT, pageRequest } from '../../http/pagination.ts';
 import { IdParams } from '../../http/schemas.ts';
 import { checkForm } from '../../http/validation.ts';
 import { watchlistPath } from '../../urls/paths.ts';
@@ -32,7 +32,7 @@ export function watchlistPage({ forum, presenter, views }: ForumPageDeps): Fixed
 
       const page = requestedPage(visit.query);
       if (page === null) throw pageNotFound();
-      const { rows, total } = await forum.watchedTopics(user, { page, perPage: WATCHED_PER_PAGE, offset: (page - 1) * WATCHED_PER_PAGE });
+      const { rows, total } = await forum.watchedTopics(user, pageRequest({ page, per_page: WATCHED_PER_PAGE }));
       const last = lastPage(total, WATCHED_PER_PAGE);
       if (page > last) throw pageNotFound();
       const headings = await presenter.headings(rows);
@@ -42,13 +42,16 @@ export function watchlistPage({ forum, presenter, views }: ForumPageDeps): Fixed
         canonical: href(page),
         body: html`<h1>Your watchlist</h1>
 <p class="muted">You get an e-mail for every new reply in these topics.</p>
-${rows.length === 0
-  ? html`<p>You are not watching any topic. Open a topic and choose “Watch this topic”.</p>`
-  : topicTable(rows, headings, {
-    caption: 'Topics you watch',
-    unwrittenViews: (id) => views.unwritten(id),
-    action: (topic, heading) => buttonForm(request, reply, href(page), 'unwatch', html`Stop watching<span class="visually-hidden"> ${heading.html}</span>`, { topic_id: topic.id }),
-  })}
+${
+  rows.length === 0
+    ? html`<p>You are not watching any topic. Open a topic and choose “Watch this topic”.</p>`
+    : topicTable(rows, headings, {
+        caption: 'Topics you watch',
+        unwrittenViews: (id) => views.unwritten(id),
+        action: (topic, heading) =>
+          buttonForm(request, reply, href(page), 'unwatch', html`Stop watching<span class="visually-hidden"> ${heading.html}</span>`, { topic_id: topic.id }),
+      })
+}
 ${pageNav(page, last, href)}`,
       });
     },

@@ -6,17 +6,58 @@
 // the long vowels u and i between consonants and as w and y elsewhere.
 
 const CONSONANTS: Readonly<Record<string, string>> = {
-  ب: 'b', ت: 't', ث: 'th', ج: 'j', ح: 'h', خ: 'kh', د: 'd', ذ: 'dh', ر: 'r', ز: 'z', س: 's',
-  ش: 'sh', ص: 's', ض: 'd', ط: 't', ظ: 'z', غ: 'gh', ف: 'f', ق: 'q', ك: 'k', ل: 'l', م: 'm',
-  ن: 'n', ه: 'h',
+  ب: 'b',
+  ت: 't',
+  ث: 'th',
+  ج: 'j',
+  ح: 'h',
+  خ: 'kh',
+  د: 'd',
+  ذ: 'dh',
+  ر: 'r',
+  ز: 'z',
+  س: 's',
+  ش: 'sh',
+  ص: 's',
+  ض: 'd',
+  ط: 't',
+  ظ: 'z',
+  غ: 'gh',
+  ف: 'f',
+  ق: 'q',
+  ك: 'k',
+  ل: 'l',
+  م: 'm',
+  ن: 'n',
+  ه: 'h',
   // ʿayn and hamza are consonants (they decide how a neighbouring و/ي reads) but are not written.
-  ع: '', ء: '',
+  ع: '',
+  ء: '',
   // Persian and Urdu
-  پ: 'p', چ: 'ch', ژ: 'zh', ک: 'k', گ: 'g', ٹ: 't', ڈ: 'd', ڑ: 'r', ں: 'n', ھ: 'h', ہ: 'h',
+  پ: 'p',
+  چ: 'ch',
+  ژ: 'zh',
+  ک: 'k',
+  گ: 'g',
+  ٹ: 't',
+  ڈ: 'd',
+  ڑ: 'r',
+  ں: 'n',
+  ھ: 'h',
+  ہ: 'h',
 };
 
 const VOWEL_LETTERS: Readonly<Record<string, string>> = {
-  ا: 'a', آ: 'a', أ: 'a', إ: 'i', ٱ: 'a', ى: 'a', ة: 'a', ۃ: 'a', ے: 'e', ۓ: 'e',
+  ا: 'a',
+  آ: 'a',
+  أ: 'a',
+  إ: 'i',
+  ٱ: 'a',
+  ى: 'a',
+  ة: 'a',
+  ۃ: 'a',
+  ے: 'e',
+  ۓ: 'e',
 };
 
 /** Written short vowels (harakat) when a title carries them. */
@@ -29,8 +70,11 @@ const SILENT = new Set(['ـ', '\u064b', '\u064c', '\u064d', '\u0652', '\u0653', 
 const SHADDA = '\u0651';
 
 const SEMIVOWELS: Readonly<Record<string, { vowel: string; glide: string }>> = {
-  و: { vowel: 'u', glide: 'w' }, ؤ: { vowel: 'u', glide: 'w' },
-  ي: { vowel: 'i', glide: 'y' }, ی: { vowel: 'i', glide: 'y' }, ئ: { vowel: 'i', glide: 'y' },
+  و: { vowel: 'u', glide: 'w' },
+  ؤ: { vowel: 'u', glide: 'w' },
+  ي: { vowel: 'i', glide: 'y' },
+  ی: { vowel: 'i', glide: 'y' },
+  ئ: { vowel: 'i', glide: 'y' },
 };
 
 const ARABIC_INDIC_ZERO = 0x0660;

@@ -6,21 +6,80 @@
 // word and ie/i/i/iu/ia inside it). Input is lower case.
 
 const COMMON: Readonly<Record<string, string>> = {
-  а: 'a', б: 'b', в: 'v', д: 'd', е: 'e', ж: 'zh', з: 'z', к: 'k', л: 'l', м: 'm', н: 'n',
-  о: 'o', п: 'p', р: 'r', с: 's', т: 't', у: 'u', ф: 'f', х: 'kh', ц: 'ts', ч: 'ch', ш: 'sh',
-  щ: 'shch', ъ: '', ь: '', ы: 'y', э: 'e', ё: 'yo',
+  а: 'a',
+  б: 'b',
+  в: 'v',
+  д: 'd',
+  е: 'e',
+  ж: 'zh',
+  з: 'z',
+  к: 'k',
+  л: 'l',
+  м: 'm',
+  н: 'n',
+  о: 'o',
+  п: 'p',
+  р: 'r',
+  с: 's',
+  т: 't',
+  у: 'u',
+  ф: 'f',
+  х: 'kh',
+  ц: 'ts',
+  ч: 'ch',
+  ш: 'sh',
+  щ: 'shch',
+  ъ: '',
+  ь: '',
+  ы: 'y',
+  э: 'e',
+  ё: 'yo',
   // Belarusian, Serbian, Macedonian and Kazakh letters, so that a title in those
   // languages reads as their usual Latin spelling rather than falling through.
-  ў: 'u', ђ: 'dj', ј: 'j', љ: 'lj', њ: 'nj', ћ: 'c', џ: 'dz', ѓ: 'gj', ќ: 'kj', ѕ: 'dz',
-  ә: 'a', ғ: 'gh', қ: 'q', ң: 'ng', ө: 'o', ұ: 'u', ү: 'u', һ: 'h',
+  ў: 'u',
+  ђ: 'dj',
+  ј: 'j',
+  љ: 'lj',
+  њ: 'nj',
+  ћ: 'c',
+  џ: 'dz',
+  ѓ: 'gj',
+  ќ: 'kj',
+  ѕ: 'dz',
+  ә: 'a',
+  ғ: 'gh',
+  қ: 'q',
+  ң: 'ng',
+  ө: 'o',
+  ұ: 'u',
+  ү: 'u',
+  һ: 'h',
 };
 
 const RUSSIAN: Readonly<Record<string, string>> = {
-  ...COMMON, г: 'g', и: 'i', й: 'y', ю: 'yu', я: 'ya', і: 'i', ї: 'yi', є: 'ye', ґ: 'g',
+  ...COMMON,
+  г: 'g',
+  и: 'i',
+  й: 'y',
+  ю: 'yu',
+  я: 'ya',
+  і: 'i',
+  ї: 'yi',
+  є: 'ye',
+  ґ: 'g',
 };
 
 const UKRAINIAN: Readonly<Record<string, string>> = {
-  ...COMMON, г: 'h', ґ: 'g', и: 'y', і: 'i', й: 'i', ї: 'i', є: 'ie', ю: 'iu', я: 'ia',
+  ...COMMON,
+  г: 'h',
+  ґ: 'g',
+  и: 'y',
+  і: 'i',
+  й: 'i',
+  ї: 'i',
+  є: 'ie',
+  ю: 'iu',
+  я: 'ia',
 };
 
 /** Ukrainian letters written differently at the start of a word. */
@@ -43,7 +102,7 @@ export function romanizeCyrillic(run: string, ukrainian: boolean): string {
   let previous = '';
   for (const ch of run) {
     // A run is a whole word: it stops at any non-Cyrillic character.
-    let latin = ukrainian && previous === '' ? UKRAINIAN_WORD_START[ch] ?? table[ch] : table[ch];
+    let latin = ukrainian && previous === '' ? (UKRAINIAN_WORD_START[ch] ?? table[ch]) : table[ch];
     // "зг" is written "zgh" so it does not read as "ж" (zh).
     if (ukrainian && ch === 'г' && previous === 'з') latin = 'gh';
     out += latin ?? ch;

@@ -6,25 +6,97 @@
 // in a V C a C V context (Ohala's rule, applied right to left).
 
 const CONSONANTS: Readonly<Record<string, string>> = {
-  क: 'k', ख: 'kh', ग: 'g', घ: 'gh', ङ: 'n', च: 'ch', छ: 'chh', ज: 'j', झ: 'jh', ञ: 'n',
-  ट: 't', ठ: 'th', ड: 'd', ढ: 'dh', ण: 'n', त: 't', थ: 'th', द: 'd', ध: 'dh', न: 'n',
-  ऩ: 'n', प: 'p', फ: 'ph', ब: 'b', भ: 'bh', म: 'm', य: 'y', र: 'r', ऱ: 'r', ल: 'l', ळ: 'l',
-  ऴ: 'l', व: 'v', श: 'sh', ष: 'sh', स: 's', ह: 'h',
+  क: 'k',
+  ख: 'kh',
+  ग: 'g',
+  घ: 'gh',
+  ङ: 'n',
+  च: 'ch',
+  छ: 'chh',
+  ज: 'j',
+  झ: 'jh',
+  ञ: 'n',
+  ट: 't',
+  ठ: 'th',
+  ड: 'd',
+  ढ: 'dh',
+  ण: 'n',
+  त: 't',
+  थ: 'th',
+  द: 'd',
+  ध: 'dh',
+  न: 'n',
+  ऩ: 'n',
+  प: 'p',
+  फ: 'ph',
+  ब: 'b',
+  भ: 'bh',
+  म: 'm',
+  य: 'y',
+  र: 'r',
+  ऱ: 'r',
+  ल: 'l',
+  ळ: 'l',
+  ऴ: 'l',
+  व: 'v',
+  श: 'sh',
+  ष: 'sh',
+  स: 's',
+  ह: 'h',
 };
 
 /** Consonants with a nukta (NFKC splits क़ into क + ़). */
 const NUKTA_CONSONANTS: Readonly<Record<string, string>> = {
-  क: 'q', ख: 'kh', ग: 'gh', ज: 'z', ड: 'r', ढ: 'rh', फ: 'f', य: 'y',
+  क: 'q',
+  ख: 'kh',
+  ग: 'gh',
+  ज: 'z',
+  ड: 'r',
+  ढ: 'rh',
+  फ: 'f',
+  य: 'y',
 };
 
 const INDEPENDENT_VOWELS: Readonly<Record<string, string>> = {
-  अ: 'a', आ: 'a', इ: 'i', ई: 'i', उ: 'u', ऊ: 'u', ऋ: 'ri', ॠ: 'ri', ऌ: 'li', ॡ: 'li', ऍ: 'e',
-  ऎ: 'e', ए: 'e', ऐ: 'ai', ऑ: 'o', ऒ: 'o', ओ: 'o', औ: 'au', ॲ: 'e',
+  अ: 'a',
+  आ: 'a',
+  इ: 'i',
+  ई: 'i',
+  उ: 'u',
+  ऊ: 'u',
+  ऋ: 'ri',
+  ॠ: 'ri',
+  ऌ: 'li',
+  ॡ: 'li',
+  ऍ: 'e',
+  ऎ: 'e',
+  ए: 'e',
+  ऐ: 'ai',
+  ऑ: 'o',
+  ऒ: 'o',
+  ओ: 'o',
+  औ: 'au',
+  ॲ: 'e',
 };
 
 const VOWEL_SIGNS: Readonly<Record<string, string>> = {
-  'ा': 'a', 'ि': 'i', 'ी': 'i', 'ु': 'u', 'ू': 'u', 'ृ': 'ri', 'ॄ': 'ri', 'ॢ': 'li', 'ॣ': 'li',
-  'ॅ': 'e', 'ॆ': 'e', 'े': 'e', 'ै': 'ai', 'ॉ': 'o', 'ॊ': 'o', 'ो': 'o', 'ौ': 'au',
+  'ा': 'a',
+  'ि': 'i',
+  'ी': 'i',
+  'ु': 'u',
+  'ू': 'u',
+  'ृ': 'ri',
+  'ॄ': 'ri',
+  'ॢ': 'li',
+  'ॣ': 'li',
+  'ॅ': 'e',
+  'ॆ': 'e',
+  'े': 'e',
+  'ै': 'ai',
+  'ॉ': 'o',
+  'ॊ': 'o',
+  'ो': 'o',
+  'ौ': 'au',
 };
 
 /** Nasals and visarga close the syllable before them. */
@@ -59,8 +131,10 @@ function syllables(word: string[]): Syllable[] {
     const ch = word[i]!;
     const consonant = CONSONANTS[ch];
     if (consonant !== undefined) {
-      const latin = word[i + 1] === NUKTA ? (i++, NUKTA_CONSONANTS[ch] ?? consonant) : consonant;
-      if (current !== null && current.bare && current.vowel === null && current.coda === '') {
+      const nukta = word[i + 1] === NUKTA;
+      if (nukta) i++;
+      const latin = nukta ? (NUKTA_CONSONANTS[ch] ?? consonant) : consonant;
+      if (current?.bare && current.vowel === null && current.coda === '') {
         current.consonants.push(latin); // a conjunct: the virama joined this consonant to the last one
         current.bare = false;
       } else {
@@ -107,8 +181,13 @@ function deleteSchwas(word: Syllable[]): boolean[] {
   // in r, y or v, as in the Sanskrit words that keep it (मित्र mitra, सत्य satya;
   // but फ़िल्म film).
   const final = word[last];
-  if (last > 0 && final !== undefined && hasInherent(final) && !final.keepInherent
-    && (final.consonants.length === 1 || !SOUNDED_CONJUNCT_ENDINGS.has(final.consonants.at(-1)!))) {
+  if (
+    last > 0 &&
+    final !== undefined &&
+    hasInherent(final) &&
+    !final.keepInherent &&
+    (final.consonants.length === 1 || !SOUNDED_CONJUNCT_ENDINGS.has(final.consonants.at(-1)!))
+  ) {
     dropped[last] = true;
   }
   const sounds = (k: number) => word[k] !== undefined && !word[k]!.bare && !dropped[k] && (word[k]!.vowel !== null || hasInherent(word[k]!));

@@ -14,16 +14,38 @@ const RIEUL_FINAL = 8; // ㄹ
 
 const INITIALS = ['g', 'kk', 'n', 'd', 'tt', 'r', 'm', 'b', 'pp', 's', 'ss', '', 'j', 'jj', 'ch', 'k', 't', 'p', 'h'];
 
-const MEDIALS = [
-  'a', 'ae', 'ya', 'yae', 'eo', 'e', 'yeo', 'ye', 'o', 'wa', 'wae', 'oe', 'yo', 'u', 'wo', 'we', 'wi', 'yu', 'eu', 'ui', 'i',
-];
+const MEDIALS = ['a', 'ae', 'ya', 'yae', 'eo', 'e', 'yeo', 'ye', 'o', 'wa', 'wae', 'oe', 'yo', 'u', 'wo', 'we', 'wi', 'yu', 'eu', 'ui', 'i'];
 
 /** Each final as [before a consonant or at the end, left behind before a vowel, carried to the next syllable]. */
 const FINALS: readonly (readonly [string, string, string])[] = [
-  ['', '', ''], ['k', '', 'g'], ['k', '', 'kk'], ['k', 'k', 's'], ['n', '', 'n'], ['n', 'n', 'j'], ['n', '', 'n'],
-  ['t', '', 'd'], ['l', '', 'r'], ['k', 'l', 'g'], ['m', 'l', 'm'], ['l', 'l', 'b'], ['l', 'l', 's'], ['l', 'l', 't'],
-  ['p', 'l', 'p'], ['l', '', 'r'], ['m', '', 'm'], ['p', '', 'b'], ['p', 'p', 's'], ['t', '', 's'], ['t', '', 'ss'],
-  ['ng', 'ng', ''], ['t', '', 'j'], ['t', '', 'ch'], ['k', '', 'k'], ['t', '', 't'], ['p', '', 'p'], ['t', '', ''],
+  ['', '', ''],
+  ['k', '', 'g'],
+  ['k', '', 'kk'],
+  ['k', 'k', 's'],
+  ['n', '', 'n'],
+  ['n', 'n', 'j'],
+  ['n', '', 'n'],
+  ['t', '', 'd'],
+  ['l', '', 'r'],
+  ['k', 'l', 'g'],
+  ['m', 'l', 'm'],
+  ['l', 'l', 'b'],
+  ['l', 'l', 's'],
+  ['l', 'l', 't'],
+  ['p', 'l', 'p'],
+  ['l', '', 'r'],
+  ['m', '', 'm'],
+  ['p', '', 'b'],
+  ['p', 'p', 's'],
+  ['t', '', 's'],
+  ['t', '', 'ss'],
+  ['ng', 'ng', ''],
+  ['t', '', 'j'],
+  ['t', '', 'ch'],
+  ['k', '', 'k'],
+  ['t', '', 't'],
+  ['p', '', 'p'],
+  ['t', '', ''],
 ];
 
 export const HANGUL_RUN = '[\\uac00-\\ud7a3]+';

@@ -8,16 +8,88 @@
 // written out in kana stay (とうきょう → toukyou).
 
 const KANA: Readonly<Record<string, string>> = {
-  あ: 'a', い: 'i', う: 'u', え: 'e', お: 'o', か: 'ka', き: 'ki', く: 'ku', け: 'ke', こ: 'ko',
-  が: 'ga', ぎ: 'gi', ぐ: 'gu', げ: 'ge', ご: 'go', さ: 'sa', し: 'shi', す: 'su', せ: 'se', そ: 'so',
-  ざ: 'za', じ: 'ji', ず: 'zu', ぜ: 'ze', ぞ: 'zo', た: 'ta', ち: 'chi', つ: 'tsu', て: 'te', と: 'to',
-  だ: 'da', ぢ: 'ji', づ: 'zu', で: 'de', ど: 'do', な: 'na', に: 'ni', ぬ: 'nu', ね: 'ne', の: 'no',
-  は: 'ha', ひ: 'hi', ふ: 'fu', へ: 'he', ほ: 'ho', ば: 'ba', び: 'bi', ぶ: 'bu', べ: 'be', ぼ: 'bo',
-  ぱ: 'pa', ぴ: 'pi', ぷ: 'pu', ぺ: 'pe', ぽ: 'po', ま: 'ma', み: 'mi', む: 'mu', め: 'me', も: 'mo',
-  や: 'ya', ゆ: 'yu', よ: 'yo', ら: 'ra', り: 'ri', る: 'ru', れ: 're', ろ: 'ro', わ: 'wa', ゐ: 'i',
-  ゑ: 'e', を: 'o', ん: 'n', ゔ: 'vu', ゕ: 'ka', ゖ: 'ke', ゎ: 'wa',
+  あ: 'a',
+  い: 'i',
+  う: 'u',
+  え: 'e',
+  お: 'o',
+  か: 'ka',
+  き: 'ki',
+  く: 'ku',
+  け: 'ke',
+  こ: 'ko',
+  が: 'ga',
+  ぎ: 'gi',
+  ぐ: 'gu',
+  げ: 'ge',
+  ご: 'go',
+  さ: 'sa',
+  し: 'shi',
+  す: 'su',
+  せ: 'se',
+  そ: 'so',
+  ざ: 'za',
+  じ: 'ji',
+  ず: 'zu',
+  ぜ: 'ze',
+  ぞ: 'zo',
+  た: 'ta',
+  ち: 'chi',
+  つ: 'tsu',
+  て: 'te',
+  と: 'to',
+  だ: 'da',
+  ぢ: 'ji',
+  づ: 'zu',
+  で: 'de',
+  ど: 'do',
+  な: 'na',
+  に: 'ni',
+  ぬ: 'nu',
+  ね: 'ne',
+  の: 'no',
+  は: 'ha',
+  ひ: 'hi',
+  ふ: 'fu',
+  へ: 'he',
+  ほ: 'ho',
+  ば: 'ba',
+  び: 'bi',
+  ぶ: 'bu',
+  べ: 'be',
+  ぼ: 'bo',
+  ぱ: 'pa',
+  ぴ: 'pi',
+  ぷ: 'pu',
+  ぺ: 'pe',
+  ぽ: 'po',
+  ま: 'ma',
+  み: 'mi',
+  む: 'mu',
+  め: 'me',
+  も: 'mo',
+  や: 'ya',
+  ゆ: 'yu',
+  よ: 'yo',
+  ら: 'ra',
+  り: 'ri',
+  る: 'ru',
+  れ: 're',
+  ろ: 'ro',
+  わ: 'wa',
+  ゐ: 'i',
+  ゑ: 'e',
+  を: 'o',
+  ん: 'n',
+  ゔ: 'vu',
+  ゕ: 'ka',
+  ゖ: 'ke',
+  ゎ: 'wa',
   // Katakana without a hiragana twin.
-  ヷ: 'va', ヸ: 'vi', ヹ: 've', ヺ: 'vo',
+  ヷ: 'va',
+  ヸ: 'vi',
+  ヹ: 've',
+  ヺ: 'vo',
 };
 
 /** Small ゃゅょ after an i-row kana make one sound: きゃ kya, しゃ sha. */
@@ -48,10 +120,10 @@ function toHiragana(ch: string): string {
 function contract(syllable: string, small: string, yRow: boolean): string {
   const contracted = /^(sh|ch|j)i$/.test(syllable); // しゃ sha, ちゃ cha, じゃ ja, シェ she, チェ che
   if (contracted) return syllable.slice(0, -1) + small;
-  if (yRow) return (syllable.endsWith('i') && syllable.length > 1 ? syllable.slice(0, -1) : syllable) + 'y' + small; // きゃ kya
-  if (syllable === 'u') return 'w' + small; // ウィ wi
-  if (syllable === 'i') return 'y' + small; // イェ ye
-  if (/^[kg]u$/.test(syllable)) return syllable[0] + 'w' + small; // クァ kwa
+  if (yRow) return `${syllable.endsWith('i') && syllable.length > 1 ? syllable.slice(0, -1) : syllable}y${small}`; // きゃ kya
+  if (syllable === 'u') return `w${small}`; // ウィ wi
+  if (syllable === 'i') return `y${small}`; // イェ ye
+  if (/^[kg]u$/.test(syllable)) return `${syllable[0]}w${small}`; // クァ kwa
   if (/^[td][eo]$/.test(syllable)) return syllable[0] + small; // ティ ti, ドゥ du
   if (/[aeiou]$/.test(syllable) && syllable.length > 1) return syllable.slice(0, -1) + small; // ファ fa, ツァ tsa, ヴァ va
   return syllable + small;
@@ -78,7 +150,6 @@ export function romanizeKana(run: string): string {
     if (ch === SOKUON) {
       geminate = true;
     } else if (ch === LONG_VOWEL) {
-      continue;
     } else if (ITERATION.has(ch)) {
       if (last !== undefined) syllables.push({ text: last.text, geminate: false });
     } else if (SMALL_Y[ch] !== undefined && last !== undefined) {

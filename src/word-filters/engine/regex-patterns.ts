@@ -11,6 +11,7 @@
 // s (. matches newline), x (white space and # comments ignored), u (accepted:
 // RE2 always matches by code point) and g (accepted: every match is found).
 import { RE2JS } from 're2js';
+import { isPast } from './clock.ts';
 
 export class RegexProblem extends Error {
   constructor(message: string) {
@@ -36,13 +37,24 @@ export interface CompiledRegex {
    * Lets a check skip the rule without running it.
    */
   requirement: Requirement | null;
+  /** RE2 instructions: what one character costs the automata, at most. */
+  size: number;
 }
 
 export type Requirement = { literal: string; folded: boolean } | { all: Requirement[] } | { any: Requirement[] };
 
 const KNOWN_FLAGS = new Set(['i', 'm', 's', 'x', 'u', 'g']);
-/** RE2 instructions; far above any sensible filter, far below what slows a match. */
-const MAX_PROGRAM_SIZE = 20_000;
+/**
+ * The cost limits of one rule (docs/word-filters.md, "Cost limits"). RE2's
+ * automata step every live instruction of the program for each character,
+ * so the program size bounds the work per character: 300 instructions
+ * leave room for any 255-character word list, and a counted repetition is
+ * written out in full by RE2 (`\w{1,100}` is 200 instructions). Counts above
+ * 100 and counts inside counts (`(?:a{1,10}){1,10}`, which multiply) are
+ * refused outright, with a sentence that says so.
+ */
+export const MAX_PROGRAM_SIZE = 300;
+export const MAX_REPEAT = 100;
 
 /** Compiles a rule's pattern or says, in a sentence, why it cannot be used. */
 export function compileRegex(pattern: string, caseSensitive: boolean): CompiledRegex {
@@ -62,17 +74,169 @@ export function compileRegex(pattern: string, caseSensitive: boolean): CompiledR
     const reason = error instanceof Error ? error.message.replace(/^error parsing regexp: /, '') : String(error);
     throw new RegexProblem(`The pattern is not a valid regular expression (RE2 syntax, without look-around or back-references): ${reason}.`);
   }
-  if (regex.programSize() > MAX_PROGRAM_SIZE) throw new RegexProblem('The pattern is too complex.');
+  const repetition = repetitionProblem(translated);
+  if (repetition !== null) throw new RegexProblem(repetition);
+  if (regex.programSize() > MAX_PROGRAM_SIZE) {
+    throw new RegexProblem(
+      `The pattern is too costly to run: it compiles to ${regex.programSize()} instructions, more than ${MAX_PROGRAM_SIZE}. Use fewer or smaller counted repetitions ({n,m}), or split it into several rules.`,
+    );
+  }
+  limitAutomatonMemory(regex);
   if (regex.test('')) throw new RegexProblem('The pattern must not match empty text.');
-  const compiled: CompiledRegex = { source: translated, regex, requirement: null };
+  const compiled: CompiledRegex = { source: translated, regex, requirement: null, size: regex.programSize() };
   if (inline.includes('i') && namesNoUpperCase(body2)) {
     const rest = inline.replace('i', '');
     compiled.foldedLocator = RE2JS.compile(rest === '' ? body2 : `(?${rest})${body2}`);
+    limitAutomatonMemory(compiled.foldedLocator);
     compiled.requirement = requirementOf(compiled.foldedLocator.re2Input.prefilter, true);
   } else if (!inline.includes('i')) {
     compiled.requirement = requirementOf(regex.re2Input.prefilter, false);
   }
   return compiled;
+}
+
+/**
+ * Counted repetitions within the limits: no count above MAX_REPEAT, and no
+ * counted repetition inside another (their sizes multiply). Reads the
+ * pattern as RE2 will (after delimiters, flags and x were dealt with), so
+ * escapes, classes and \Q…\E are skipped; RE2 has already parsed it.
+ */
+function repetitionProblem(source: string): string | null {
+  // Per open group: does it hold a counted repetition?
+  const groups: boolean[] = [false];
+  // Did the atom just read hold one (a group that did)?
+  let lastHeldCount = false;
+  for (let i = 0; i < source.length; i++) {
+    const char = source[i]!;
+    if (char === '\\') {
+      const next = source[i + 1];
+      if (next === 'Q') {
+        const end = source.indexOf('\\E', i + 2);
+        i = end < 0 ? source.length : end + 1;
+      } else if ((next === 'p' || next === 'P' || next === 'x') && source[i + 2] === '{') {
+        const end = source.indexOf('}', i + 2);
+        i = end < 0 ? source.length : end;
+      } else {
+        i++;
+      }
+      lastHeldCount = false;
+    } else if (char === '[') {
+      i = classEnd(source, i);
+      lastHeldCount = false;
+    } else if (char === '(') {
+      groups.push(false);
+      lastHeldCount = false;
+    } else if (char === ')') {
+      lastHeldCount = groups.pop() ?? false;
+      if (lastHeldCount) groups[groups.length - 1] = true;
+    } else if (char === '{') {
+      const count = /^\{(\d+)(,(\d*))?\}/.exec(source.slice(i));
+      if (count === null) {
+        lastHeldCount = false; // a literal brace
+        continue;
+      }
+      const largest = Math.max(Number(count[1]), count[3] !== undefined && count[3] !== '' ? Number(count[3]) : 0);
+      if (largest > MAX_REPEAT) {
+        return `The pattern repeats something ${largest} times ({${count[1]}${count[2] ?? ''}}); counts above ${MAX_REPEAT} are not allowed, as they make the rule too costly to run. Use + or * for "any number".`;
+      }
+      if (lastHeldCount) {
+        return 'The pattern nests a counted repetition inside another ({n,m} inside a group repeated {n,m}); their sizes multiply, so this is not allowed. Write the repetition once.';
+      }
+      groups[groups.length - 1] = true;
+      i += count[0].length - 1;
+      lastHeldCount = false;
+    } else {
+      lastHeldCount = false;
+    }
+  }
+  return null;
+}
+
+/** Index of the `]` that closes the class opened at `start`. */
+function classEnd(source: string, start: number): number {
+  let i = start + 1;
+  if (source[i] === '^') i++;
+  if (source[i] === ']') i++;
+  for (; i < source.length; i++) {
+    if (source[i] === '\\') i++;
+    else if (source[i] === '[' && source[i + 1] === ':') {
+      const end = source.indexOf(':]', i + 2);
+      if (end >= 0) i = end + 1;
+    } else if (source[i] === ']') return i;
+  }
+  return source.length;
+}
+
+/**
+ * Memory for the states of RE2's lazy DFA, per regex (re2js allows 8 MB).
+ * A pattern whose DFA would need more (exponentially many states, or wide
+ * state tables: a class like [^\p{L}] splits Unicode into hundreds of
+ * ranges) makes the DFA give up sooner, which guardedTest notices: the NFA
+ * runs then only if its estimated cost fits in the time left.
+ */
+const DFA_MEMORY = 1024 * 1024;
+
+let refusingNfa = false;
+const NFA_REFUSED = new Error('RE2 NFA pass refused');
+/** While a guarded pass runs: when (performance.now()) its DFA must stop building states. */
+let dfaDeadline = Infinity;
+
+interface Re2Dfa {
+  stateBudget?: number;
+  memBudget?: number;
+  stepOrReset?: (...args: unknown[]) => unknown;
+}
+
+interface Re2Engine {
+  dfa?: Re2Dfa;
+  doExecuteNFA?: (...args: unknown[]) => unknown;
+}
+
+/**
+ * Caps a DFA's memory for states, and makes it give up (as when that
+ * memory runs out) once the running guarded pass is past its deadline. It
+ * checks the clock only when it has to build a state, the costly step.
+ */
+export function limitDfa(dfa: Re2Dfa | undefined, memory: number): void {
+  if (dfa === undefined || typeof dfa.stateBudget !== 'number' || typeof dfa.memBudget !== 'number') return;
+  dfa.stateBudget = memory;
+  dfa.memBudget = Math.min(dfa.memBudget, memory);
+  const step = dfa.stepOrReset;
+  if (typeof step === 'function') {
+    dfa.stepOrReset = function (this: unknown, ...args: unknown[]) {
+      if (dfaDeadline !== Infinity && isPast(dfaDeadline)) return null;
+      return step.apply(this, args);
+    };
+  }
+}
+
+/** Runs `pass` with DFAs stopping at `deadline`; see limitDfa. */
+export function withDfaDeadline<T>(deadline: number, pass: () => T): T {
+  const outer = dfaDeadline;
+  dfaDeadline = deadline;
+  try {
+    return pass();
+  } finally {
+    dfaDeadline = outer;
+  }
+}
+
+/**
+ * Caps the DFA's memory, and lets guardedTest refuse the NFA pass RE2 falls
+ * back to when its DFA gives up (re2js internals, read defensively: if they
+ * are not there, the regex simply runs as re2js runs it).
+ */
+function limitAutomatonMemory(regex: RE2JS): void {
+  const engine = (regex as unknown as { re2Input?: Re2Engine }).re2Input;
+  if (engine === undefined) return;
+  limitDfa(engine.dfa, DFA_MEMORY);
+  const nfa = engine.doExecuteNFA;
+  if (typeof nfa === 'function') {
+    engine.doExecuteNFA = function (this: unknown, ...args: unknown[]) {
+      if (refusingNfa) throw NFA_REFUSED;
+      return nfa.apply(this, args);
+    };
+  }
 }
 
 /** Longest literal used for screening: a prefix of a required literal is required too. */
@@ -235,51 +399,118 @@ type Span = [start: number, end: number];
 const NON_ASCII = /[^\x00-\x7f]/;
 
 /**
- * Every non-empty match of the regex, in order, as [start, end) offsets.
- * `folded` is the text case-folded without changing offsets (text.ts fold).
+ * What locating one rule's matches came to: `none` (no match), `located`
+ * (every match was given to the sink), `unlocated` (it matches, but finding
+ * the places did not fit in the time left), `undecided` (not even whether
+ * it matches could be told in the time left).
  */
-export function locate(compiled: CompiledRegex, text: string, folded: () => string, sink: (start: number, end: number) => void): void {
-  let spans: Span[] | undefined;
-  if (compiled.foldedLocator !== undefined) {
-    spans = findSpans(compiled.foldedLocator, folded());
-    // Folding may differ from RE2's in a few non-ASCII letters (İ): when the
-    // fast way finds nothing there, RE2's own yes/no on the text decides.
-    if (spans.length === 0 && NON_ASCII.test(text) && compiled.regex.test(text)) spans = findSpans(compiled.regex, text);
-  } else {
-    spans = findSpans(compiled.regex, text);
-  }
-  for (const [start, end] of spans) sink(start, end);
-}
-
-/** Texts longer than this are searched window by window. */
-const WINDOWED_FROM = 16_384;
-const WINDOW = 4096;
-/** Context read on each side of a window: a match may run this far past it. */
-const MARGIN = 512;
+export type Located = 'none' | 'located' | 'unlocated' | 'undecided';
 
 /**
- * RE2's full search (the NFA) costs about 50 ns a character, its yes/no
- * answer (the DFA) under 10. On long text the DFA picks the windows that
- * hold a match and the NFA runs on those alone. Each match found starts in
- * its window's core and is read with context on both sides, so it is a
- * match in the whole text too. If a match may run past a window (it
- * touches the edge) or the DFA sees a match between those found, the whole
- * text is searched instead.
+ * Every non-empty match of the regex, in order, as [start, end) offsets,
+ * given to `sink` only when all were found. `folded` is the text
+ * case-folded without changing offsets (text.ts fold). Stops at `deadline`
+ * (performance.now() milliseconds) between steps; no step reads more than a
+ * window of text with RE2's NFA, or the whole text with its DFA.
  */
-function findSpans(regex: RE2JS, text: string): Span[] {
+export function locate(compiled: CompiledRegex, text: string, folded: () => string, sink: (start: number, end: number) => void, deadline: number): Located {
+  let outcome: Located | Span[];
+  if (compiled.foldedLocator !== undefined) {
+    outcome = findSpans(compiled.foldedLocator, folded(), compiled.size, deadline);
+    // Folding may differ from RE2's in a few non-ASCII letters (İ): when the
+    // fast way finds nothing there, RE2's own yes/no on the text decides.
+    if (outcome === 'none' && NON_ASCII.test(text)) outcome = findSpans(compiled.regex, text, compiled.size, deadline);
+  } else {
+    outcome = findSpans(compiled.regex, text, compiled.size, deadline);
+  }
+  if (typeof outcome === 'string') return outcome;
+  for (const [start, end] of outcome) sink(start, end);
+  return 'located';
+}
+
+/** Whether the rule matches, without the places: one DFA pass (`undecided` if the DFA gives up). */
+export function decide(compiled: CompiledRegex, text: string, folded: () => string, deadline: number): Located {
+  let matches = compiled.foldedLocator !== undefined ? guardedTest(compiled.foldedLocator, folded(), deadline) : guardedTest(compiled.regex, text, deadline);
+  if (matches === false && compiled.foldedLocator !== undefined && NON_ASCII.test(text)) matches = guardedTest(compiled.regex, text, deadline);
+  return matches === undefined ? 'undecided' : matches ? 'unlocated' : 'none';
+}
+
+/**
+ * RE2's yes/no for the whole text, by its DFA; undefined when the DFA gave
+ * up (a pattern with very many states on this text, or `deadline` passed
+ * while it was still building states) and only a full NFA pass could tell,
+ * which is not paid for here.
+ */
+export function guardedTest(regex: RE2JS, text: string, deadline = Infinity): boolean | undefined {
+  refusingNfa = true;
+  try {
+    return withDfaDeadline(deadline, () => regex.test(text));
+  } catch (error) {
+    if (error !== NFA_REFUSED) throw error;
+  } finally {
+    refusingNfa = false;
+  }
+  // The DFA gave up. Out of time: undecided. Out of memory (a rule with
+  // very many states, or a class like [^\p{L}] with wide state tables): the
+  // NFA answers, if the estimate of its cost fits in the time left.
+  const now = performance.now();
+  if (isPast(deadline) || now + text.length * regex.programSize() * NFA_MS_PER_CHAR_AND_INSTRUCTION > deadline) return undefined;
+  return regex.test(text);
+}
+
+/** Context read on each side of a window: a match may run this far past it. */
+const MARGIN = 512;
+/**
+ * Characters × instructions one NFA pass may read: about 6 ms at the
+ * measured worst. A window's core is sized by the program: 16 KB for a
+ * usual rule, 1 KB for the largest allowed (300 instructions).
+ */
+const WINDOW_WORK = 600_000;
+
+function windowFor(size: number): number {
+  return Math.min(16_384, Math.max(1024, Math.floor(WINDOW_WORK / size) - 2 * MARGIN));
+}
+
+/**
+ * What RE2's NFA costs per character and program instruction, in
+ * milliseconds, at worst (measured 7-11 ns on this machine; doubled): a
+ * whole-text NFA pass is made only when this estimate fits in the time left.
+ */
+export const NFA_MS_PER_CHAR_AND_INSTRUCTION = 20e-6;
+
+/**
+ * RE2's full search (the NFA) costs up to 10 ns per character and
+ * instruction, its yes/no answer (the DFA) about 10 ns a character. The DFA
+ * says whether the text matches; on long text it then picks the windows
+ * that hold a match and the NFA runs on those alone (windows sized by
+ * windowFor: a few milliseconds each, whatever the program). Each match
+ * found starts in its window's core and is read with context on both sides,
+ * so it is a match in the whole text too. If a match may run past a window
+ * (it touches the edge) or the DFA sees a match between those found, the
+ * whole text is searched with the NFA if that fits in the time left, else
+ * the rule is `unlocated`.
+ */
+function findSpans(regex: RE2JS, text: string, size: number, deadline: number): Span[] | Located {
+  if (isPast(deadline)) return 'undecided';
   // Rules come here when they may match (the screen); one DFA pass says whether they do.
-  if (!regex.test(text)) return [];
-  if (text.length < WINDOWED_FROM) return findAll(regex, text, 0);
+  const matches = guardedTest(regex, text, deadline);
+  if (matches === undefined) return 'undecided';
+  if (!matches) return 'none';
+  const window = windowFor(size);
+  if (text.length <= window + 2 * MARGIN) return findAll(regex, text, 0);
+  const wholeText = (): Span[] | Located =>
+    performance.now() + text.length * size * NFA_MS_PER_CHAR_AND_INSTRUCTION <= deadline ? findAll(regex, text, 0) : 'unlocated';
   const spans: Span[] = [];
   let lastEnd = 0;
-  for (let core = 0; core < text.length; core += WINDOW) {
+  for (let core = 0; core < text.length; core += window) {
+    if (isPast(deadline)) return 'unlocated';
     const from = Math.max(0, core - MARGIN);
-    const to = Math.min(text.length, core + WINDOW + MARGIN);
-    const window = text.slice(from, to);
-    if (!regex.test(window)) continue;
-    for (const [start, end] of findAll(regex, window, from)) {
-      if (start < core || start >= core + WINDOW) continue;
-      if (end === to && to < text.length) return findAll(regex, text, 0);
+    const to = Math.min(text.length, core + window + MARGIN);
+    const part = text.slice(from, to);
+    if (!regex.test(part)) continue;
+    for (const [start, end] of findAll(regex, part, from)) {
+      if (start < core || start >= core + window) continue;
+      if (end === to && to < text.length) return wholeText();
       if (start < lastEnd) continue;
       spans.push([start, end]);
       lastEnd = end;
@@ -288,8 +519,10 @@ function findSpans(regex: RE2JS, text: string): Span[] {
   // A match longer than a window's margin is seen by no window: look between the matches found.
   let gapStart = 0;
   for (const [start, end] of [...spans, [text.length, text.length] as Span]) {
-    if (start > gapStart && regex.test(text.slice(Math.max(0, gapStart - 1), Math.min(text.length, start + 1)))) {
-      return findAll(regex, text, 0);
+    if (start > gapStart) {
+      if (isPast(deadline)) return 'unlocated';
+      const inGap = guardedTest(regex, text.slice(Math.max(0, gapStart - 1), Math.min(text.length, start + 1)), deadline);
+      if (inGap !== false) return wholeText();
     }
     gapStart = end;
   }

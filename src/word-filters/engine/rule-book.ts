@@ -48,7 +48,8 @@ export class RuleBook {
     for (const type of this.#byType.keys()) applyRules(this.matcher(type), 'Warm up: Hello, world! 123-4567.');
   }
 
-  check(text: string, contentType: ContentType): CheckResult {
-    return applyRules(this.matcher(contentType), text);
+  /** `options.budgetMs`: the time budget (apply.ts CHECK_BUDGET_MS unless given; tests of what matches give more). */
+  check(text: string, contentType: ContentType, options: { budgetMs?: number } = {}): CheckResult {
+    return applyRules(this.matcher(contentType), text, options);
   }
 }

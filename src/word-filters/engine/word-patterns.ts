@@ -11,6 +11,7 @@
 // equals any other (`bad  word` matches the rule `bad word`).
 import { compileGlob, matchGlob, type Glob } from './glob.ts';
 import { findWords, fold, type Words } from './text.ts';
+import { isPast } from './clock.ts';
 
 type WordPart = { kind: 'literal'; text: string } | { kind: 'glob'; glob: Glob };
 
@@ -32,6 +33,10 @@ interface SymbolPattern {
 }
 
 export type MatchSink = (rule: number, start: number, end: number) => void;
+
+/** Characters compared between two reads of the clock (well under a millisecond of work). */
+const WORK_PER_CLOCK_READ = 20_000;
+const OUT_OF_TIME = new Error('word scan out of time');
 
 /** Wildcard words are found by up to three fixed characters: their start, their end, or a literal piece inside. */
 const GRAM = 3;
@@ -110,6 +115,9 @@ export class WordIndex {
   #infixScanner: RegExp | undefined;
   readonly #symbols: SymbolPattern[] = [];
   #size = 0;
+  /** The running scan's deadline, and the glob work done since the clock was last read. */
+  #deadline = Infinity;
+  #work = 0;
 
   constructor(caseSensitive: boolean) {
     this.#caseSensitive = caseSensitive;
@@ -193,9 +201,38 @@ export class WordIndex {
     }
   }
 
-  /** Reports every match of every pattern; `original` is the text as written, `words` its words. */
-  scan(original: string, words: Words, sink: MatchSink): void {
-    if (this.#size === 0) return;
+  /**
+   * Reports every match of every pattern; `original` is the text as
+   * written, `words` its words. Returns false when it stopped at `deadline`
+   * (performance.now() milliseconds) with matches left unreported: the
+   * work per text word is one hash pass, but each wildcard pattern found by
+   * a piece costs up to the length of the word to verify, so thousands of
+   * them against a giant word are stopped by the clock.
+   */
+  scan(original: string, words: Words, sink: MatchSink, deadline = Infinity): boolean {
+    if (this.#size === 0) return true;
+    this.#deadline = deadline;
+    this.#work = 0;
+    try {
+      this.#scan(original, words, sink);
+      return true;
+    } catch (error) {
+      if (error === OUT_OF_TIME) return false;
+      throw error;
+    } finally {
+      this.#deadline = Infinity;
+    }
+  }
+
+  /** Counts work (characters compared); past WORK_PER_CLOCK_READ, reads the clock and stops the scan at the deadline. */
+  #spend(work: number): void {
+    this.#work += work;
+    if (this.#work < WORK_PER_CLOCK_READ) return;
+    this.#work = 0;
+    if (isPast(this.#deadline)) throw OUT_OF_TIME;
+  }
+
+  #scan(original: string, words: Words, sink: MatchSink): void {
     const view = this.#caseSensitive ? original : fold(original);
     const { starts, ends, count } = words;
     const byWord = this.#byWord;
@@ -238,12 +275,13 @@ export class WordIndex {
    * One pass finds every place where an infix piece may start: an
    * alternation of distinct literals of at most GRAM characters (nothing
    * nested, so a few steps per position). Each piece starting there is
-   * compared in place, and each pattern checked once per word.
+   * compared in place, and the patterns of a piece checked once per word.
    */
   #scanInfixes(view: string, words: Words, sink: MatchSink): void {
     this.#infixScanner ??= new RegExp([...this.#byInfix.keys()].map(escapeRegExp).join('|'), 'g');
     const scanner = this.#infixScanner;
-    const checked = new Set<WordPattern>();
+    // Pieces already handled in the current word: their patterns were verified there.
+    const checked = new Set<string>();
     let w = -1;
     scanner.lastIndex = 0;
     let found: RegExpExecArray | null;
@@ -255,13 +293,12 @@ export class WordIndex {
         while (w + 1 < words.count && words.starts[w + 1]! <= at) w++;
         checked.clear();
       }
-      for (const [piece, list] of this.#byInfix.get(found[0])!) {
-        if (!view.startsWith(piece, at)) continue;
-        for (const entry of list) {
-          if (checked.has(entry)) continue;
-          checked.add(entry);
-          this.#verify(entry, view, words, w - entry.anchor, sink);
-        }
+      const pieces = this.#byInfix.get(found[0])!;
+      this.#spend(pieces.size);
+      for (const [piece, list] of pieces) {
+        if (checked.has(piece) || !view.startsWith(piece, at)) continue;
+        checked.add(piece);
+        for (const entry of list) this.#verify(entry, view, words, w - entry.anchor, sink);
       }
     }
   }
@@ -281,8 +318,9 @@ export class WordIndex {
       const end = ends[w]!;
       if (part.kind === 'literal') {
         if (end - start !== part.text.length || !view.startsWith(part.text, start)) return;
-      } else if (!matchGlob(part.glob, view, start, end)) {
-        return;
+      } else {
+        this.#spend(end - start);
+        if (!matchGlob(part.glob, view, start, end)) return;
       }
       if (i > 0 && !gapEquals(view, ends[w - 1]!, start, entry.gaps[i - 1]!)) return;
     }

@@ -1,8 +1,8 @@
-// What the forum needs from the word filters: a verdict on a piece of user
-// text of one content type (WordFiltersService.check provides it), and the
-// messages every place that writes user text gives for a verdict.
-import type { CheckResult } from '../word-filters/engine/apply.ts';
-import type { ContentType } from '../word-filters/rules.ts';
+// What every writer of user text (forum, users, profile mail) needs from the
+// word filters: a verdict on a piece of text of one content type
+// (WordFiltersService.check provides it), and the messages given for a verdict.
+import type { CheckResult } from './engine/apply.ts';
+import type { ContentType } from './rules.ts';
 
 export type { ContentType };
 

@@ -1,0 +1,78 @@
+// The moderation queue: posts (and the topics they open) held by a word
+// filter, and the moderators' approve and reject.
+import type { AuthUser } from '../auth/service.ts';
+import { ModelNotFoundError, ValidationError } from '../http/errors.ts';
+import type { PageRequest } from '../http/pagination.ts';
+import type { Mailer } from '../mail/mailer.ts';
+import { notApprovedMail } from './mails.ts';
+import type { Posts } from './posts.ts';
+import type { Publishing } from './publishing.ts';
+import type { ForumRepository, PostWithAuthor } from './repository.ts';
+import type { TextScreen } from '../word-filters/text-screen.ts';
+import type { Topics } from './topics.ts';
+import type { TopicNaming, Watchlist } from './watchlist.ts';
+
+export interface ModerationDeps {
+  repository: ForumRepository;
+  topics: Topics;
+  posts: Posts;
+  publishing: Publishing;
+  watchlist: Watchlist;
+  screen: TextScreen;
+  mailer: Mailer;
+  naming: TopicNaming;
+}
+
+export class ModerationQueue {
+  readonly #deps: ModerationDeps;
+
+  constructor(deps: ModerationDeps) {
+    this.#deps = deps;
+  }
+
+  list(page: PageRequest) {
+    return this.#deps.repository.listPending(page.offset, page.perPage);
+  }
+
+  /** A moderator publishes a held post (and its topic, when it is the opening post). */
+  async approve(id: number, moderator: AuthUser): Promise<PostWithAuthor> {
+    const { repository, publishing, posts, topics } = this.#deps;
+    const post = await posts.get(id, moderator);
+    if (post.status === 'published') return post;
+    await repository.transaction(async (trx) => {
+      const topic = await repository.findTopic(post.topic_id, trx);
+      if (topic === undefined) throw new ModelNotFoundError('Topic', post.topic_id);
+      const opening = (await repository.firstPostId(topic.id, trx)) === id;
+      await repository.updatePost(id, { status: 'published', held_by_filter_id: null }, trx);
+      if (opening) {
+        // The topic comes out with every reply already published inside it.
+        await repository.updateTopic(topic.id, { status: 'published' }, trx);
+        const published = await repository.publishedPostsIn(topic.id, trx);
+        await publishing.published(trx, topic.forum_id, topic.id, { topics: 1, posts: published });
+      } else if (topic.status === 'published') {
+        await publishing.published(trx, topic.forum_id, topic.id, { topics: 0, posts: 1 });
+      }
+    });
+    const approved = await posts.get(id, moderator);
+    const topic = await topics.get(approved.topic_id, moderator);
+    if (approved.author_id !== null) await this.#deps.watchlist.notify(topic, { id: approved.author_id }, approved.id);
+    return approved;
+  }
+
+  /** A moderator rejects a held post: it is deleted and its author told by mail. */
+  async reject(id: number, moderator: AuthUser): Promise<void> {
+    const { repository, posts, topics } = this.#deps;
+    const post = await posts.get(id, moderator);
+    if (post.status !== 'pending') throw ValidationError.field('post', 'Only posts waiting for moderation can be rejected.');
+    const opening = (await repository.firstPostId(post.topic_id)) === id;
+    const topic = await topics.get(post.topic_id, moderator);
+    await repository.transaction(async (trx) => {
+      if (opening) await repository.deleteTopic(post.topic_id, trx);
+      else await repository.deletePost(id, trx);
+    });
+    if (post.author_email !== null) {
+      const [heading, body] = await Promise.all([this.#deps.naming.heading(topic), this.#deps.screen.check(post.body, 'posts')]);
+      await this.#deps.mailer.send(notApprovedMail(post.author_email, post.author_name ?? '', heading, opening, body.text));
+    }
+  }
+}

@@ -1,0 +1,124 @@
+// Posts: a topic's pages of posts, replies, edits and deletes.
+import { type Clock, isoNow } from '../clock.ts';
+import type { FloodControl } from '../auth/flood-control.ts';
+import type { AuthUser } from '../auth/service.ts';
+import type { ContentStatus } from '../db/schema.ts';
+import { FieldErrorBag, ModelNotFoundError, ValidationError } from '../http/errors.ts';
+import type { PageRequest } from '../http/pagination.ts';
+import { assertMayEdit, canSee, visibility, type Listed } from './access.ts';
+import type { Publishing } from './publishing.ts';
+import type { ForumRepository, PostOnPage, PostWithAuthor, TopicWithAuthor } from './repository.ts';
+import type { Topics } from './topics.ts';
+import type { Watchlist } from './watchlist.ts';
+
+export class Posts {
+  readonly #clock: Clock;
+  readonly #repository: ForumRepository;
+  readonly #topics: Topics;
+  readonly #publishing: Publishing;
+  readonly #watchlist: Watchlist;
+  readonly #flood: FloodControl;
+
+  constructor(repository: ForumRepository, topics: Topics, publishing: Publishing, watchlist: Watchlist, flood: FloodControl, clock: Clock) {
+    this.#clock = clock;
+    this.#repository = repository;
+    this.#topics = topics;
+    this.#publishing = publishing;
+    this.#watchlist = watchlist;
+    this.#flood = flood;
+  }
+
+  async list(topicId: number, viewer: AuthUser | null, page: PageRequest): Promise<Listed<PostWithAuthor>> {
+    await this.#topics.get(topicId, viewer);
+    return this.#repository.listPosts(topicId, visibility(viewer), page.offset, page.perPage);
+  }
+
+  /**
+   * A page of posts as the topic page shows them, for a topic the caller has
+   * already loaded with Topics.get for this viewer. Guests see exactly the
+   * published posts of a published topic, which the topic's counter counts:
+   * no COUNT query for them.
+   */
+  async of(topic: TopicWithAuthor, viewer: AuthUser | null, page: PageRequest): Promise<Listed<PostOnPage>> {
+    const seen = visibility(viewer);
+    const guestView = viewer === null && topic.status === 'published';
+    const [rows, total] = await Promise.all([
+      this.#repository.pagePostRows(topic.id, seen, page.offset, page.perPage),
+      guestView ? topic.posts_count : this.#repository.countPosts(topic.id, seen),
+    ]);
+    return { rows, total };
+  }
+
+  /** The page (of `perPage` posts) of the topic that holds the post; null when this viewer sees no such post in it. */
+  async pageOf(topic: TopicWithAuthor, postId: number, viewer: AuthUser | null, perPage: number): Promise<number | null> {
+    const post = await this.#repository.findPost(postId);
+    if (post === undefined || post.topic_id !== topic.id || !canSee(post, viewer)) return null;
+    const before = await this.#repository.postsBefore(topic.id, postId, visibility(viewer));
+    return Math.floor(before / perPage) + 1;
+  }
+
+  /** Published posts of a user, for their profile. */
+  publishedBy(userId: number): Promise<number> {
+    return this.#repository.publishedPostsBy(userId);
+  }
+
+  async get(id: number, viewer: AuthUser | null): Promise<PostWithAuthor> {
+    const post = await this.#repository.findPost(id);
+    if (post === undefined || !canSee(post, viewer)) throw new ModelNotFoundError('Post', id);
+    return post;
+  }
+
+  async reply(topicId: number, author: AuthUser, body: string): Promise<PostWithAuthor> {
+    const topic = await this.#topics.get(topicId, author);
+    const errors = new FieldErrorBag();
+    const screened = await this.#publishing.screenField(errors, 'body', body, 'posts');
+    errors.throwIfAny();
+
+    const status: ContentStatus = screened.heldBy === null ? 'published' : 'pending';
+    const postId = await this.#flood.guard(author, 'posts', () =>
+      this.#repository.transaction(async (trx) => {
+        const post = await this.#repository.insertPost(
+          { topic_id: topic.id, author_id: author.id, body, status, held_by_filter_id: screened.heldBy },
+          isoNow(this.#clock),
+          trx,
+        );
+        if (status === 'published' && topic.status === 'published') {
+          await this.#publishing.published(trx, topic.forum_id, topic.id, { topics: 0, posts: 1 });
+        }
+        return post.id;
+      }),
+    );
+    if (status === 'published') await this.#watchlist.notify(topic, author, postId);
+    return this.get(postId, author);
+  }
+
+  async edit(id: number, editor: AuthUser, body: string): Promise<PostWithAuthor> {
+    const post = await this.get(id, editor);
+    assertMayEdit(post.author_id, editor);
+    const errors = new FieldErrorBag();
+    const screened = await this.#publishing.screenField(errors, 'body', body, 'posts');
+    errors.throwIfAny();
+
+    await this.#repository.transaction(async (trx) => {
+      await this.#repository.updatePost(id, { body, updated_at: isoNow(this.#clock) }, trx);
+      if (screened.heldBy !== null) await this.#publishing.hold(trx, id, screened.heldBy);
+    });
+    return this.get(id, editor);
+  }
+
+  async delete(id: number, viewer: AuthUser): Promise<void> {
+    const post = await this.get(id, viewer);
+    assertMayEdit(post.author_id, viewer);
+    if ((await this.#repository.firstPostId(post.topic_id)) === id) {
+      throw ValidationError.field('post', 'The first post opens the topic; delete the topic instead.');
+    }
+    await this.#repository.transaction(async (trx) => {
+      const topic = await this.#repository.findTopic(post.topic_id, trx);
+      if (post.status === 'published' && topic?.status === 'published') {
+        await this.#repository.adjustTopicPosts(post.topic_id, -1, trx);
+        await this.#repository.adjustForumCounts(topic.forum_id, 0, -1, trx);
+      }
+      await this.#repository.deletePost(id, trx);
+    });
+  }
+}

@@ -1,0 +1,105 @@
+// Topics: lists as the API and the forum pages show them, and the author's
+// and moderators' writes. A new topic opens with its first post.
+import { type Clock, isoNow } from '../clock.ts';
+import type { FloodControl } from '../auth/flood-control.ts';
+import type { AuthUser } from '../auth/service.ts';
+import type { ContentStatus } from '../db/schema.ts';
+import { ApiError, FieldErrorBag, ModelNotFoundError } from '../http/errors.ts';
+import type { PageRequest } from '../http/pagination.ts';
+import { assertMayEdit, canSee, isStaff, visibility, type Listed } from './access.ts';
+import type { Forums } from './forums.ts';
+import type { Publishing } from './publishing.ts';
+import type { ForumRepository, ForumRow, TopicInList, TopicWithAuthor } from './repository.ts';
+
+export interface NewTopicInput {
+  forum_id: number;
+  title: string;
+  body: string;
+}
+
+export class Topics {
+  readonly #clock: Clock;
+  readonly #repository: ForumRepository;
+  readonly #forums: Forums;
+  readonly #publishing: Publishing;
+  readonly #flood: FloodControl;
+
+  constructor(repository: ForumRepository, forums: Forums, publishing: Publishing, flood: FloodControl, clock: Clock) {
+    this.#clock = clock;
+    this.#repository = repository;
+    this.#forums = forums;
+    this.#publishing = publishing;
+    this.#flood = flood;
+  }
+
+  async list(forumId: number, viewer: AuthUser | null, page: PageRequest): Promise<Listed<TopicWithAuthor>> {
+    await this.#forums.get(forumId);
+    return this.#repository.listTopics(forumId, visibility(viewer), page.offset, page.perPage);
+  }
+
+  /**
+   * A page of topics as a forum page lists them, for a forum the caller has
+   * already loaded. Guests see exactly the published topics, which the
+   * forum's counter counts: no COUNT query for them.
+   */
+  async of(forum: ForumRow, viewer: AuthUser | null, page: PageRequest): Promise<Listed<TopicInList>> {
+    const seen = visibility(viewer);
+    const [rows, total] = await Promise.all([
+      this.#repository.topicsInList(forum.id, seen, page.offset, page.perPage),
+      viewer === null ? forum.topics_count : this.#repository.countTopics(forum.id, seen),
+    ]);
+    return { rows, total };
+  }
+
+  /** The topic if this viewer may see it; pending topics are the author's and the moderators' only. */
+  async get(id: number, viewer: AuthUser | null): Promise<TopicWithAuthor> {
+    const topic = await this.#repository.findTopic(id);
+    if (topic === undefined || !canSee(topic, viewer)) throw new ModelNotFoundError('Topic', id);
+    return topic;
+  }
+
+  async create(author: AuthUser, input: NewTopicInput): Promise<TopicWithAuthor> {
+    const errors = new FieldErrorBag();
+    if ((await this.#repository.findForum(input.forum_id)) === undefined) errors.add('forum_id', 'The selected forum id is invalid.');
+    const title = await this.#publishing.screenField(errors, 'title', input.title, 'topics');
+    const body = await this.#publishing.screenField(errors, 'body', input.body, 'posts');
+    errors.throwIfAny();
+
+    const heldBy = title.heldBy ?? body.heldBy;
+    const status: ContentStatus = heldBy === null ? 'published' : 'pending';
+    const topicId = await this.#flood.guard(author, 'posts', () =>
+      this.#repository.transaction(async (trx) => {
+        const at = isoNow(this.#clock);
+        const topic = await this.#repository.insertTopic({ forum_id: input.forum_id, title: input.title, author_id: author.id, status }, at, trx);
+        await this.#repository.insertPost({ topic_id: topic.id, author_id: author.id, body: input.body, status, held_by_filter_id: heldBy }, at, trx);
+        if (status === 'published') await this.#publishing.published(trx, topic.forum_id, topic.id, { topics: 1, posts: 1 });
+        return topic.id;
+      }),
+    );
+    return this.get(topicId, author);
+  }
+
+  async rename(id: number, editor: AuthUser, title: string): Promise<TopicWithAuthor> {
+    const topic = await this.get(id, editor);
+    assertMayEdit(topic.author_id, editor);
+    const errors = new FieldErrorBag();
+    const screened = await this.#publishing.screenField(errors, 'title', title, 'topics');
+    errors.throwIfAny();
+
+    await this.#repository.transaction(async (trx) => {
+      await this.#repository.updateTopic(id, { title, updated_at: isoNow(this.#clock) }, trx);
+      const firstPostId = await this.#repository.firstPostId(id, trx);
+      if (screened.heldBy !== null && firstPostId !== undefined) await this.#publishing.hold(trx, firstPostId, screened.heldBy);
+    });
+    return this.get(id, editor);
+  }
+
+  async delete(id: number, viewer: AuthUser): Promise<void> {
+    const topic = await this.get(id, viewer);
+    if (!isStaff(viewer)) throw new ApiError('FORBIDDEN', 'Only moderators can delete topics.');
+    await this.#repository.transaction(async (trx) => {
+      if (topic.status === 'published') await this.#repository.adjustForumCounts(topic.forum_id, -1, -topic.posts_count, trx);
+      await this.#repository.deleteTopic(id, trx);
+    });
+  }
+}

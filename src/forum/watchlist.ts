@@ -1,0 +1,60 @@
+// The watchlist, and the mails its users get about new replies.
+import { type Clock, isoNow } from '../clock.ts';
+import type { AuthUser } from '../auth/service.ts';
+import type { PageRequest } from '../http/pagination.ts';
+import type { Mailer } from '../mail/mailer.ts';
+import { watchlistPath } from '../urls/paths.ts';
+import { visibility, type Listed } from './access.ts';
+import { newReplyMail } from './mails.ts';
+import type { ForumRepository, TopicWithAuthor } from './repository.ts';
+import { postPathOn } from './resource.ts';
+import type { Topics } from './topics.ts';
+
+/** How pages name a topic (the presenter): mails name it the same way. */
+export interface TopicNaming {
+  heading(row: { id: number; title: string }): Promise<{ title: string; path: string }>;
+}
+
+export class Watchlist {
+  readonly #clock: Clock;
+  readonly #repository: ForumRepository;
+  readonly #topics: Topics;
+  readonly #mailer: Mailer;
+  readonly #naming: TopicNaming;
+
+  constructor(repository: ForumRepository, topics: Topics, mailer: Mailer, naming: TopicNaming, clock: Clock) {
+    this.#clock = clock;
+    this.#repository = repository;
+    this.#topics = topics;
+    this.#mailer = mailer;
+    this.#naming = naming;
+  }
+
+  async watch(user: AuthUser, topicId: number): Promise<void> {
+    await this.#topics.get(topicId, user);
+    await this.#repository.watch(user.id, topicId, isoNow(this.#clock));
+  }
+
+  async unwatch(user: AuthUser, topicId: number): Promise<void> {
+    await this.#repository.unwatch(user.id, topicId);
+  }
+
+  isWatching(user: AuthUser, topicId: number): Promise<boolean> {
+    return this.#repository.isWatching(user.id, topicId);
+  }
+
+  topicsOf(user: AuthUser, page: PageRequest): Promise<Listed<TopicWithAuthor>> {
+    return this.#repository.watchedTopics(user.id, visibility(user), page.offset, page.perPage);
+  }
+
+  /** Mails the topic's watchers about a published reply; none while the topic itself waits for moderation (they could not open it). */
+  async notify(topic: TopicWithAuthor, author: { id: number }, postId: number): Promise<void> {
+    if (topic.status !== 'published') return;
+    const addresses = await this.#repository.watcherAddresses(topic.id, author.id);
+    if (addresses.length === 0) return;
+    const heading = await this.#naming.heading(topic);
+    const replyLink = this.#mailer.link(postPathOn(heading.path, postId));
+    const watchlistLink = this.#mailer.link(watchlistPath());
+    for (const to of addresses) await this.#mailer.send(newReplyMail(to, heading, replyLink, watchlistLink));
+  }
+}

@@ -1,0 +1,143 @@
+// The announce path's look-ups, answered from memory: passkey → user
+// (passkeys.ts, emptied through the change feed), user → status and transfer
+// totals for the ratio rule (kept USER_TTL_MS: a ban and a ratio change take
+// effect within that), and
+// 20-byte hash → torrent (emptied through the change feed on TORRENTS_TOPIC,
+// which the torrent registry publishes on every upload, status or freeleech
+// change and deletion; kept at most TORRENT_TTL_MS as a safety net).
+import type { Kysely } from 'kysely';
+import { prepare, type PreparedQuery } from '../../db/prepared.ts';
+import type { ChangeFeed } from '../../db/change-feed.ts';
+import type { Database } from '../../db/schema.ts';
+import type { RatioRule } from '../config.ts';
+import type { PasskeyService } from '../passkeys.ts';
+import { ratioVerdict } from '../ratio.ts';
+import { isFrozen, type TorrentStatus } from '../torrents/statuses.ts';
+import type { AnnounceDirectory, TrackerTorrent, TrackerUser } from './service.ts';
+
+export const TORRENTS_TOPIC = 'tracker_torrents';
+
+const USER_TTL_MS = 30_000;
+const TORRENT_TTL_MS = 60_000;
+const CACHE_LIMIT = 200_000;
+
+interface CachedUser {
+  user: TrackerUser | null;
+  /** Totals for the ratio rule, as of the look-up. */
+  uploaded: number;
+  downloaded: number;
+  until: number;
+}
+
+interface CachedTorrent {
+  torrent: TrackerTorrent | null;
+  until: number;
+}
+
+export class TrackerDirectory implements AnnounceDirectory {
+  readonly #db: Kysely<Database>;
+  readonly #passkeys: PasskeyService;
+  readonly #ratio: RatioRule;
+  readonly #users = new Map<number, CachedUser>();
+  /** Key: the 20 bytes as a latin1 string. */
+  readonly #torrents = new Map<string, CachedTorrent>();
+  /** The cached torrent objects by id (a hybrid torrent is cached under two hashes). */
+  readonly #torrentsById = new Map<number, TrackerTorrent[]>();
+  #generation = 0;
+  // Built and compiled once: a cache miss costs only the query itself.
+  readonly #userQuery: PreparedQuery<{ id: number }, { id: number; status: TrackerUser['status']; uploaded: number | null; downloaded: number | null }>;
+  readonly #torrentQuery: PreparedQuery<
+    { hex: string },
+    { id: number; status: TorrentStatus; freeleech: TrackerTorrent['freeleech']; completed_count: number }
+  >;
+
+  constructor(db: Kysely<Database>, changes: ChangeFeed, passkeys: PasskeyService, ratio: RatioRule) {
+    this.#db = db;
+    this.#passkeys = passkeys;
+    this.#ratio = ratio;
+    changes.subscribe(TORRENTS_TOPIC, () => this.invalidateTorrents());
+    const erased = db as unknown as Kysely<never>;
+    this.#userQuery = prepare(erased, (slot) =>
+      this.#db
+        .selectFrom('users')
+        .leftJoin('tracker_user_stats', 'tracker_user_stats.user_id', 'users.id')
+        .select(['users.id', 'users.status', 'tracker_user_stats.uploaded', 'tracker_user_stats.downloaded'])
+        .where('users.id', '=', slot('id')),
+    );
+    this.#torrentQuery = prepare(erased, (slot) =>
+      this.#db
+        .selectFrom('torrents')
+        .select(['id', 'status', 'freeleech', 'completed_count'])
+        .where((eb) => eb.or([eb('info_hash_v1', '=', slot('hex')), eb('info_hash_v2_short', '=', slot('hex'))]))
+        .limit(1),
+    );
+  }
+
+  async userByPasskey(passkey: string): Promise<TrackerUser | null> {
+    const userId = await this.#passkeys.lookup(passkey);
+    if (userId === null) return null;
+    return (await this.#userFacts(userId)).user;
+  }
+
+  /** Status and transfer totals of a user, from memory for USER_TTL_MS. */
+  async #userFacts(userId: number): Promise<CachedUser> {
+    const now = Date.now(); // the announce hot path's own cheap clock (src/clock.ts)
+    const cached = this.#users.get(userId);
+    if (cached !== undefined && cached.until > now) return cached;
+    const [row] = await this.#userQuery({ id: userId });
+    const facts = {
+      user: row === undefined ? null : { id: row.id, status: row.status },
+      uploaded: row?.uploaded ?? 0,
+      downloaded: row?.downloaded ?? 0,
+      until: now + USER_TTL_MS,
+    };
+    bounded(this.#users, userId, facts);
+    return facts;
+  }
+
+  async torrentByHash(hash: Buffer): Promise<TrackerTorrent | null> {
+    const key = hash.toString('latin1');
+    const now = Date.now(); // the announce hot path's own cheap clock (src/clock.ts)
+    const cached = this.#torrents.get(key);
+    if (cached !== undefined && cached.until > now) return cached.torrent;
+    const generation = this.#generation;
+    const hex = hash.toString('hex');
+    const [row] = await this.#torrentQuery({ hex });
+    const torrent =
+      row === undefined ? null : { id: row.id, frozen: isFrozen(row.status) ? row.status : null, freeleech: row.freeleech, completed: row.completed_count };
+    if (generation === this.#generation) {
+      bounded(this.#torrents, key, { torrent, until: now + TORRENT_TTL_MS });
+      if (torrent !== null) {
+        // The latest few objects (a hybrid has two hashes; a TTL refresh makes a new one); an older one only waits out its TTL.
+        this.#torrentsById.set(torrent.id, [...(this.#torrentsById.get(torrent.id) ?? []), torrent].slice(-4));
+      }
+    }
+    return torrent;
+  }
+
+  async leechRefusal(userId: number): Promise<string | null> {
+    const verdict = ratioVerdict(await this.#userFacts(userId), this.#ratio);
+    return verdict.allowed ? null : verdict.reason;
+  }
+
+  /** First completions written by accounting: the cached counts follow at once on this instance. */
+  completed(torrentId: number, count: number): void {
+    for (const torrent of this.#torrentsById.get(torrentId) ?? []) torrent.completed += count;
+  }
+
+  invalidateTorrents(): void {
+    this.#generation++;
+    this.#torrents.clear();
+    this.#torrentsById.clear();
+  }
+
+  /** Forget cached user facts (tests, or a ban that must apply before the TTL). */
+  invalidateUsers(): void {
+    this.#users.clear();
+  }
+}
+
+function bounded<K, V>(map: Map<K, V>, key: K, value: V): void {
+  if (!map.has(key) && map.size >= CACHE_LIMIT) map.delete(map.keys().next().value!);
+  map.set(key, value);
+}

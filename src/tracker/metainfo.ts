@@ -1,0 +1,320 @@
+// .torrent files (BEP 3, v1; BEP 52, v2; both: hybrid) → validated facts,
+// and the rewrite that makes a torrent this tracker's own: info.private = 1,
+// `announce` set to the tracker's URL, `announce-list` removed. The hashes are
+// those of the rewritten info dictionary: v1 = SHA-1, v2 = SHA-256.
+//
+// Every refusal is a MetainfoError whose message is a sentence for the
+// uploader ("The .torrent file has no info dictionary.").
+import { createHash } from 'node:crypto';
+import {
+  BencodeError,
+  BencodeRaw,
+  decodeDocument,
+  encode,
+  isBytes,
+  isDict,
+  isInteger,
+  keyText,
+  type BencodeDict,
+  type BencodeValue,
+  type Encodable,
+} from './bencode.ts';
+
+export class MetainfoError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'MetainfoError';
+  }
+}
+
+export type TorrentVersion = 'v1' | 'v2' | 'hybrid';
+
+export interface TorrentFileEntry {
+  /** Path components joined with "/" (the torrent's name is not included for multi-file torrents). */
+  path: string;
+  size: number;
+}
+
+export interface Metainfo {
+  version: TorrentVersion;
+  name: string;
+  /** Total bytes of the files (padding files left out). */
+  size: number;
+  pieceLength: number;
+  pieceCount: number;
+  files: TorrentFileEntry[];
+  /** ISO timestamp, or null when absent or implausible. */
+  creationDate: string | null;
+  /** Lower-case hex SHA-1 of the rewritten info dictionary; null for v2-only. */
+  infoHashV1: string | null;
+  /** Lower-case hex SHA-256 of the rewritten info dictionary; null for v1-only. */
+  infoHashV2: string | null;
+  /** The rewritten .torrent, to store. */
+  torrent: Buffer;
+}
+
+export interface ParseOptions {
+  /** Largest .torrent accepted, in bytes. */
+  maxBytes: number;
+  /** Written into `announce`. */
+  announceUrl: string;
+}
+
+/** Deepest nesting accepted: v2 file trees nest one level per directory. */
+const MAX_DEPTH = 64;
+const V2_BLOCK = 16 * 1024;
+
+/** Validates a .torrent and rewrites it for this tracker. */
+export function parseTorrent(bytes: Uint8Array, options: ParseOptions): Metainfo {
+  if (bytes.length === 0) throw new MetainfoError('The .torrent file is empty.');
+  if (bytes.length > options.maxBytes) {
+    throw new MetainfoError(`The .torrent file is ${formatBytes(bytes.length)}, more than the limit of ${formatBytes(options.maxBytes)}.`);
+  }
+  let top: BencodeValue;
+  try {
+    top = decodeDocument(bytes, { maxDepth: MAX_DEPTH }).value;
+  } catch (error) {
+    if (error instanceof BencodeError) throw new MetainfoError(`The file is not a valid .torrent (bencode): ${error.message}.`);
+    throw error;
+  }
+  if (!isDict(top)) throw new MetainfoError('The file is not a valid .torrent: it is not a bencoded dictionary.');
+  const info = top.get('info');
+  if (!isDict(info)) throw new MetainfoError('The .torrent file has no info dictionary.');
+
+  const facts = readInfo(info, top);
+
+  const rewrittenInfo = new Map<string, Encodable>(info);
+  rewrittenInfo.set('private', 1);
+  const infoBytes = encode(rewrittenInfo);
+  const rewritten = new Map<string, Encodable>(top);
+  rewritten.delete('announce-list');
+  rewritten.set('announce', Buffer.from(options.announceUrl, 'utf8'));
+  rewritten.set('info', new BencodeRaw(infoBytes));
+  const torrent = encode(rewritten);
+
+  return {
+    ...facts,
+    infoHashV1: facts.version === 'v2' ? null : createHash('sha1').update(infoBytes).digest('hex'),
+    infoHashV2: facts.version === 'v1' ? null : createHash('sha256').update(infoBytes).digest('hex'),
+    torrent,
+  };
+}
+
+type InfoFacts = Omit<Metainfo, 'infoHashV1' | 'infoHashV2' | 'torrent'>;
+
+function readInfo(info: BencodeDict, top: BencodeDict): InfoFacts {
+  const name = readName(info);
+  const pieceLength = info.get('piece length');
+  if (!isInteger(pieceLength) || typeof pieceLength !== 'number' || pieceLength <= 0) {
+    throw new MetainfoError('The info dictionary needs a positive "piece length".');
+  }
+  const metaVersion = info.get('meta version');
+  const hasV2 = metaVersion !== undefined;
+  if (hasV2 && metaVersion !== 2) throw new MetainfoError('The .torrent has an unknown "meta version" (only 2 is known).');
+  const hasV1 = info.has('pieces');
+  if (!hasV1 && !hasV2) throw new MetainfoError('The info dictionary has neither "pieces" (v1) nor "meta version" 2 with a "file tree" (v2).');
+
+  const v1 = hasV1 ? readV1(info, name, pieceLength) : null;
+  const v2 = hasV2 ? readV2(info, top, pieceLength) : null;
+  if (v1 !== null && v2 !== null && !sameFiles(v1.files, v2.files)) {
+    throw new MetainfoError('The v1 file list and the v2 file tree of this hybrid torrent describe different files.');
+  }
+  const chosen = (v2 ?? v1)!;
+  const size = chosen.files.reduce((sum, file) => sum + file.size, 0);
+  if (size <= 0) throw new MetainfoError('The torrent has a total size of 0 bytes; there is nothing to share.');
+  if (!Number.isSafeInteger(size)) throw new MetainfoError('The torrent is larger than any real one.');
+  return {
+    version: v1 !== null && v2 !== null ? 'hybrid' : v2 !== null ? 'v2' : 'v1',
+    name,
+    size,
+    pieceLength,
+    pieceCount: chosen.pieceCount,
+    files: chosen.files,
+    creationDate: readCreationDate(top.get('creation date')),
+  };
+}
+
+function readName(info: BencodeDict): string {
+  const raw = info.get('name.utf-8') ?? info.get('name');
+  if (!isBytes(raw) || raw.length === 0) throw new MetainfoError('The info dictionary needs a non-empty "name".');
+  const name = text(raw);
+  const problem = componentProblem(name);
+  if (problem !== null) throw new MetainfoError(`The torrent's name ${problem}.`);
+  return name;
+}
+
+interface FileList {
+  files: TorrentFileEntry[];
+  pieceCount: number;
+}
+
+function readV1(info: BencodeDict, name: string, pieceLength: number): FileList {
+  const pieces = info.get('pieces');
+  if (!isBytes(pieces) || pieces.length === 0 || pieces.length % 20 !== 0) {
+    throw new MetainfoError('The "pieces" of the info dictionary must be a non-empty run of 20-byte SHA-1 hashes.');
+  }
+  const length = info.get('length');
+  const list = info.get('files');
+  if ((length === undefined) === (list === undefined)) {
+    throw new MetainfoError('The info dictionary needs exactly one of "length" (one file) and "files" (several).');
+  }
+  let files: TorrentFileEntry[];
+  let total: number;
+  if (length !== undefined) {
+    files = [{ path: name, size: readLength(length, name) }];
+    total = files[0]!.size;
+  } else {
+    if (!Array.isArray(list) || list.length === 0) throw new MetainfoError('The "files" of the info dictionary must be a non-empty list.');
+    files = [];
+    total = 0;
+    list.forEach((entry, index) => {
+      if (!isDict(entry)) throw new MetainfoError(`File ${index + 1} of the "files" list is not a dictionary.`);
+      const rawPath = entry.get('path.utf-8') ?? entry.get('path');
+      if (!Array.isArray(rawPath) || rawPath.length === 0) throw new MetainfoError(`File ${index + 1} has no "path".`);
+      const components = rawPath.map((component) => {
+        if (!isBytes(component)) throw new MetainfoError(`File ${index + 1} has a path part that is not a string.`);
+        return text(component);
+      });
+      const path = components.join('/');
+      for (const component of components) {
+        const problem = componentProblem(component);
+        if (problem !== null) throw new MetainfoError(`The file path "${path}" is refused: a part ${problem}.`);
+      }
+      const size = readLength(entry.get('length'), path);
+      total += size;
+      const attr = entry.get('attr');
+      const padding = isBytes(attr) && attr.includes('p'.charCodeAt(0));
+      if (!padding) files.push({ path, size });
+    });
+    assertUniquePaths(files);
+  }
+  const pieceCount = pieces.length / 20;
+  if (pieceCount !== Math.ceil(total / pieceLength)) {
+    throw new MetainfoError(`The torrent has ${pieceCount} piece hashes, but its files need ${Math.ceil(total / pieceLength)} pieces of ${pieceLength} bytes.`);
+  }
+  return { files, pieceCount };
+}
+
+function readV2(info: BencodeDict, top: BencodeDict, pieceLength: number): FileList {
+  if (pieceLength < V2_BLOCK || (pieceLength & (pieceLength - 1)) !== 0) {
+    throw new MetainfoError('A v2 torrent needs a "piece length" that is a power of two of at least 16 KiB.');
+  }
+  const tree = info.get('file tree');
+  if (!isDict(tree) || tree.size === 0) throw new MetainfoError('A v2 torrent needs a non-empty "file tree".');
+  const layers = top.get('piece layers');
+  if (layers !== undefined && !isDict(layers)) throw new MetainfoError('The "piece layers" of a v2 torrent must be a dictionary.');
+
+  const files: TorrentFileEntry[] = [];
+  const walk = (node: BencodeDict, path: string[]): void => {
+    for (const [key, child] of node) {
+      if (key === '') {
+        if (path.length === 0) throw new MetainfoError('The "file tree" has a file without a name.');
+        files.push(readV2File(child, path.join('/'), pieceLength, layers));
+        continue;
+      }
+      const component = keyText(key);
+      const problem = componentProblem(component);
+      if (problem !== null) throw new MetainfoError(`The file path "${[...path, component].join('/')}" is refused: a part ${problem}.`);
+      if (!isDict(child)) throw new MetainfoError(`The "file tree" entry "${[...path, component].join('/')}" is not a dictionary.`);
+      if (child.has('') && child.size > 1) throw new MetainfoError(`The "file tree" entry "${[...path, component].join('/')}" is both a file and a folder.`);
+      walk(child, [...path, component]);
+    }
+  };
+  walk(tree, []);
+  // Paths are relative to the torrent's folder, except a single-file torrent's one file, named like the torrent.
+  // v2 pieces never span files.
+  const pieceCount = files.reduce((sum, file) => sum + Math.ceil(file.size / pieceLength), 0);
+  return { files, pieceCount };
+}
+
+function readV2File(value: BencodeValue, path: string, pieceLength: number, layers: BencodeDict | undefined): TorrentFileEntry {
+  if (!isDict(value)) throw new MetainfoError(`The "file tree" entry for "${path}" is not a dictionary.`);
+  const size = readLength(value.get('length'), path);
+  if (size === 0) return { path, size };
+  const root = value.get('pieces root');
+  if (!isBytes(root) || root.length !== 32) throw new MetainfoError(`The file "${path}" needs a 32-byte "pieces root".`);
+  if (size > pieceLength) {
+    const layer = layers?.get(root.toString('latin1'));
+    if (!isBytes(layer) || layer.length !== 32 * Math.ceil(size / pieceLength)) {
+      throw new MetainfoError(`The "piece layers" have no complete entry for the file "${path}".`);
+    }
+  }
+  return { path, size };
+}
+
+function readLength(value: BencodeValue | undefined, path: string): number {
+  if (!isInteger(value) || typeof value !== 'number' || value < 0) throw new MetainfoError(`The file "${path}" needs a "length" of 0 or more bytes.`);
+  return value;
+}
+
+/** Why a path component is unsafe, or null. */
+function componentProblem(component: string): string | null {
+  if (component === '') return 'is empty';
+  if (component === '.' || component === '..') return `is "${component}"`;
+  if (/[/\\]/.test(component)) return 'contains a slash';
+  if (component.includes('\u0000')) return 'contains a NUL character';
+  if (/^[A-Za-z]:$/.test(component)) return 'is a drive letter';
+  return null;
+}
+
+function assertUniquePaths(files: TorrentFileEntry[]): void {
+  const seen = new Set<string>();
+  for (const file of files) {
+    if (seen.has(file.path)) throw new MetainfoError(`The file "${file.path}" is listed twice.`);
+    seen.add(file.path);
+  }
+}
+
+function sameFiles(a: TorrentFileEntry[], b: TorrentFileEntry[]): boolean {
+  // v1 multi-file order is the file tree's order in a hybrid; compare as sets of path and size.
+  if (a.length !== b.length) return false;
+  const sizes = new Map(a.map((file) => [file.path, file.size]));
+  return b.every((file) => sizes.get(file.path) === file.size);
+}
+
+function readCreationDate(value: BencodeValue | undefined): string | null {
+  if (typeof value !== 'number' || value <= 0 || value > 253_402_300_799) return null; // up to 9999-12-31
+  return new Date(value * 1000).toISOString();
+}
+
+/** UTF-8 text of a byte string; bytes that are not UTF-8 become U+FFFD. */
+function text(bytes: Buffer): string {
+  return bytes.toString('utf8');
+}
+
+export function formatBytes(bytes: number): string {
+  const units = ['bytes', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return unit === 0 ? `${bytes} bytes` : `${Number.isInteger(value) ? value : value.toFixed(1)} ${units[unit]}`;
+}
+
+/**
+ * The stored .torrent with `announce` set to this user's announce URL. The
+ * info dictionary is copied byte for byte, so the info hash is the same for
+ * every user.
+ */
+export function torrentForUser(stored: Uint8Array, announceUrl: string): Buffer {
+  const { value, spans } = decodeDocument(stored, { maxDepth: MAX_DEPTH });
+  if (!isDict(value)) throw new Error('stored .torrent is not a dictionary');
+  const out = new Map<string, Encodable>();
+  for (const key of value.keys()) {
+    const span = spans.get(key)!;
+    out.set(key, new BencodeRaw(Buffer.from(stored.buffer, stored.byteOffset + span.start, span.end - span.start)));
+  }
+  out.set('announce', Buffer.from(announceUrl, 'utf8'));
+  return encode(out);
+}
+
+/** magnet: link (BEP 9, and BEP 52's btmh for v2): hashes, name, size, tracker. */
+export function magnetLink(torrent: { info_hash_v1: string | null; info_hash_v2: string | null; name: string; size: number }, announceUrl: string): string {
+  const parts: string[] = [];
+  if (torrent.info_hash_v1 !== null) parts.push(`xt=urn:btih:${torrent.info_hash_v1}`);
+  if (torrent.info_hash_v2 !== null) parts.push(`xt=urn:btmh:1220${torrent.info_hash_v2}`);
+  parts.push(`dn=${encodeURIComponent(torrent.name)}`, `xl=${torrent.size}`, `tr=${encodeURIComponent(announceUrl)}`);
+  return `magnet:?${parts.join('&')}`;
+}

@@ -1,0 +1,97 @@
+// The tracker's services, built once over the shared database (see src/services.ts).
+import type { Logger } from 'pino';
+import type { Clock } from '../clock.ts';
+import type { Config } from '../config.ts';
+import type { DatabaseHandle } from '../db/database.ts';
+import { TrackerAccounting } from './accounting.ts';
+import { TrackerDirectory } from './announce/directory.ts';
+import { AnnounceService } from './announce/service.ts';
+import { SeedBonus } from './bonus.ts';
+import { TrackerFigures } from './figures.ts';
+import { PasskeyService } from './passkeys.ts';
+import { createSwarmStore } from './swarm/index.ts';
+import type { SwarmStore } from './swarm/store.ts';
+import { TorrentsRepository } from './torrents/repository.ts';
+import { TorrentsService, type TopicFinder } from './torrents/service.ts';
+
+export interface TrackerServices {
+  passkeys: PasskeyService;
+  /** The registry: torrents on topics, statuses, downloads. */
+  torrents: TorrentsService;
+  /** Cached passkey, user and torrent look-ups of the announce path. */
+  directory: TrackerDirectory;
+  /** Who is in which swarm now (memory, or Redis when REDIS_URL is set). */
+  swarm: SwarmStore;
+  accounting: TrackerAccounting;
+  announce: AnnounceService;
+  bonus: SeedBonus;
+  /** Per-user and site-wide figures (profiles, bonus page, stats API). */
+  figures: TrackerFigures;
+  /** Starts the background work (accounting flushes, expiry sweeps). */
+  start(): void;
+  /** Writes what is queued and stops the background work (app close, SIGTERM). */
+  stop(): Promise<void>;
+}
+
+/** How often expired peers are swept out of the store. */
+const SWEEP_MS = 60_000;
+
+export function createTrackerServices(database: DatabaseHandle, config: Config, log: Logger, topics: TopicFinder, clock: Clock): TrackerServices {
+  const settings = config.tracker;
+  const passkeys = new PasskeyService(database.db, database.changes, clock);
+  const directory = new TrackerDirectory(database.db, database.changes, passkeys, settings.ratio);
+  const swarm = createSwarmStore(config.redisUrl, {
+    expiryMs: settings.announceInterval * 1500,
+    redisPrefix: settings.redisPrefix,
+    onError: throttledWarning(log, 'Redis peer store unreachable; announces are refused until it is back'),
+  });
+  const accounting = new TrackerAccounting(database.db, log, settings.maxSpeedBytesPerSecond, (torrentId, count) => directory.completed(torrentId, count));
+  const announce = new AnnounceService(directory, swarm, accounting, {
+    interval: settings.announceInterval,
+    minInterval: settings.minInterval,
+    numwantDefault: settings.numwant.default,
+    numwantMax: settings.numwant.max,
+  });
+  const bonus = new SeedBonus(database.db, database.dialect, swarm, settings, log);
+  const figures = new TrackerFigures(database.db, swarm, settings.ratio, settings.announceInterval * 1500);
+  const torrents = new TorrentsService(new TorrentsRepository(database.db, database.dialect), topics, passkeys, swarm, database.changes, settings, clock);
+  let sweeper: NodeJS.Timeout | undefined;
+  return {
+    passkeys,
+    torrents,
+    directory,
+    swarm,
+    accounting,
+    announce,
+    bonus,
+    figures,
+    start() {
+      accounting.start();
+      bonus.start();
+      sweeper = setInterval(() => {
+        // The swarm runs on the tracker's own wall clock (see src/clock.ts).
+        swarm.sweep(Date.now()).catch((error: unknown) => log.warn({ err: error }, 'sweeping expired peers failed'));
+      }, SWEEP_MS);
+      sweeper.unref();
+    },
+    async stop() {
+      clearInterval(sweeper);
+      bonus.stop();
+      try {
+        await accounting.stop();
+      } finally {
+        await swarm.close();
+      }
+    },
+  };
+}
+
+/** Logs a recurring error at most once a minute (wall time: logging). */
+function throttledWarning(log: Logger, message: string): (error: Error) => void {
+  let last = 0;
+  return (error) => {
+    if (Date.now() - last < 60_000) return;
+    last = Date.now();
+    log.warn({ err: error }, message);
+  };
+}

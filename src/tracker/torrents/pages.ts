@@ -1,0 +1,359 @@
+// The tracker's web pages: the torrent block on topic pages (with the
+// download button, magnet link and moderator actions), attaching a .torrent
+// (new topic, own topic), the personal .torrent download, the /tracker/
+// search, the passkey on the owner's profile, and the legacy /dl.php and
+// /tracker.php links. Forms post to /tracker/... and come back to the topic.
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { assertUser, requirePageUser } from '../../auth/guard.ts';
+import { uploadedFile } from '../../emoji/images/routes.ts';
+import type { ForumPageAddons } from '../../forum/pages/deps.ts';
+import { AuthorLinks, breadcrumb } from '../../forum/pages/parts.ts';
+import type { ForumPresenter } from '../../forum/presenter.ts';
+import type { ForumRow, TopicWithAuthor } from '../../forum/repository.ts';
+import { ForumBodies, POST_BODY_MAX, TOPIC_TITLE_MAX } from '../../forum/routes.ts';
+import { isStaff, type ForumService } from '../../forum/service.ts';
+import { ApiError, type FieldErrors } from '../../http/errors.ts';
+import { origin, pageRequest } from '../../http/pagination.ts';
+import { checkForm } from '../../http/validation.ts';
+import { forumPath, loginPath, profilePath, topicPath, withQuery } from '../../urls/paths.ts';
+import { pageNotFound, type PageRoutes } from '../../urls/semantic-routes.ts';
+import { CHECK_FIELDS, attempt, formNotice, inputField, submitted, textareaField } from '../../web/form.ts';
+import { counted, timeHtml } from '../../web/format.ts';
+import { html, type SafeHtml } from '../../web/html.ts';
+import { lastPage, pageNav, requestedPage } from '../../web/page-nav.ts';
+import { csrfInput, localPath, sendPage } from '../../web/page.ts';
+import { formatBytes, magnetLink } from '../metainfo.ts';
+import type { PasskeyService } from '../passkeys.ts';
+import { TorrentListQuery, sendTorrentFile } from './routes.ts';
+import type { TorrentSort, TorrentView, TorrentsService } from './service.ts';
+import { personalAnnounceUrl } from './service.ts';
+import { FREELEECH_KINDS, FREELEECH_LABELS, STATUS_LABELS, TORRENT_STATUSES, isFrozen, type Freeleech, type TorrentStatus } from './statuses.ts';
+
+export const TRACKER_PATH = '/tracker/';
+export const uploadPath = (query: { topic?: number; forum?: number }): string => withQuery('/tracker/upload/', query);
+export const downloadPath = (id: number): string => `/tracker/download/${id}/`;
+const moderatePath = (id: number): string => `/tracker/torrents/${id}/moderate/`;
+const removePath = (id: number): string => `/tracker/torrents/${id}/remove/`;
+const PASSKEY_PATH = '/tracker/passkey/';
+
+/** Files listed on a topic page; the rest are counted. */
+const FILES_SHOWN = 100;
+
+export interface TrackerPageDeps {
+  pages: PageRoutes;
+  torrents: TorrentsService;
+  passkeys: PasskeyService;
+  forum: ForumService;
+  presenter: ForumPresenter;
+}
+
+/** What the tracker adds to the forum's topic, forum and profile pages. */
+export function trackerAddons({ torrents, passkeys }: Pick<TrackerPageDeps, 'torrents' | 'passkeys'>): ForumPageAddons {
+  return {
+    async topic(request, reply, topic) {
+      const torrent = await torrents.onTopic(topic.id);
+      const viewer = request.user;
+      if (torrent === null) {
+        const may = viewer !== null && (isStaff(viewer) || viewer.id === topic.author_id);
+        return may ? html`<p class="actions"><a href="${uploadPath({ topic: topic.id })}">Attach a .torrent file to this topic</a></p>` : html``;
+      }
+      const files = await torrents.files(torrent.id);
+      const site = origin(request, request.server.site.baseUrl);
+      const announce = viewer === null || isFrozen(torrent.status) ? null : personalAnnounceUrl(site, await passkeys.forUser(viewer.id));
+      // The magnet link carries the viewer's passkey: no shared cache may keep this page.
+      if (announce !== null) reply.header('cache-control', 'private, no-store');
+      return torrentBlock(request, reply, torrent, files, announce, topic);
+    },
+    newTopic: (_request, forum) => html`<p><a href="${uploadPath({ forum: forum.id })}">Start a topic with a .torrent file</a></p>`,
+    async profile(request, reply, user) {
+      if (request.user?.id !== user.id) return html``;
+      const passkey = await passkeys.current(user.id);
+      reply.header('cache-control', 'private, no-store');
+      return html`<section aria-labelledby="passkey-heading">
+<h2 id="passkey-heading">Your tracker passkey</h2>
+<p class="muted">It is in every .torrent you download from here and identifies you to the tracker. Keep it secret; only you see it.</p>
+${passkey === null ? html`<p>You have no passkey yet; one is made when you first download a .torrent.</p>` : html`<p><code>${passkey}</code></p>`}
+<form method="post" action="${PASSKEY_PATH}" class="inline">${csrfInput(request, reply)}<button type="submit" class="secondary">${passkey === null ? 'Create a passkey' : 'Make a new passkey (the old one stops working at once)'}</button></form>
+</section>`;
+    },
+  };
+}
+
+function torrentBlock(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  torrent: TorrentView,
+  files: { path: string; size: number }[],
+  announce: string | null,
+  topic: TopicWithAuthor,
+): SafeHtml {
+  const viewer = request.user;
+  const frozen = isFrozen(torrent.status);
+  const staff = isStaff(viewer);
+  const mayRemove = viewer !== null && (staff || (torrent.uploader_id === viewer.id && !frozen));
+  return html`<section class="torrent" aria-labelledby="torrent-heading">
+<h2 id="torrent-heading">${torrent.name}</h2>
+${frozen ? html`<p class="notice">This torrent is ${STATUS_LABELS[torrent.status].toLowerCase()}: it cannot be downloaded or announced.</p>` : ''}
+<dl class="facts">
+<dt>Size</dt><dd>${formatBytes(torrent.size)} (${counted(torrent.files_count, 'file', 'files')})</dd>
+<dt>Status</dt><dd>${STATUS_LABELS[torrent.status]}</dd>
+<dt>Freeleech</dt><dd>${FREELEECH_LABELS[torrent.freeleech]}</dd>
+<dt>Seeders</dt><dd class="seeders">${torrent.seeders}</dd>
+<dt>Leechers</dt><dd class="leechers">${torrent.leechers}</dd>
+<dt>Completed</dt><dd>${counted(torrent.completed_count, 'time', 'times')}</dd>
+<dt>Registered</dt><dd>${timeHtml(torrent.registered_at)}${torrent.uploader_id !== null && torrent.uploader_name !== null ? html` by <a href="${profilePath({ id: torrent.uploader_id, name: torrent.uploader_name })}">${torrent.uploader_name}</a>` : ''}</dd>
+${torrent.info_hash_v1 === null ? '' : html`<dt>Info hash (v1)</dt><dd><code>${torrent.info_hash_v1}</code></dd>`}
+${torrent.info_hash_v2 === null ? '' : html`<dt>Info hash (v2)</dt><dd><code>${torrent.info_hash_v2}</code></dd>`}
+</dl>
+${
+  announce === null
+    ? viewer === null && !frozen
+      ? html`<p><a href="${loginPath({ next: topicPath({ id: topic.id, title: topic.title }) })}">Log in</a> to download this torrent.</p>`
+      : ''
+    : html`<p class="actions"><a class="button" href="${downloadPath(torrent.id)}" download>Download .torrent</a> <a href="${magnetLink(torrent, announce)}">Magnet link</a></p>`
+}
+<details><summary>Files (${torrent.files_count})</summary>
+<table class="files"><thead><tr><th scope="col">Path</th><th scope="col">Size</th></tr></thead><tbody>
+${files.slice(0, FILES_SHOWN).map((file) => html`<tr><td>${file.path}</td><td>${formatBytes(file.size)}</td></tr>`)}
+</tbody></table>
+${files.length > FILES_SHOWN ? html`<p class="muted">And ${files.length - FILES_SHOWN} more.</p>` : ''}
+</details>
+${staff ? moderateForm(request, reply, torrent) : ''}
+${staff ? html`<p><a href="${uploadPath({ topic: topic.id })}">Replace the .torrent</a></p>` : ''}
+${mayRemove ? html`<form method="post" action="${removePath(torrent.id)}" class="inline">${csrfInput(request, reply)}<button type="submit" class="secondary">Remove the torrent from this topic</button></form>` : ''}
+</section>`;
+}
+
+export function moderateForm(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  torrent: { id: number; name: string; status: TorrentStatus; freeleech: Freeleech },
+  back?: string,
+): SafeHtml {
+  return html`<form method="post" action="${moderatePath(torrent.id)}" class="inline-edit">
+${csrfInput(request, reply)}${back === undefined ? '' : html`<input type="hidden" name="return_to" value="${back}">`}
+<label>Status of ${torrent.name} <select name="status">${TORRENT_STATUSES.map((status) => html`<option value="${status}"${status === torrent.status ? html` selected` : ''}>${STATUS_LABELS[status]}</option>`)}</select></label>
+<label>Freeleech <select name="freeleech">${FREELEECH_KINDS.map((kind) => html`<option value="${kind}"${kind === torrent.freeleech ? html` selected` : ''}>${FREELEECH_LABELS[kind]}</option>`)}</select></label>
+<button type="submit" class="small">Save</button>
+</form>`;
+}
+
+const ModerateForm = Type.Object({
+  status: Type.Optional(Type.Unsafe<TorrentStatus>({ type: 'string', enum: [...TORRENT_STATUSES] })),
+  freeleech: Type.Optional(Type.Unsafe<Freeleech>({ type: 'string', enum: [...FREELEECH_KINDS] })),
+});
+
+const NewTopicWithTorrent = Type.Object({ title: ForumBodies.topic.properties.title, body: ForumBodies.topic.properties.body });
+
+interface UploadState {
+  values: Record<string, string>;
+  errors: FieldErrors;
+}
+
+export const trackerPages: FastifyPluginAsync<TrackerPageDeps> = async (app, { pages, torrents, forum, presenter, passkeys }) => {
+  const topicHref = async (topicId: number, viewer: FastifyRequest['user']): Promise<string> =>
+    (await presenter.heading(await forum.getTopic(topicId, viewer))).path;
+
+  // Attaching a .torrent: ?topic=ID (own topic; moderators any) or ?forum=ID (a new topic with its .torrent).
+  const uploadOptions = {
+    preValidation: requirePageUser,
+    config: { multipartOptions: { limits: { fileSize: torrents.maxTorrentBytes + 1, files: 1 } } },
+    bodyLimit: torrents.maxTorrentBytes + 256 * 1024 + POST_BODY_MAX * 4,
+  };
+
+  async function uploadTarget(request: FastifyRequest): Promise<{ topic: TopicWithAuthor } | { forum: ForumRow }> {
+    const query = new URLSearchParams(request.url.split('?')[1] ?? '');
+    const topicId = Number(query.get('topic'));
+    const forumId = Number(query.get('forum'));
+    const user = assertUser(request);
+    if (Number.isSafeInteger(topicId) && topicId > 0) {
+      const topic = await forum.getTopic(topicId, user);
+      if (!isStaff(user) && topic.author_id !== user.id) throw new ApiError('FORBIDDEN', "Only the topic's author or a moderator can attach a .torrent to it.");
+      return { topic };
+    }
+    if (Number.isSafeInteger(forumId) && forumId > 0) return { forum: await forum.getForum(forumId) };
+    throw pageNotFound();
+  }
+
+  function uploadForm(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    target: { topic: TopicWithAuthor } | { forum: ForumRow },
+    failed?: UploadState,
+  ): FastifyReply {
+    const isNew = 'forum' in target;
+    const action = isNew ? uploadPath({ forum: target.forum.id }) : uploadPath({ topic: target.topic.id });
+    const heading = isNew ? `New topic with a .torrent in ${target.forum.name}` : `Attach a .torrent to “${target.topic.title}”`;
+    return sendPage(request, reply, {
+      title: heading,
+      status: failed === undefined ? 200 : 422,
+      head: html`<meta name="robots" content="noindex">`,
+      body: html`${breadcrumb(isNew ? [{ label: target.forum.name, href: forumPath(target.forum) }] : [])}
+<h1>${heading}</h1>
+${failed === undefined ? '' : formNotice(CHECK_FIELDS, failed.errors, ['title', 'body', 'file'])}
+<form method="post" action="${action}" enctype="multipart/form-data" class="stacked">
+${csrfInput(request, reply)}
+${
+  isNew
+    ? html`${inputField('text', { name: 'title', label: 'Title', value: failed?.values['title'], errors: failed?.errors, required: true, maxLength: TOPIC_TITLE_MAX })}
+${textareaField({ name: 'body', label: 'Description', value: failed?.values['body'], errors: failed?.errors, required: true, maxLength: POST_BODY_MAX, rows: 10 })}`
+    : ''
+}
+<div class="field"><label for="torrent-file">.torrent file</label>
+<input type="file" id="torrent-file" name="file" accept=".torrent,application/x-bittorrent" required${failed?.errors['file'] ? html` aria-invalid="true" aria-describedby="torrent-file-error"` : ''}>
+${failed?.errors['file'] ? html`<p class="error" id="torrent-file-error">${failed.errors['file'].join(' ')}</p>` : html`<p class="hint">At most ${formatBytes(torrents.maxTorrentBytes)}. The tracker makes it private and its own: download your copy from the topic afterwards to seed.</p>`}
+</div>
+<div><button type="submit">${isNew ? 'Start topic' : 'Attach'}</button></div>
+</form>`,
+    });
+  }
+
+  app.get('/tracker/upload/', { preValidation: requirePageUser }, async (request, reply) => uploadForm(request, reply, await uploadTarget(request)));
+
+  app.post('/tracker/upload/', uploadOptions, async (request, reply) => {
+    const target = await uploadTarget(request);
+    const user = assertUser(request);
+    const values = submitted(request.body);
+    const file = uploadedFile(request);
+    const site = origin(request, request.server.site.baseUrl);
+    if ('topic' in target) {
+      const done = await attempt(() => torrents.upload(user, target.topic.id, file, site));
+      if (!done.ok) return uploadForm(request, reply, target, { values, errors: done.errors });
+      return reply.redirect(await topicHref(target.topic.id, user), 303);
+    }
+    const form = checkForm(NewTopicWithTorrent, request.body);
+    const checked = await attempt(() => torrents.check(file, site));
+    if (!form.ok || !checked.ok) {
+      return uploadForm(request, reply, target, { values, errors: { ...(form.ok ? {} : form.errors), ...(checked.ok ? {} : checked.errors) } });
+    }
+    const created = await attempt(() => forum.createTopic(user, { forum_id: target.forum.id, ...form.value }));
+    if (!created.ok) return uploadForm(request, reply, target, { values, errors: created.errors });
+    const done = await attempt(() => torrents.upload(user, created.value.id, file, site));
+    // Registered by someone else in the moment between check and upload: the topic stays, the form for it says why.
+    if (!done.ok) return uploadForm(request, reply, { topic: created.value }, { values: {}, errors: done.errors });
+    return reply.redirect((await presenter.heading(created.value)).path, 303);
+  });
+
+  app.get('/tracker/download/:id/', { preValidation: requirePageUser }, async (request, reply) => {
+    const id = pageId(request);
+    const file = await torrents.download(id, assertUser(request), origin(request, request.server.site.baseUrl));
+    return sendTorrentFile(reply, file.filename, file.bytes);
+  });
+
+  app.post('/tracker/torrents/:id/moderate/', { preValidation: requirePageUser }, async (request, reply) => {
+    const user = assertUser(request);
+    const form = checkForm(ModerateForm, request.body);
+    if (!form.ok) throw new ApiError('BAD_REQUEST', 'Choose a status and a freeleech kind from the lists.');
+    const torrent = await torrents.update(pageId(request), user, form.value);
+    const back = localPath(submitted(request.body)['return_to'], '');
+    return reply.redirect(back !== '' ? back : await topicHref(torrent.topic_id, user), 303);
+  });
+
+  app.post('/tracker/torrents/:id/remove/', { preValidation: requirePageUser }, async (request, reply) => {
+    const user = assertUser(request);
+    const torrent = await torrents.get(pageId(request), user);
+    await torrents.delete(torrent.id, user);
+    return reply.redirect(await topicHref(torrent.topic_id, user), 303);
+  });
+
+  app.post(PASSKEY_PATH, { preValidation: requirePageUser }, async (request, reply) => {
+    const user = assertUser(request);
+    await passkeys.rotate(user.id);
+    return reply.redirect(profilePath({ id: user.id, name: user.name }), 303);
+  });
+
+  pages.fixed(app, TRACKER_PATH, {
+    async serve(request, reply, visit) {
+      const page = requestedPage(visit.query);
+      if (page === null) throw pageNotFound();
+      const raw = Object.fromEntries([...visit.query].filter(([, value]) => value !== ''));
+      const checked = checkForm(TorrentListQuery, raw);
+      const query = checked.ok ? checked.value : {};
+      const sort: TorrentSort = query.sort ?? 'registered';
+      const order = query.order ?? 'desc';
+      const { perPage, offset } = pageRequest({ page, per_page: query.per_page });
+      const [{ rows, total }, forums] = await Promise.all([
+        checked.ok
+          ? torrents.list(
+              { search: query.search, forumId: query.forum, status: query.status, uploaderId: query.uploader, minSeeders: query.min_seeders, sort, order },
+              request.user,
+              { page, perPage, offset },
+            )
+          : { rows: [], total: 0 },
+        forum.listForums({ page: 1, perPage: 100, offset: 0 }),
+      ]);
+      const last = lastPage(total, perPage);
+      if (page > last) throw pageNotFound();
+      const keep = new URLSearchParams(visit.query);
+      const href = (n: number): string => {
+        keep.set('page', String(n));
+        if (n === 1) keep.delete('page');
+        return withQuery(TRACKER_PATH, keep);
+      };
+      const selected = (value: string | number | undefined, option: string | number) =>
+        value !== undefined && String(value) === String(option) ? html` selected` : '';
+      const authors = new AuthorLinks();
+      return sendPage(request, reply, {
+        title: page === 1 ? 'Tracker' : `Tracker (page ${page})`,
+        canonical: href(page),
+        status: checked.ok ? 200 : 422,
+        body: html`<h1>Tracker</h1>
+<form method="get" action="${TRACKER_PATH}" class="toolbar" role="search" aria-label="Search torrents">
+<label>Name contains <input type="search" name="search" value="${query.search ?? raw['search'] ?? ''}" maxlength="200"></label>
+<label>Forum <select name="forum"><option value="">Any</option>${forums.rows.map((row) => html`<option value="${row.id}"${selected(query.forum, row.id)}>${row.name}</option>`)}</select></label>
+<label>Status <select name="status"><option value="">Any</option>${TORRENT_STATUSES.map((status) => html`<option value="${status}"${selected(query.status, status)}>${STATUS_LABELS[status]}</option>`)}</select></label>
+<label>Seeders at least <input type="number" name="min_seeders" min="0" value="${query.min_seeders ?? ''}"></label>
+<label>Sort by <select name="sort">${(['registered', 'size', 'seeders', 'leechers', 'completed', 'name'] as const).map((key) => html`<option value="${key}"${selected(sort, key)}>${key === 'registered' ? 'Registered' : key[0]!.toUpperCase() + key.slice(1)}</option>`)}</select></label>
+<label>Order <select name="order"><option value="desc"${selected(order, 'desc')}>Descending</option><option value="asc"${selected(order, 'asc')}>Ascending</option></select></label>
+<div class="actions"><button type="submit">Search</button> <a href="${TRACKER_PATH}">Clear</a></div>
+</form>
+${checked.ok ? '' : formNotice('The search is not valid:', checked.errors)}
+<p class="muted">${counted(total, 'torrent', 'torrents')}</p>
+${
+  rows.length === 0
+    ? html`<p>No torrents found.</p>`
+    : html`<table class="torrents">
+<caption class="visually-hidden">Torrents</caption>
+<thead><tr><th scope="col">Torrent</th><th scope="col">Status</th><th scope="col">Size</th><th scope="col">Seeders</th><th scope="col">Leechers</th><th scope="col">Completed</th><th scope="col">Registered</th><th scope="col">Uploader</th></tr></thead>
+<tbody>${rows.map(
+        (row) => html`<tr>
+<td><a href="${topicPath({ id: row.topic_id, title: row.topic_title })}">${row.name}</a></td>
+<td>${STATUS_LABELS[row.status]}${row.freeleech === 'none' ? '' : html` <span class="badge">${row.freeleech}</span>`}</td>
+<td>${formatBytes(row.size)}</td><td>${row.seeders}</td><td>${row.leechers}</td><td>${row.completed_count}</td>
+<td>${timeHtml(row.registered_at)}</td><td>${authors.link(row.uploader_id, row.uploader_name)}</td>
+</tr>`,
+      )}</tbody></table>`
+}
+${pageNav(page, last, href, 'Pages of results')}`,
+      });
+    },
+  });
+
+  // Legacy links: /dl.php?t=ID → the download; /tracker.php?… → /tracker/ (nm → search, f → forum).
+  for (const path of ['/dl.php', '/dl']) {
+    app.get(path, async (request, reply) => {
+      const query = new URLSearchParams(request.url.split('?')[1] ?? '');
+      const id = query.getAll('t').at(-1);
+      if (id === undefined || !/^[1-9][0-9]{0,9}$/.test(id) || Number(id) > 2147483647) throw pageNotFound();
+      query.delete('t');
+      return reply.redirect(withQuery(downloadPath(Number(id)), query), 301);
+    });
+  }
+  {
+    const path = '/tracker.php';
+    app.get(path, async (request, reply) => {
+      const query = new URLSearchParams();
+      for (const [key, value] of new URLSearchParams(request.url.split('?')[1] ?? '')) {
+        query.append(key === 'nm' ? 'search' : key === 'f' ? 'forum' : key, value);
+      }
+      return reply.redirect(withQuery(TRACKER_PATH, query), 301);
+    });
+  }
+};
+
+function pageId(request: FastifyRequest): number {
+  const raw = (request.params as { id?: string }).id ?? '';
+  if (!/^[1-9][0-9]{0,9}$/.test(raw) || Number(raw) > 2147483647) throw pageNotFound();
+  return Number(raw);
+}

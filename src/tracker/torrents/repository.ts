@@ -1,0 +1,281 @@
+// SQL of the torrent registry: torrents with their files and status history,
+// .torrent downloads (the daily limit) and users' transfer totals.
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import { containsText, type Dialect } from '../../db/dialect.ts';
+import type { ContentStatus, Database, TorrentsTable } from '../../db/schema.ts';
+import type { Freeleech, TorrentStatus } from './statuses.ts';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+/** A torrent as pages and the API show it (everything but the stored .torrent). */
+export type TorrentRow = Omit<Selectable<TorrentsTable>, 'metainfo'> & {
+  uploader_name: string | null;
+  topic_title: string;
+  topic_status: ContentStatus;
+  topic_author_id: number | null;
+  forum_id: number;
+};
+
+export interface TorrentFileRow {
+  path: string;
+  size: number;
+}
+
+export interface StatusChangeRow {
+  id: number;
+  from_status: TorrentStatus | null;
+  to_status: TorrentStatus;
+  changed_by: number | null;
+  changed_by_name: string | null;
+  changed_at: string;
+}
+
+export interface NewTorrent {
+  topic_id: number;
+  uploader_id: number;
+  info_hash_v1: string | null;
+  info_hash_v2: string | null;
+  name: string;
+  size: number;
+  piece_length: number;
+  piece_count: number;
+  creation_date: string | null;
+  metainfo: Buffer;
+  status: TorrentStatus;
+  files: TorrentFileRow[];
+}
+
+export interface TorrentFilters {
+  /** Words that must all appear in the name (case-insensitive). */
+  words: string[];
+  forumId?: number | undefined;
+  status?: TorrentStatus | undefined;
+  uploaderId?: number | undefined;
+  /** Torrents on topics only the author and moderators see are left out unless true. */
+  includePendingTopics: boolean;
+  /** The viewer's own pending topics stay visible to them. */
+  viewerId: number | null;
+}
+
+export type SqlSort = 'registered' | 'size' | 'completed' | 'name';
+
+const COLUMNS = [
+  'torrents.id',
+  'torrents.topic_id',
+  'torrents.uploader_id',
+  'torrents.info_hash_v1',
+  'torrents.info_hash_v2',
+  'torrents.info_hash_v2_short',
+  'torrents.name',
+  'torrents.size',
+  'torrents.piece_length',
+  'torrents.piece_count',
+  'torrents.files_count',
+  'torrents.creation_date',
+  'torrents.status',
+  'torrents.freeleech',
+  'torrents.completed_count',
+  'torrents.registered_at',
+  'torrents.status_changed_at',
+] as const;
+
+const SORT_COLUMNS = { registered: 'torrents.registered_at', size: 'torrents.size', completed: 'torrents.completed_count', name: 'torrents.name' } as const;
+
+/** Most torrents ranked in memory when a list is sorted or filtered by swarm counts. */
+export const SWARM_SORT_LIMIT = 10_000;
+
+export class TorrentsRepository {
+  readonly #db: Kysely<Database>;
+  readonly #dialect: Dialect;
+
+  constructor(db: Kysely<Database>, dialect: Dialect) {
+    this.#db = db;
+    this.#dialect = dialect;
+  }
+
+  transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+    return this.#db.transaction().execute(work);
+  }
+
+  #select(db: Db = this.#db) {
+    return db
+      .selectFrom('torrents')
+      .innerJoin('topics', 'topics.id', 'torrents.topic_id')
+      .leftJoin('users', 'users.id', 'torrents.uploader_id')
+      .select([
+        ...COLUMNS,
+        'users.username as uploader_name',
+        'topics.title as topic_title',
+        'topics.status as topic_status',
+        'topics.author_id as topic_author_id',
+        'topics.forum_id',
+      ]);
+  }
+
+  find(id: number, db: Db = this.#db): Promise<TorrentRow | undefined> {
+    return this.#select(db).where('torrents.id', '=', id).executeTakeFirst();
+  }
+
+  findByTopic(topicId: number, db: Db = this.#db): Promise<TorrentRow | undefined> {
+    return this.#select(db).where('torrents.topic_id', '=', topicId).executeTakeFirst();
+  }
+
+  /** A registered torrent with any of these hashes (v1 against v1, v2 against v2). */
+  findByHashes(v1: string | null, v2: string | null, db: Db = this.#db): Promise<TorrentRow | undefined> {
+    return this.#select(db)
+      .where((eb) =>
+        eb.or([
+          ...(v1 !== null ? [eb('torrents.info_hash_v1', '=', v1)] : []),
+          ...(v2 !== null ? [eb('torrents.info_hash_v2', '=', v2), eb('torrents.info_hash_v2_short', '=', v2.slice(0, 40))] : []),
+        ]),
+      )
+      .executeTakeFirst();
+  }
+
+  async metainfo(id: number): Promise<Buffer | undefined> {
+    const row = await this.#db.selectFrom('torrents').select('metainfo').where('id', '=', id).executeTakeFirst();
+    return row === undefined ? undefined : Buffer.from(row.metainfo.buffer, row.metainfo.byteOffset, row.metainfo.byteLength);
+  }
+
+  async insert(torrent: NewTorrent, at: string, trx: Transaction<Database>): Promise<number> {
+    const { id } = await trx
+      .insertInto('torrents')
+      .values({
+        topic_id: torrent.topic_id,
+        uploader_id: torrent.uploader_id,
+        info_hash_v1: torrent.info_hash_v1,
+        info_hash_v2: torrent.info_hash_v2,
+        info_hash_v2_short: torrent.info_hash_v2?.slice(0, 40) ?? null,
+        name: torrent.name,
+        size: torrent.size,
+        piece_length: torrent.piece_length,
+        piece_count: torrent.piece_count,
+        files_count: torrent.files.length,
+        creation_date: torrent.creation_date,
+        metainfo: torrent.metainfo,
+        status: torrent.status,
+        registered_at: at,
+        status_changed_at: at,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    // In chunks: a torrent may list thousands of files, and databases cap bound parameters.
+    for (let start = 0; start < torrent.files.length; start += 500) {
+      await trx
+        .insertInto('torrent_files')
+        .values(torrent.files.slice(start, start + 500).map((file, index) => ({ torrent_id: id, position: start + index, path: file.path, size: file.size })))
+        .execute();
+    }
+    await trx
+      .insertInto('torrent_status_changes')
+      .values({ torrent_id: id, from_status: null, to_status: torrent.status, changed_by: torrent.uploader_id, changed_at: at })
+      .execute();
+    return id;
+  }
+
+  files(id: number): Promise<TorrentFileRow[]> {
+    return this.#db.selectFrom('torrent_files').select(['path', 'size']).where('torrent_id', '=', id).orderBy('position').execute();
+  }
+
+  history(id: number): Promise<StatusChangeRow[]> {
+    return this.#db
+      .selectFrom('torrent_status_changes')
+      .leftJoin('users', 'users.id', 'torrent_status_changes.changed_by')
+      .select(['torrent_status_changes.id', 'from_status', 'to_status', 'changed_by', 'users.username as changed_by_name', 'changed_at'])
+      .where('torrent_id', '=', id)
+      .orderBy('torrent_status_changes.id')
+      .execute();
+  }
+
+  async changeStatus(id: number, from: TorrentStatus, to: TorrentStatus, by: number, at: string, trx: Transaction<Database>): Promise<void> {
+    await trx.updateTable('torrents').set({ status: to, status_changed_at: at }).where('id', '=', id).execute();
+    await trx.insertInto('torrent_status_changes').values({ torrent_id: id, from_status: from, to_status: to, changed_by: by, changed_at: at }).execute();
+  }
+
+  async setFreeleech(id: number, freeleech: Freeleech, trx: Transaction<Database>): Promise<void> {
+    await trx.updateTable('torrents').set({ freeleech }).where('id', '=', id).execute();
+  }
+
+  async delete(id: number, db: Db = this.#db): Promise<boolean> {
+    const result = await db.deleteFrom('torrents').where('id', '=', id).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  #filtered(filters: TorrentFilters) {
+    let query = this.#db.selectFrom('torrents').innerJoin('topics', 'topics.id', 'torrents.topic_id');
+    for (const word of filters.words) query = query.where(containsText(this.#dialect, sql.ref<string>('torrents.name'), word));
+    if (filters.forumId !== undefined) query = query.where('topics.forum_id', '=', filters.forumId);
+    if (filters.status !== undefined) query = query.where('torrents.status', '=', filters.status);
+    if (filters.uploaderId !== undefined) query = query.where('torrents.uploader_id', '=', filters.uploaderId);
+    if (!filters.includePendingTopics) {
+      const viewerId = filters.viewerId;
+      query = query.where((eb) => eb.or([eb('topics.status', '=', 'published'), ...(viewerId !== null ? [eb('topics.author_id', '=', viewerId)] : [])]));
+    }
+    return query;
+  }
+
+  async count(filters: TorrentFilters): Promise<number> {
+    const row = await this.#filtered(filters)
+      .select((eb) => eb.fn.countAll<number>().as('total'))
+      .executeTakeFirstOrThrow();
+    return Number(row.total);
+  }
+
+  /** A page of ids, sorted in SQL. */
+  async pageIds(filters: TorrentFilters, sort: SqlSort, order: 'asc' | 'desc', offset: number, limit: number): Promise<number[]> {
+    const rows = await this.#filtered(filters)
+      .select('torrents.id')
+      .orderBy(SORT_COLUMNS[sort], order)
+      .orderBy('torrents.id', order)
+      .offset(offset)
+      .limit(limit)
+      .execute();
+    return rows.map((row) => row.id);
+  }
+
+  /** Every matching id (up to SWARM_SORT_LIMIT, newest first), for ranking by swarm counts. */
+  async allIds(filters: TorrentFilters): Promise<number[]> {
+    const rows = await this.#filtered(filters)
+      .select('torrents.id')
+      .orderBy('torrents.registered_at', 'desc')
+      .orderBy('torrents.id', 'desc')
+      .limit(SWARM_SORT_LIMIT)
+      .execute();
+    return rows.map((row) => row.id);
+  }
+
+  /** Rows for these ids, in the order given. */
+  async byIds(ids: readonly number[]): Promise<TorrentRow[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.#select().where('torrents.id', 'in', ids).execute();
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return ids.map((id) => byId.get(id)).filter((row): row is TorrentRow => row !== undefined);
+  }
+
+  /** Distinct torrents this user downloaded since `since` (the daily limit counts each torrent once). */
+  async downloadsSince(userId: number, since: string): Promise<{ count: number; oldest: string | null }> {
+    const row = await this.#db
+      .selectFrom('torrent_downloads')
+      // A deleted torrent (torrent_id null) still counts, once per download.
+      .select((eb) => [sql<number>`count(distinct coalesce(torrent_id, -id))`.as('count'), eb.fn.min<string>('downloaded_at').as('oldest')])
+      .where('user_id', '=', userId)
+      .where('downloaded_at', '>', since)
+      .executeTakeFirstOrThrow();
+    return { count: Number(row.count), oldest: row.oldest ?? null };
+  }
+
+  async hasDownloaded(userId: number, torrentId: number, since?: string): Promise<boolean> {
+    let query = this.#db.selectFrom('torrent_downloads').select('id').where('user_id', '=', userId).where('torrent_id', '=', torrentId);
+    if (since !== undefined) query = query.where('downloaded_at', '>', since);
+    return (await query.limit(1).executeTakeFirst()) !== undefined;
+  }
+
+  async recordDownload(userId: number, torrentId: number, at: string): Promise<void> {
+    await this.#db.insertInto('torrent_downloads').values({ user_id: userId, torrent_id: torrentId, downloaded_at: at }).execute();
+  }
+
+  async transfer(userId: number): Promise<{ uploaded: number; downloaded: number }> {
+    const row = await this.#db.selectFrom('tracker_user_stats').select(['uploaded', 'downloaded']).where('user_id', '=', userId).executeTakeFirst();
+    return { uploaded: Number(row?.uploaded ?? 0), downloaded: Number(row?.downloaded ?? 0) };
+  }
+}

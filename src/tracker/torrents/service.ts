@@ -1,0 +1,357 @@
+// The torrent registry's rules: who may attach a .torrent to which topic,
+// duplicates, statuses with their history, freeleech, deletion, lists, and
+// .torrent downloads (frozen statuses, the ratio rule, the daily limit).
+// Every change is published on the change feed (TORRENTS_TOPIC) so that the
+// announce path's cache on every instance forgets what it knew.
+import { type Clock, isoNow, msNow } from '../../clock.ts';
+import type { AuthUser } from '../../auth/service.ts';
+import type { ChangeFeed } from '../../db/change-feed.ts';
+import { isUniqueViolation } from '../../db/dialect.ts';
+import type { TopicWithAuthor } from '../../forum/repository.ts';
+import { isStaff } from '../../forum/service.ts';
+import { ApiError, ModelNotFoundError, ValidationError } from '../../http/errors.ts';
+import type { PageRequest } from '../../http/pagination.ts';
+import { topicPath } from '../../urls/paths.ts';
+import { TORRENTS_TOPIC } from '../announce/directory.ts';
+import type { TrackerConfig } from '../config.ts';
+import { MetainfoError, parseTorrent, torrentForUser, type Metainfo } from '../metainfo.ts';
+import type { PasskeyService } from '../passkeys.ts';
+import { ratioVerdict } from '../ratio.ts';
+import type { SwarmStore } from '../swarm/store.ts';
+import type { StatusChangeRow, TorrentFileRow, TorrentFilters, TorrentRow, TorrentsRepository } from './repository.ts';
+import { INITIAL_STATUS, STATUS_LABELS, isFrozen, type Freeleech, type TorrentStatus } from './statuses.ts';
+
+/** A torrent with its swarm now. */
+export type TorrentView = TorrentRow & { seeders: number; leechers: number };
+
+export type TorrentSort = 'registered' | 'size' | 'seeders' | 'leechers' | 'completed' | 'name';
+
+export interface TorrentQuery {
+  search?: string | undefined;
+  forumId?: number | undefined;
+  status?: TorrentStatus | undefined;
+  uploaderId?: number | undefined;
+  /** Only torrents with at least this many seeders now. */
+  minSeeders?: number | undefined;
+  sort: TorrentSort;
+  order: 'asc' | 'desc';
+}
+
+export interface TorrentChanges {
+  status?: TorrentStatus | undefined;
+  freeleech?: Freeleech | undefined;
+}
+
+/** Looks topics up as the forum shows them (pending topics: author and moderators only). */
+export interface TopicFinder {
+  getTopic(id: number, viewer: AuthUser | null): Promise<TopicWithAuthor>;
+}
+
+export interface DownloadedTorrent {
+  filename: string;
+  bytes: Buffer;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export class TorrentsService {
+  readonly #repository: TorrentsRepository;
+  readonly #topics: TopicFinder;
+  readonly #passkeys: PasskeyService;
+  readonly #swarm: Pick<SwarmStore, 'counts' | 'dropSwarm'>;
+  readonly #changes: ChangeFeed;
+  readonly #settings: TrackerConfig;
+  readonly #clock: Clock;
+
+  constructor(
+    repository: TorrentsRepository,
+    topics: TopicFinder,
+    passkeys: PasskeyService,
+    swarm: Pick<SwarmStore, 'counts' | 'dropSwarm'>,
+    changes: ChangeFeed,
+    settings: TrackerConfig,
+    clock: Clock,
+  ) {
+    this.#clock = clock;
+    this.#repository = repository;
+    this.#topics = topics;
+    this.#passkeys = passkeys;
+    this.#swarm = swarm;
+    this.#changes = changes;
+    this.#settings = settings;
+  }
+
+  get maxTorrentBytes(): number {
+    return this.#settings.maxTorrentBytes;
+  }
+
+  /**
+   * Registers a .torrent on a topic. The topic's author may attach one to a
+   * topic without one; moderators may attach one anywhere and replace an
+   * existing one. `origin` is the site's origin (the announce URL's base).
+   */
+  async upload(user: AuthUser, topicId: number, bytes: Buffer | undefined, origin: string): Promise<TorrentView> {
+    const topic = await this.#topicFor(topicId, user);
+    const staff = isStaff(user);
+    if (!staff && topic.author_id !== user.id) throw new ApiError('FORBIDDEN', "Only the topic's author or a moderator can attach a .torrent to it.");
+    const existing = await this.#repository.findByTopic(topic.id);
+    if (existing !== undefined && !staff) throw ValidationError.field('topic_id', 'This topic already has a torrent; a moderator can replace it.');
+    const facts = await this.check(bytes, origin, existing?.id);
+
+    const at = isoNow(this.#clock);
+    let id: number;
+    try {
+      id = await this.#repository.transaction(async (trx) => {
+        if (existing !== undefined) await this.#repository.delete(existing.id, trx);
+        return this.#repository.insert(
+          {
+            topic_id: topic.id,
+            uploader_id: user.id,
+            info_hash_v1: facts.infoHashV1,
+            info_hash_v2: facts.infoHashV2,
+            name: facts.name,
+            size: facts.size,
+            piece_length: facts.pieceLength,
+            piece_count: facts.pieceCount,
+            creation_date: facts.creationDate,
+            metainfo: facts.torrent,
+            status: INITIAL_STATUS,
+            files: facts.files,
+          },
+          at,
+          trx,
+        );
+      });
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      // Registered a moment ago by another request: the same torrent, or a second one on this topic.
+      const winner = await this.#repository.findByHashes(facts.infoHashV1, facts.infoHashV2);
+      if (winner !== undefined) throw duplicateError(winner, origin);
+      throw ValidationError.field('topic_id', 'This topic already has a torrent; a moderator can replace it.');
+    }
+    if (existing !== undefined) await this.#swarm.dropSwarm(existing.id);
+    await this.#changes.publish(TORRENTS_TOPIC);
+    return this.get(id, user);
+  }
+
+  /** Validates a .torrent and refuses one already registered (422 on file), without registering it. */
+  async check(bytes: Buffer | undefined, origin: string, replacing?: number): Promise<Metainfo> {
+    if (bytes === undefined) throw ValidationError.field('file', 'The file field is required.');
+    let facts: Metainfo;
+    try {
+      facts = parseTorrent(bytes, { maxBytes: this.#settings.maxTorrentBytes, announceUrl: announceUrl(origin) });
+    } catch (error) {
+      if (error instanceof MetainfoError) throw ValidationError.field('file', error.message);
+      throw error;
+    }
+    const duplicate = await this.#repository.findByHashes(facts.infoHashV1, facts.infoHashV2);
+    if (duplicate !== undefined && duplicate.id !== replacing) throw duplicateError(duplicate, origin);
+    return facts;
+  }
+
+  /** The torrent, if the viewer may see its topic. */
+  async get(id: number, viewer: AuthUser | null): Promise<TorrentView> {
+    const row = await this.#visible(id, viewer);
+    return (await this.#withSwarm([row]))[0]!;
+  }
+
+  /** The torrent on a topic the caller has already loaded, or null. */
+  async onTopic(topicId: number): Promise<TorrentView | null> {
+    const row = await this.#repository.findByTopic(topicId);
+    return row === undefined ? null : (await this.#withSwarm([row]))[0]!;
+  }
+
+  files(id: number): Promise<TorrentFileRow[]> {
+    return this.#repository.files(id);
+  }
+
+  history(id: number): Promise<StatusChangeRow[]> {
+    return this.#repository.history(id);
+  }
+
+  async list(query: TorrentQuery, viewer: AuthUser | null, page: PageRequest): Promise<{ rows: TorrentView[]; total: number }> {
+    const filters: TorrentFilters = {
+      words: (query.search ?? '')
+        .split(/\s+/)
+        .filter((word) => word !== '')
+        .slice(0, 10),
+      forumId: query.forumId,
+      status: query.status,
+      uploaderId: query.uploaderId,
+      includePendingTopics: isStaff(viewer),
+      viewerId: viewer?.id ?? null,
+    };
+    const bySwarm = query.sort === 'seeders' || query.sort === 'leechers' || (query.minSeeders ?? 0) > 0;
+    if (!bySwarm) {
+      const [ids, total] = await Promise.all([
+        this.#repository.pageIds(filters, query.sort as 'registered' | 'size' | 'completed' | 'name', query.order, page.offset, page.perPage),
+        this.#repository.count(filters),
+      ]);
+      return { rows: await this.#withSwarm(await this.#repository.byIds(ids)), total };
+    }
+    // Seeders and leechers live in the swarm store: rank the matching torrents in memory.
+    const ids = await this.#repository.allIds(filters);
+    // The swarm keeps the tracker's own wall clock (src/clock.ts).
+    const counts = await this.#swarm.counts(ids, Date.now());
+    let ranked = ids.map((id, index) => ({ id, seeders: counts[index]!.complete, leechers: counts[index]!.incomplete }));
+    if ((query.minSeeders ?? 0) > 0) ranked = ranked.filter((entry) => entry.seeders >= query.minSeeders!);
+    if (query.sort === 'seeders' || query.sort === 'leechers') {
+      const key = query.sort;
+      const sign = query.order === 'asc' ? 1 : -1;
+      ranked.sort((a, b) => sign * (a[key] - b[key]) || sign * (a.id - b.id));
+      const pageIds = ranked.slice(page.offset, page.offset + page.perPage).map((entry) => entry.id);
+      return { rows: await this.#withSwarm(await this.#repository.byIds(pageIds)), total: ranked.length };
+    }
+    const kept = new Set(ranked.map((entry) => entry.id));
+    const all = await this.#repository.byIds([...kept]);
+    all.sort(compareBy(query.sort, query.order));
+    return { rows: await this.#withSwarm(all.slice(page.offset, page.offset + page.perPage)), total: all.length };
+  }
+
+  /** Status and freeleech (moderators); each status change is recorded with who and when. */
+  async update(id: number, moderator: AuthUser, changes: TorrentChanges): Promise<TorrentView> {
+    if (!isStaff(moderator)) throw new ApiError('FORBIDDEN', "Only moderators can change a torrent's status or freeleech.");
+    const row = await this.#visible(id, moderator);
+    const at = isoNow(this.#clock);
+    const newStatus = changes.status !== undefined && changes.status !== row.status ? changes.status : undefined;
+    const newFreeleech = changes.freeleech !== undefined && changes.freeleech !== row.freeleech ? changes.freeleech : undefined;
+    if (newStatus !== undefined || newFreeleech !== undefined) {
+      await this.#repository.transaction(async (trx) => {
+        if (newStatus !== undefined) await this.#repository.changeStatus(id, row.status, newStatus, moderator.id, at, trx);
+        if (newFreeleech !== undefined) await this.#repository.setFreeleech(id, newFreeleech, trx);
+      });
+      if (newStatus !== undefined && isFrozen(newStatus) && !isFrozen(row.status)) await this.#swarm.dropSwarm(id);
+      await this.#changes.publish(TORRENTS_TOPIC);
+    }
+    return this.get(id, moderator);
+  }
+
+  /** Unregisters a torrent: moderators always, its uploader while it is not frozen. The topic stays. */
+  async delete(id: number, user: AuthUser): Promise<void> {
+    const row = await this.#visible(id, user);
+    if (!isStaff(user)) {
+      if (row.uploader_id !== user.id) throw new ApiError('FORBIDDEN', 'Only the uploader or a moderator can remove this torrent.');
+      if (isFrozen(row.status))
+        throw new ApiError('FORBIDDEN', `The torrent is ${STATUS_LABELS[row.status].toLowerCase()}; only a moderator can remove it now.`);
+    }
+    await this.#repository.delete(id);
+    await this.#swarm.dropSwarm(id);
+    await this.#changes.publish(TORRENTS_TOPIC);
+  }
+
+  /**
+   * The .torrent with the user's passkey announce URL. Refused (403) while the
+   * torrent is frozen or the user's ratio is too low for a torrent they never
+   * took; refused (429) past the daily limit, which counts each torrent once a day.
+   */
+  async download(id: number, user: AuthUser, origin: string): Promise<DownloadedTorrent> {
+    const row = await this.#visible(id, user);
+    if (isFrozen(row.status)) {
+      throw new ApiError('FORBIDDEN', `This torrent is ${STATUS_LABELS[row.status].toLowerCase()}: it cannot be downloaded.`);
+    }
+    const now = msNow(this.#clock);
+    const since = new Date(now - DAY_MS).toISOString();
+    const own = row.uploader_id === user.id;
+    if (!own && !(await this.#repository.hasDownloaded(user.id, id))) {
+      const verdict = ratioVerdict(await this.#repository.transfer(user.id), this.#settings.ratio);
+      if (!verdict.allowed) throw new ApiError('FORBIDDEN', verdict.reason);
+    }
+    if (!(await this.#repository.hasDownloaded(user.id, id, since))) {
+      const { count, oldest } = await this.#repository.downloadsSince(user.id, since);
+      if (count >= this.#settings.dailyDownloads) {
+        const retryAt = oldest === null ? now + DAY_MS : Date.parse(oldest) + DAY_MS;
+        const seconds = Math.max(1, Math.ceil((retryAt - now) / 1000));
+        throw new ApiError(
+          'RATE_LIMITED',
+          `You have downloaded ${count} .torrent files in the last 24 hours, the daily limit. You can download again after ${new Date(retryAt).toISOString()}.`,
+          {
+            headers: { 'retry-after': String(seconds) },
+          },
+        );
+      }
+    }
+    const stored = await this.#repository.metainfo(id);
+    if (stored === undefined) throw new ModelNotFoundError('Torrent', id);
+    const passkey = await this.#passkeys.forUser(user.id);
+    const bytes = torrentForUser(stored, personalAnnounceUrl(origin, passkey));
+    await this.#repository.recordDownload(user.id, id, new Date(now).toISOString());
+    return { filename: torrentFilename(row.name), bytes };
+  }
+
+  /** The personal announce URL (creates the passkey on first need). */
+  async announceUrlFor(user: AuthUser, origin: string): Promise<string> {
+    return personalAnnounceUrl(origin, await this.#passkeys.forUser(user.id));
+  }
+
+  async #topicFor(topicId: number, viewer: AuthUser): Promise<TopicWithAuthor> {
+    try {
+      return await this.#topics.getTopic(topicId, viewer);
+    } catch (error) {
+      if (error instanceof ModelNotFoundError) throw ValidationError.field('topic_id', 'The selected topic id is invalid.');
+      throw error;
+    }
+  }
+
+  async #visible(id: number, viewer: AuthUser | null): Promise<TorrentRow> {
+    const row = await this.#repository.find(id);
+    const seen = row !== undefined && (row.topic_status === 'published' || isStaff(viewer) || (viewer !== null && row.topic_author_id === viewer.id));
+    if (!seen) throw new ModelNotFoundError('Torrent', id);
+    return row;
+  }
+
+  async #withSwarm(rows: TorrentRow[]): Promise<TorrentView[]> {
+    if (rows.length === 0) return [];
+    // The swarm keeps the tracker's own wall clock (src/clock.ts).
+    const counts = await this.#swarm.counts(
+      rows.map((row) => row.id),
+      Date.now(),
+    );
+    return rows.map((row, index) => ({ ...row, seeders: counts[index]?.complete ?? 0, leechers: counts[index]?.incomplete ?? 0 }));
+  }
+}
+
+export function announceUrl(origin: string): string {
+  return `${origin}/bt/announce.php`;
+}
+
+export function personalAnnounceUrl(origin: string, passkey: string): string {
+  return `${announceUrl(origin)}?uk=${passkey}`;
+}
+
+/** A file name from the torrent's name: no path separators or control characters, ends in .torrent. */
+export function torrentFilename(name: string): string {
+  // eslint-disable-next-line no-control-regex
+  const cleaned = name
+    .replace(/[\u0000-\u001f\u007f/\\:*?"<>|]+/g, '_')
+    .replace(/^[.\s]+|[.\s]+$/g, '')
+    .slice(0, 200);
+  return `${cleaned === '' ? 'download' : cleaned}.torrent`;
+}
+
+function duplicateError(existing: TorrentRow, origin: string): ValidationError {
+  const link = `${origin}${topicPath({ id: existing.topic_id, title: existing.topic_title })}`;
+  return ValidationError.field('file', `This torrent is already registered: ${link}`);
+}
+
+function compareBy(sort: TorrentSort, order: 'asc' | 'desc'): (a: TorrentRow, b: TorrentRow) => number {
+  const sign = order === 'asc' ? 1 : -1;
+  return (a, b) => {
+    const byKey =
+      sort === 'size'
+        ? a.size - b.size
+        : sort === 'completed'
+          ? a.completed_count - b.completed_count
+          : sort === 'name'
+            ? a.name < b.name
+              ? -1
+              : a.name > b.name
+                ? 1
+                : 0
+            : a.registered_at < b.registered_at
+              ? -1
+              : a.registered_at > b.registered_at
+                ? 1
+                : 0;
+    return sign * byKey || sign * (a.id - b.id);
+  };
+}

@@ -1,0 +1,617 @@
+// Our own stand-in for a TorrentPier database, built from the schema facts
+// (/work/shared/spec/torrentpier-schema.md): the CREATE TABLEs of the tables
+// the importer reads, in the 2.4.x variant (install/sql/mysql.sql, MyISAM,
+// posts in bb_posts_text, torrents behind bb_attachments_desc) and the 3.0.x
+// variant (InnoDB, bb_post_texts, torrents stored per topic, NULL hashes),
+// and a deterministic generator of rows with the upstream's storage quirks:
+// HTML-escaped names and titles, BBCode escaped with ENT_NOQUOTES, bcrypt
+// `$2y$` and md5(md5()) password hashes, -1 for guests and deleted users,
+// the sender's SENT copy of a read PM, and info hashes right-trimmed of 0x20.
+import { createHash } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import bcrypt from 'bcryptjs';
+import type mysql from 'mysql2/promise';
+import { decode, encode, isDict } from '../../src/tracker/bencode.ts';
+import { makeTorrent } from '../helpers/torrents.ts';
+
+export type TorrentPierVersion = '2.4' | '3.0';
+
+/** CREATE TABLE statements for one upstream version (SQL24 types). */
+export function torrentPierSchema(version: TorrentPierVersion): string[] {
+  const engine = version === '2.4' ? 'MyISAM' : 'InnoDB';
+  const tail = `ENGINE=${engine} DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_ci`;
+  const stamps = version === '3.0' ? ', created_at TIMESTAMP NULL DEFAULT NULL, updated_at TIMESTAMP NULL DEFAULT NULL' : '';
+  const hashNull = version === '3.0' ? 'NULL DEFAULT NULL' : "NOT NULL DEFAULT ''";
+  const tables = [
+    `CREATE TABLE bb_users (
+      user_id MEDIUMINT(8) NOT NULL AUTO_INCREMENT, user_active TINYINT(1) NOT NULL DEFAULT 1,
+      username VARCHAR(255) NOT NULL DEFAULT '', user_password VARCHAR(255) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL DEFAULT '',
+      user_session_time INT(11) NOT NULL DEFAULT 0, user_lastvisit INT(11) NOT NULL DEFAULT 0,
+      user_last_ip VARCHAR(42) NOT NULL DEFAULT '0', user_regdate INT(11) NOT NULL DEFAULT 0, user_reg_ip VARCHAR(42) NOT NULL DEFAULT '0',
+      user_level TINYINT(4) NOT NULL DEFAULT 0, user_posts MEDIUMINT(8) UNSIGNED NOT NULL DEFAULT 0,
+      user_timezone DECIMAL(5,2) NOT NULL DEFAULT 0.00, user_lang VARCHAR(255) NOT NULL DEFAULT 'en',
+      user_new_privmsg SMALLINT(5) UNSIGNED NOT NULL DEFAULT 0, user_unread_privmsg SMALLINT(5) UNSIGNED NOT NULL DEFAULT 0,
+      user_last_privmsg INT(11) NOT NULL DEFAULT 0, user_opt INT(11) NOT NULL DEFAULT 0, user_rank INT(11) NOT NULL DEFAULT 0,
+      avatar_ext_id TINYINT(4) NOT NULL DEFAULT 0, user_gender TINYINT(1) NOT NULL DEFAULT 0, user_birthday DATE NOT NULL DEFAULT '1900-01-01',
+      user_email VARCHAR(255) NOT NULL DEFAULT '',
+      ${version === '2.4' ? "user_skype VARCHAR(32) NOT NULL DEFAULT '', user_icq VARCHAR(15) NOT NULL DEFAULT ''," : ''}
+      user_twitter VARCHAR(15) NOT NULL DEFAULT '', user_website VARCHAR(100) NOT NULL DEFAULT '',
+      user_from VARCHAR(100) NOT NULL DEFAULT '', user_sig TEXT NOT NULL, user_occ VARCHAR(100) NOT NULL DEFAULT '',
+      user_interests VARCHAR(255) NOT NULL DEFAULT '', user_actkey VARCHAR(255) NOT NULL DEFAULT '',
+      user_newpasswd VARCHAR(255) NOT NULL DEFAULT '', autologin_id VARCHAR(255) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL DEFAULT '',
+      user_newest_pm_id MEDIUMINT(8) NOT NULL DEFAULT 0, user_points FLOAT(16,2) NOT NULL DEFAULT 0.00
+      ${version === '3.0' ? ', totp_secret VARCHAR(255) NULL DEFAULT NULL, totp_enabled TINYINT(1) NOT NULL DEFAULT 0, user_actkey_time INT(11) NOT NULL DEFAULT 0' : ''}${stamps},
+      PRIMARY KEY (user_id), KEY username (username(10)), KEY user_email (user_email(10)), KEY user_level (user_level)
+    ) ${tail}`,
+    `CREATE TABLE bb_banlist (
+      ban_id MEDIUMINT(8) UNSIGNED NOT NULL AUTO_INCREMENT, ban_userid MEDIUMINT(8) NOT NULL DEFAULT 0,
+      ban_reason VARCHAR(255) NOT NULL DEFAULT '', PRIMARY KEY (ban_id, ban_userid)
+    ) ${tail}`,
+    `CREATE TABLE bb_categories (
+      cat_id SMALLINT(5) UNSIGNED NOT NULL AUTO_INCREMENT, cat_title VARCHAR(100) NOT NULL DEFAULT '',
+      cat_order SMALLINT(5) UNSIGNED NOT NULL DEFAULT 0${stamps}, PRIMARY KEY (cat_id), KEY cat_order (cat_order)
+    ) ${tail}`,
+    `CREATE TABLE bb_forums (
+      forum_id SMALLINT(5) UNSIGNED NOT NULL AUTO_INCREMENT, cat_id SMALLINT(5) UNSIGNED NOT NULL DEFAULT 0,
+      forum_name VARCHAR(150) NOT NULL DEFAULT '', forum_desc TEXT NOT NULL, forum_status TINYINT(4) NOT NULL DEFAULT 0,
+      forum_order SMALLINT(5) UNSIGNED NOT NULL DEFAULT 1, forum_posts MEDIUMINT(8) UNSIGNED NOT NULL DEFAULT 0,
+      forum_topics MEDIUMINT(8) UNSIGNED NOT NULL DEFAULT 0, forum_last_post_id MEDIUMINT(8) UNSIGNED NOT NULL DEFAULT 0,
+      forum_tpl_id SMALLINT(6) NOT NULL DEFAULT 0, prune_days SMALLINT(5) UNSIGNED NOT NULL DEFAULT 0,
+      auth_view TINYINT(2) NOT NULL DEFAULT 0, auth_read TINYINT(2) NOT NULL DEFAULT 0, auth_post TINYINT(2) NOT NULL DEFAULT 0,
+      auth_reply TINYINT(2) NOT NULL DEFAULT 0, auth_edit TINYINT(2) NOT NULL DEFAULT 0, auth_delete TINYINT(2) NOT NULL DEFAULT 0,
+      auth_sticky TINYINT(2) NOT NULL DEFAULT 0, auth_announce TINYINT(2) NOT NULL DEFAULT 0, auth_vote TINYINT(2) NOT NULL DEFAULT 0,
+      auth_pollcreate TINYINT(2) NOT NULL DEFAULT 0, auth_attachments TINYINT(2) NOT NULL DEFAULT 0, auth_download TINYINT(2) NOT NULL DEFAULT 0,
+      allow_reg_tracker TINYINT(1) NOT NULL DEFAULT 0, allow_porno_topic TINYINT(1) NOT NULL DEFAULT 0,
+      self_moderated TINYINT(1) NOT NULL DEFAULT 0, forum_parent SMALLINT(5) UNSIGNED NOT NULL DEFAULT 0,
+      show_on_index TINYINT(1) NOT NULL DEFAULT 1, forum_display_sort TINYINT(1) NOT NULL DEFAULT 0,
+      forum_display_order TINYINT(1) NOT NULL DEFAULT 0
+      ${version === '3.0' ? ', allow_anonymous TINYINT(1) NOT NULL DEFAULT 0' : ''}${stamps},
+      PRIMARY KEY (forum_id), KEY forums_order (forum_order), KEY cat_id (cat_id)
+    ) ${tail}`,
+    `CREATE TABLE bb_topics (
+      topic_id MEDIUMINT(8) UNSIGNED NOT NULL AUTO_INCREMENT, forum_id SMALLINT(8) UNSIGNED NOT NULL DEFAULT 0,
+      topic_title VARCHAR(250) NOT NULL DEFAULT '', topic_poster MEDIUMINT(8) NOT NULL DEFAULT 0, topic_time INT(11) NOT NULL DEFAULT 0,
+      topic_views MEDIUMINT(8) UNSIGNED NOT NULL DEFAULT 0, topic_replies MEDIUMINT(8) UNSIGNED NOT NULL DEFAULT 0,
+      topic_status TINYINT(3) NOT NULL DEFAULT 0, topic_vote TINYINT(1) NOT NULL DEFAULT 0, topic_type TINYINT(3) NOT NULL DEFAULT 0,
+      topic_first_post_id MEDIUMINT(8) UNSIGNED NOT NULL DEFAULT 0, topic_last_post_id MEDIUMINT(8) UNSIGNED NOT NULL DEFAULT 0,
+      topic_moved_id MEDIUMINT(8) UNSIGNED NOT NULL DEFAULT 0,
+      ${version === '2.4' ? 'topic_attachment TINYINT(1) NOT NULL DEFAULT 0,' : ''}
+      topic_dl_type TINYINT(1) NOT NULL DEFAULT 0, topic_last_post_time INT(11) NOT NULL DEFAULT 0,
+      topic_show_first_post TINYINT(1) UNSIGNED NOT NULL DEFAULT 0, topic_allow_robots TINYINT(1) UNSIGNED NOT NULL DEFAULT 1
+      ${version === '3.0' ? ', attach_ext_id TINYINT(3) UNSIGNED NOT NULL DEFAULT 0, attach_filesize BIGINT(20) UNSIGNED NOT NULL DEFAULT 0, download_count MEDIUMINT(8) UNSIGNED NOT NULL DEFAULT 0, tracker_status TINYINT(1) NOT NULL DEFAULT 0' : ''}${stamps},
+      PRIMARY KEY (topic_id), KEY forum_id (forum_id), KEY topic_last_post_id (topic_last_post_id)
+    ) ${tail}`,
+    `CREATE TABLE bb_posts (
+      post_id MEDIUMINT(8) UNSIGNED NOT NULL AUTO_INCREMENT, topic_id MEDIUMINT(8) UNSIGNED NOT NULL DEFAULT 0,
+      forum_id SMALLINT(5) UNSIGNED NOT NULL DEFAULT 0, poster_id MEDIUMINT(8) NOT NULL DEFAULT 0, post_time INT(11) NOT NULL DEFAULT 0,
+      poster_ip VARCHAR(42) NOT NULL DEFAULT '0', poster_rg_id MEDIUMINT(8) NOT NULL DEFAULT 0, attach_rg_sig TINYINT(4) NOT NULL DEFAULT 0,
+      post_username VARCHAR(25) NOT NULL DEFAULT '', post_edit_time INT(11) NOT NULL DEFAULT 0,
+      post_edit_count SMALLINT(5) UNSIGNED NOT NULL DEFAULT 0,
+      ${version === '2.4' ? 'post_attachment TINYINT(1) NOT NULL DEFAULT 0,' : 'post_anonymous TINYINT(1) NOT NULL DEFAULT 0,'}
+      user_post TINYINT(1) NOT NULL DEFAULT 1, mc_comment TEXT NOT NULL, mc_type TINYINT(1) NOT NULL DEFAULT 0,
+      mc_user_id MEDIUMINT(8) NOT NULL DEFAULT 0${stamps},
+      PRIMARY KEY (post_id), KEY topic_id (topic_id), KEY poster_id (poster_id), KEY post_time (post_time)
+    ) ${tail}`,
+    `CREATE TABLE ${version === '2.4' ? 'bb_posts_text' : 'bb_post_texts'} (
+      post_id MEDIUMINT(8) UNSIGNED NOT NULL DEFAULT 0, post_text MEDIUMTEXT NOT NULL${stamps}, PRIMARY KEY (post_id)
+    ) ${tail}`,
+    `CREATE TABLE bb_privmsgs (
+      privmsgs_id MEDIUMINT(8) UNSIGNED NOT NULL AUTO_INCREMENT, privmsgs_type TINYINT(4) NOT NULL DEFAULT 0,
+      privmsgs_subject VARCHAR(255) NOT NULL DEFAULT '0', privmsgs_from_userid MEDIUMINT(8) NOT NULL DEFAULT 0,
+      privmsgs_to_userid MEDIUMINT(8) NOT NULL DEFAULT 0, privmsgs_date INT(11) NOT NULL DEFAULT 0,
+      privmsgs_ip VARCHAR(42) NOT NULL DEFAULT '0', PRIMARY KEY (privmsgs_id)
+    ) ${tail}`,
+    `CREATE TABLE bb_privmsgs_text (
+      privmsgs_text_id MEDIUMINT(8) UNSIGNED NOT NULL DEFAULT 0, privmsgs_text TEXT NOT NULL, PRIMARY KEY (privmsgs_text_id)
+    ) ${tail}`,
+    `CREATE TABLE bb_smilies (
+      smilies_id SMALLINT(5) UNSIGNED NOT NULL AUTO_INCREMENT, code VARCHAR(50) NOT NULL DEFAULT '',
+      smile_url VARCHAR(100) NOT NULL DEFAULT '', emoticon VARCHAR(75) NOT NULL DEFAULT '', PRIMARY KEY (smilies_id)
+    ) ${tail}`,
+    `CREATE TABLE bb_words (
+      word_id MEDIUMINT(8) UNSIGNED NOT NULL AUTO_INCREMENT, word CHAR(100) NOT NULL DEFAULT '',
+      replacement CHAR(100) NOT NULL DEFAULT '', PRIMARY KEY (word_id)
+    ) ${tail}`,
+    `CREATE TABLE bb_topics_watch (
+      topic_id MEDIUMINT(8) UNSIGNED NOT NULL DEFAULT 0, user_id MEDIUMINT(8) NOT NULL DEFAULT 0,
+      notify_status TINYINT(1) NOT NULL DEFAULT 0, PRIMARY KEY (topic_id, user_id), KEY user_id (user_id)
+    ) ${tail}`,
+    `CREATE TABLE bb_bt_torrents (
+      info_hash VARBINARY(20) ${hashNull}, info_hash_v2 VARBINARY(32) ${hashNull},
+      ${version === '2.4' ? 'post_id MEDIUMINT(8) UNSIGNED NOT NULL DEFAULT 0,' : ''}
+      poster_id MEDIUMINT(9) NOT NULL DEFAULT 0, topic_id MEDIUMINT(8) UNSIGNED NOT NULL DEFAULT 0,
+      forum_id SMALLINT(5) UNSIGNED NOT NULL DEFAULT 0,
+      ${version === '2.4' ? 'attach_id MEDIUMINT(8) UNSIGNED NOT NULL DEFAULT 0,' : ''}
+      size BIGINT(20) UNSIGNED NOT NULL DEFAULT 0, reg_time INT(11) NOT NULL DEFAULT 0,
+      call_seed_time INT(11) NOT NULL DEFAULT 0, complete_count MEDIUMINT(8) UNSIGNED NOT NULL DEFAULT 0,
+      seeder_last_seen INT(11) NOT NULL DEFAULT 0, tor_status TINYINT(4) NOT NULL DEFAULT 0,
+      checked_user_id MEDIUMINT(8) NOT NULL DEFAULT 0, checked_time INT(11) NOT NULL DEFAULT 0,
+      tor_type TINYINT(1) NOT NULL DEFAULT 0, speed_up INT(11) NOT NULL DEFAULT 0, speed_down INT(11) NOT NULL DEFAULT 0,
+      last_seeder_id MEDIUMINT(8) NOT NULL DEFAULT 0,
+      PRIMARY KEY (topic_id)${version === '2.4' ? ', UNIQUE KEY post_id (post_id), UNIQUE KEY attach_id (attach_id)' : ', KEY info_hash (info_hash), KEY info_hash_v2 (info_hash_v2)'},
+      KEY reg_time (reg_time), KEY forum_id (forum_id), KEY poster_id (poster_id)
+    ) ${tail}`,
+    `CREATE TABLE bb_bt_users (
+      user_id MEDIUMINT(9) NOT NULL DEFAULT 0, auth_key CHAR(20) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL DEFAULT '',
+      u_up_total BIGINT(20) UNSIGNED NOT NULL DEFAULT 0, u_down_total BIGINT(20) UNSIGNED NOT NULL DEFAULT 0,
+      u_up_release BIGINT(20) UNSIGNED NOT NULL DEFAULT 0, u_up_bonus BIGINT(20) UNSIGNED NOT NULL DEFAULT 0,
+      up_today BIGINT(20) UNSIGNED NOT NULL DEFAULT 0, down_today BIGINT(20) UNSIGNED NOT NULL DEFAULT 0,
+      up_release_today BIGINT(20) UNSIGNED NOT NULL DEFAULT 0, up_bonus_today BIGINT(20) UNSIGNED NOT NULL DEFAULT 0,
+      points_today FLOAT(16,2) UNSIGNED NOT NULL DEFAULT 0.00, up_yesterday BIGINT(20) UNSIGNED NOT NULL DEFAULT 0,
+      down_yesterday BIGINT(20) UNSIGNED NOT NULL DEFAULT 0, up_release_yesterday BIGINT(20) UNSIGNED NOT NULL DEFAULT 0,
+      up_bonus_yesterday BIGINT(20) UNSIGNED NOT NULL DEFAULT 0, points_yesterday FLOAT(16,2) UNSIGNED NOT NULL DEFAULT 0.00,
+      ratio_nulled TINYINT(1) NOT NULL DEFAULT 0, PRIMARY KEY (user_id), UNIQUE KEY auth_key (auth_key)
+    ) ${tail}`,
+    `CREATE TABLE bb_config (
+      config_name VARCHAR(155) NOT NULL DEFAULT '', config_value TEXT NOT NULL, PRIMARY KEY (config_name)
+    ) ${tail}`,
+  ];
+  if (version === '2.4') {
+    tables.push(
+      `CREATE TABLE bb_attachments (
+        attach_id MEDIUMINT(8) UNSIGNED NOT NULL DEFAULT 0, post_id MEDIUMINT(8) UNSIGNED NOT NULL DEFAULT 0,
+        user_id_1 MEDIUMINT(8) NOT NULL DEFAULT 0, PRIMARY KEY (attach_id, post_id)
+      ) ${tail}`,
+      `CREATE TABLE bb_attachments_desc (
+        attach_id MEDIUMINT(8) UNSIGNED NOT NULL AUTO_INCREMENT, physical_filename VARCHAR(255) NOT NULL DEFAULT '',
+        real_filename VARCHAR(255) NOT NULL DEFAULT '', download_count MEDIUMINT(8) UNSIGNED NOT NULL DEFAULT 0,
+        comment VARCHAR(255) NOT NULL DEFAULT '', extension VARCHAR(100) NOT NULL DEFAULT '',
+        mimetype VARCHAR(100) NOT NULL DEFAULT '', filesize INT(20) NOT NULL DEFAULT 0, filetime INT(11) NOT NULL DEFAULT 0,
+        thumbnail TINYINT(1) NOT NULL DEFAULT 0, tracker_status TINYINT(1) NOT NULL DEFAULT 0,
+        PRIMARY KEY (attach_id), KEY filetime (filetime), KEY filesize (filesize)
+      ) ${tail}`,
+      `CREATE TABLE bb_attachments_config (
+        config_name VARCHAR(155) NOT NULL DEFAULT '', config_value VARCHAR(255) NOT NULL DEFAULT '', PRIMARY KEY (config_name)
+      ) ${tail}`,
+    );
+  }
+  return tables;
+}
+
+/** PHP `htmlspecialchars($s)` with ENT_QUOTES, as `clean_username`/`clean_title` store names and titles. */
+export function phpEscapeQuotes(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#039;');
+}
+
+/** `prepare_message()`: trailing spaces stripped, 3+ newlines collapsed, then `htmlCHR(ENT_NOQUOTES, double_encode=false)`. */
+export function phpPrepareMessage(text: string): string {
+  const cleaned = text
+    .replace(/[ \t]+$/gm, '')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+  return cleaned
+    .replace(/&(?!(?:[a-zA-Z][a-zA-Z0-9]*|#[0-9]+|#x[0-9a-fA-F]+);)/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;');
+}
+
+/** A post source that uses every BBCode tag TorrentPier knows, plus characters that get escaped. */
+export const EVERY_TAG_POST = [
+  '[b]bold[/b] [i]italic[/i] [u]under[/u] [s]strike[/s] [del]gone[/del] [sup]up[/sup] [sub]down[/sub]',
+  '[indent]indented[/indent] [pre]pre  formatted[/pre] [nfo]nfo art[/nfo] [code]if (a < b && c > d) {}[/code]',
+  '[tab]tabbed [br] line [hr] rule [clear]',
+  '[quote]plain quote[/quote] [quote="Ann & <Bob>"]named quote[/quote]',
+  '[spoiler]hidden[/spoiler] [spoiler="Title \'quoted\'"]hidden too[/spoiler]',
+  '[list][*]one[*]two[/list] [list=a][*]a[/list] [list=A][*]A[/list] [list=i][*]i[/list] [list=I][*]I[/list] [list=1][*=3]three[/list]',
+  '[color=#ff0000]red[/color] [color=blue]blue[/color] [size=18]big[/size] [align=center]centred[/align]',
+  '[font=Arial]arial[/font] [font="Times New Roman"]times[/font] [acronym="Hyper Text"]HTML[/acronym]',
+  '[box]box[/box] [box=red]red box[/box] [box=#000,#fff]two colours[/box]',
+  '[url]https://example.org/a?b=1&c=2[/url] [url=https://example.org/]link text[/url] [url=viewtopic.php?t=1]local[/url]',
+  '[url=#part2]jump[/url] [name=part2] [email]someone@example.org[/email]',
+  '[img]https://example.org/pic.png[/img] [img=left]https://example.org/pic.jpg[/img] [img=right]//example.org/p.webp[/img] [img=center]https://example.org/p.gif[/img]',
+  '[qpost=1] smilies :aa: :ab: and entities: 5 < 6 & "quotes" \'apos\' &copy; Fish & Chips',
+].join('\n');
+
+export interface FixtureUser {
+  id: number;
+  /** The name as typed (the database holds it HTML-escaped). */
+  name: string;
+  email: string;
+  password: string;
+  scheme: 'bcrypt' | 'md5md5';
+  level: number;
+  active: boolean;
+  banned: boolean;
+  passkey: string | null;
+}
+
+export interface FixtureTorrent {
+  topicId: number;
+  /** 2.x attachment id (`dl.php?id=`); null on 3.x. */
+  attachId: number | null;
+  bytes: Buffer;
+  infoHashV1: Buffer | null;
+  infoHashV2: Buffer | null;
+  /** The v1 hash ends in 0x20, so the stored value is shorter (2.x quirk). */
+  trimmed: boolean;
+  /** Path of the stored file relative to the `--files` folder. */
+  file: string;
+}
+
+export interface FixtureSummary {
+  version: TorrentPierVersion;
+  users: FixtureUser[];
+  forumIds: number[];
+  topicIds: number[];
+  postIds: number[];
+  torrents: FixtureTorrent[];
+  /** Rows written per upstream table. */
+  rows: Record<string, number>;
+}
+
+export interface FixtureOptions {
+  users?: number;
+  categories?: number;
+  forumsPerCategory?: number;
+  topicsPerForum?: number;
+  postsPerTopic?: number;
+  torrents?: number;
+  pms?: number;
+  /** Password hashing cost for the `$2y$` users (the upstream uses 10 or 12; tests use 4 for speed). */
+  bcryptCost?: number;
+  /** Rows per INSERT. */
+  batch?: number;
+}
+
+const BASE_TIME = 1_600_000_000;
+
+/** Deterministic 20-character passkey from `[0-9a-zA-Z]`, as `make_rand_str(20)`. */
+function passkeyFor(id: number): string {
+  const alphabet = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
+  const digest = createHash('sha256').update(`passkey-${id}`).digest();
+  let key = '';
+  for (let i = 0; i < 20; i++) key += alphabet[digest[i]! % alphabet.length];
+  return key;
+}
+
+function infoHashes(bytes: Buffer): { v1: Buffer | null; v2: Buffer | null } {
+  const top = decode(bytes);
+  if (!isDict(top)) throw new Error('torrent is not a dictionary');
+  const info = top.get('info');
+  if (!isDict(info)) throw new Error('torrent has no info');
+  const encoded = encode(info);
+  const v2 = info.has('meta version');
+  const v1 = info.has('pieces');
+  return {
+    v1: v1 ? createHash('sha1').update(encoded).digest() : null,
+    v2: v2 ? createHash('sha256').update(encoded).digest() : null,
+  };
+}
+
+async function insertRows(conn: mysql.Connection, table: string, rows: Record<string, unknown>[], batch: number): Promise<void> {
+  for (let start = 0; start < rows.length; start += batch) {
+    const chunk = rows.slice(start, start + batch);
+    const columns = Object.keys(chunk[0]!);
+    const values = chunk.map((row) => columns.map((c) => row[c]));
+    await conn.query(`INSERT INTO ${table} (${columns.join(', ')}) VALUES ?`, [values]);
+  }
+}
+
+/**
+ * Creates the upstream tables in the connection's current database and fills
+ * them; the .torrent files are written under `filesDir` at the path the
+ * upstream version keeps them (2.x `data/uploads/<physical_filename>`,
+ * 3.x `storage/app/private/uploads/{floor(id/10000)}/{id%100}/{id}.torrent`).
+ */
+export async function createTorrentPierFixture(
+  conn: mysql.Connection,
+  version: TorrentPierVersion,
+  filesDir: string,
+  options: FixtureOptions = {},
+): Promise<FixtureSummary> {
+  const o = {
+    users: 12,
+    categories: 2,
+    forumsPerCategory: 2,
+    topicsPerForum: 3,
+    postsPerTopic: 4,
+    torrents: 4,
+    pms: 6,
+    bcryptCost: 4,
+    batch: 500,
+    ...options,
+  };
+  for (const sql of torrentPierSchema(version)) await conn.query(sql);
+  const rows: Record<string, number> = {};
+  const put = async (table: string, list: Record<string, unknown>[]) => {
+    rows[table] = (rows[table] ?? 0) + list.length;
+    if (list.length > 0) await insertRows(conn, table, list, o.batch);
+  };
+
+  // Users: the seed rows (-1 Guest, -746 bot, 2 admin) and generated ones, both password schemes.
+  const users: FixtureUser[] = [];
+  const userRows: Record<string, unknown>[] = [];
+  const seedHash = bcrypt.hashSync('unusable', o.bcryptCost).replace(/^\$2b\$/, '$2y$');
+  for (const [id, name] of [
+    [-1, 'Guest'],
+    [-746, 'bot'],
+  ] as const) {
+    userRows.push({ user_id: id, user_active: 0, username: name, user_password: seedHash, user_sig: '', user_regdate: BASE_TIME });
+  }
+  const names = ['admin', 'Ann & <Bob>', "O'Brien", 'Jörg "the" Müller', 'Модератор', 'plain_user'];
+  for (let n = 0; n < o.users; n++) {
+    const id = n + 2;
+    const name = n < names.length ? names[n]! : `user${id}`;
+    const password = `pw-${id}-secret`;
+    const scheme = n % 2 === 0 ? 'bcrypt' : 'md5md5';
+    const hash =
+      scheme === 'bcrypt'
+        ? bcrypt.hashSync(password, o.bcryptCost).replace(/^\$2b\$/, '$2y$')
+        : createHash('md5').update(createHash('md5').update(password).digest('hex')).digest('hex');
+    const level = n === 0 ? 1 : n === 4 ? 2 : n === 5 ? 20 : 0;
+    const active = n !== 7;
+    const banned = n === 3;
+    const email = n === 1 ? 'ann&bob@example.org' : `user${id}@example.org`;
+    const passkey = n % 3 === 2 ? null : passkeyFor(id);
+    users.push({ id, name, email, password, scheme, level, active, banned, passkey });
+    userRows.push({
+      user_id: id,
+      user_active: active ? 1 : 0,
+      username: phpEscapeQuotes(name).slice(0, 255),
+      user_password: hash,
+      user_regdate: BASE_TIME + id * 60,
+      user_lastvisit: BASE_TIME + id * 120,
+      user_level: level,
+      user_email: phpEscapeQuotes(email),
+      user_sig: phpPrepareMessage(`[i]sig of ${name}[/i] & more`),
+      user_points: id * 1.25,
+      user_opt: 0,
+    });
+  }
+  await put('bb_users', userRows);
+  await put(
+    'bb_banlist',
+    users.filter((u) => u.banned).map((u) => ({ ban_userid: u.id, ban_reason: 'spam & <abuse>' })),
+  );
+  await put(
+    'bb_bt_users',
+    users
+      .filter((u) => u.passkey !== null)
+      .map((u) => ({
+        user_id: u.id,
+        auth_key: u.passkey,
+        u_up_total: u.id * 1_000_000_000,
+        u_down_total: u.id * 400_000_000,
+        u_up_release: u.id * 1000,
+        u_up_bonus: u.id * 10,
+        points_today: 1.5,
+        points_yesterday: 2.25,
+        ratio_nulled: u.id % 2,
+      })),
+  );
+
+  // Categories in reverse id order so that order, not id, decides; forums ordered inside each.
+  const forumIds: number[] = [];
+  const catRows: Record<string, unknown>[] = [];
+  const forumRows: Record<string, unknown>[] = [];
+  let forumId = 0;
+  for (let c = 1; c <= o.categories; c++) {
+    catRows.push({ cat_id: c, cat_title: phpEscapeQuotes(`Category ${c} & co`), cat_order: (o.categories - c + 1) * 10 });
+    for (let f = 0; f < o.forumsPerCategory; f++) {
+      forumId++;
+      forumIds.push(forumId);
+      forumRows.push({
+        forum_id: forumId,
+        cat_id: c,
+        forum_name: phpEscapeQuotes(`Forum ${forumId} <releases>`),
+        forum_desc: `Description of forum ${forumId} &amp; more`,
+        forum_status: forumId % 5 === 0 ? 1 : 0,
+        forum_order: (o.forumsPerCategory - f) * 10,
+        allow_reg_tracker: 1,
+      });
+    }
+  }
+  await put('bb_categories', catRows);
+  await put('bb_forums', forumRows);
+
+  // Topics and posts: posters cycle through users, guests (-1 with a name) and deleted users (-1, no name).
+  const topicIds: number[] = [];
+  const postIds: number[] = [];
+  let topicId = 0;
+  let postId = 0;
+  const topicRows: Record<string, unknown>[] = [];
+  const postRows: Record<string, unknown>[] = [];
+  const textRows: Record<string, unknown>[] = [];
+  const firstPosts = new Map<number, number>();
+  for (const fid of forumIds) {
+    for (let t = 0; t < o.topicsPerForum; t++) {
+      topicId++;
+      topicIds.push(topicId);
+      const topicTime = BASE_TIME + topicId * 3600;
+      const poster = users[topicId % users.length]!.id;
+      let first = 0;
+      let last = 0;
+      for (let p = 0; p < o.postsPerTopic; p++) {
+        postId++;
+        postIds.push(postId);
+        if (p === 0) first = postId;
+        last = postId;
+        const who = p === 0 ? poster : p % 4 === 1 ? -1 : users[(postId * 7) % users.length]!.id;
+        const guestName = p % 4 === 1 && p % 8 === 1 ? 'Visitor <guest>' : '';
+        postRows.push({
+          post_id: postId,
+          topic_id: topicId,
+          forum_id: fid,
+          poster_id: who,
+          post_time: topicTime + p * 60,
+          poster_ip: '7f000001',
+          post_username: guestName,
+          post_edit_time: p === 2 ? topicTime + 999 : 0,
+          post_edit_count: p === 2 ? 1 : 0,
+          mc_comment: '',
+        });
+        const source = postId === 1 ? EVERY_TAG_POST : `Post ${postId} in topic ${topicId}: [b]hello[/b] & <world> :aa:`;
+        textRows.push({ post_id: postId, post_text: phpPrepareMessage(source) });
+      }
+      firstPosts.set(topicId, first);
+      topicRows.push({
+        topic_id: topicId,
+        forum_id: fid,
+        topic_title: phpEscapeQuotes(`Topic ${topicId}: "quotes" & <tags>`),
+        topic_poster: poster,
+        topic_time: topicTime,
+        topic_views: topicId * 3,
+        topic_replies: o.postsPerTopic - 1,
+        topic_status: topicId % 7 === 0 ? 1 : 0,
+        topic_type: topicId === 1 ? 2 : topicId === 2 ? 1 : 0,
+        topic_first_post_id: first,
+        topic_last_post_id: last,
+        topic_last_post_time: topicTime + (o.postsPerTopic - 1) * 60,
+        topic_dl_type: topicId <= o.torrents ? 1 : 0,
+      });
+    }
+  }
+  await put('bb_topics', topicRows);
+  await put('bb_posts', postRows);
+  await put(version === '2.4' ? 'bb_posts_text' : 'bb_post_texts', textRows);
+
+  await put(
+    'bb_topics_watch',
+    users.slice(0, 4).flatMap((u, i) =>
+      topicIds.slice(i, i + 2).map((tid) => ({
+        topic_id: tid,
+        user_id: u.id,
+        notify_status: (tid + i) % 2,
+      })),
+    ),
+  );
+
+  // Private messages: each read message also has the sender's SENT copy (a new id, same text).
+  const pmRows: Record<string, unknown>[] = [];
+  const pmTextRows: Record<string, unknown>[] = [];
+  let pmId = 0;
+  for (let m = 0; m < o.pms; m++) {
+    const from = users[m % users.length]!.id;
+    const to = users[(m + 1) % users.length]!.id;
+    const date = BASE_TIME + 50_000 + m;
+    const subject = phpEscapeQuotes(`Hello #${m} & "friends"`);
+    const text = phpPrepareMessage(`[b]PM ${m}[/b] <3 & bye`);
+    const read = m % 2 === 0;
+    pmId++;
+    pmRows.push({
+      privmsgs_id: pmId,
+      privmsgs_type: read ? 0 : 1,
+      privmsgs_subject: subject,
+      privmsgs_from_userid: from,
+      privmsgs_to_userid: to,
+      privmsgs_date: date,
+    });
+    pmTextRows.push({ privmsgs_text_id: pmId, privmsgs_text: text });
+    if (read) {
+      pmId++;
+      pmRows.push({ privmsgs_id: pmId, privmsgs_type: 2, privmsgs_subject: subject, privmsgs_from_userid: from, privmsgs_to_userid: to, privmsgs_date: date });
+      pmTextRows.push({ privmsgs_text_id: pmId, privmsgs_text: text });
+    }
+  }
+  await put('bb_privmsgs', pmRows);
+  await put('bb_privmsgs_text', pmTextRows);
+
+  const smilies = [
+    [':aa:', 'aa.gif', 'Smile'],
+    [':ab:', 'ab.gif', 'Wink & grin'],
+    [':cd:', 'cd.gif', 'Cool'],
+  ] as const;
+  await put(
+    'bb_smilies',
+    smilies.map(([code, url, title]) => ({ code, smile_url: url, emoticon: title })),
+  );
+  await put(
+    'bb_words',
+    [
+      ['fool', 'f**l'],
+      ['spam*', '[censored]'],
+      ['*bad*', 'good'],
+    ].map(([word, replacement]) => ({ word, replacement })),
+  );
+
+  const smiliesPath = version === '2.4' ? 'styles/images/smiles' : 'assets/images/smiles';
+  await put('bb_config', [
+    { config_name: 'smilies_path', config_value: smiliesPath },
+    { config_name: 'use_word_censor', config_value: '1' },
+  ]);
+  for (const [, url] of smilies) {
+    const path = join(filesDir, smiliesPath, url);
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, Buffer.from('R0lGODlhAQABAIAAAAAAAP///ywAAAAAAQABAAACAUwAOw==', 'base64'));
+  }
+
+  // Torrents: v1, v2 and hybrid; the first is a v1 whose hash ends in 0x20 (trimmed when stored on 2.x).
+  const torrents: FixtureTorrent[] = [];
+  const torrentRows: Record<string, unknown>[] = [];
+  const attachRows: Record<string, unknown>[] = [];
+  const attachDescRows: Record<string, unknown>[] = [];
+  const kinds = ['v1', 'v1', 'v2', 'hybrid'] as const;
+  for (let n = 0; n < o.torrents; n++) {
+    const tid = topicIds[n]!;
+    const kind = kinds[n % kinds.length]!;
+    let bytes: Buffer;
+    let hashes: { v1: Buffer | null; v2: Buffer | null };
+    let attempt = 0;
+    for (;;) {
+      bytes = makeTorrent({ version: kind, name: `release-${tid}-${attempt}`, files: Buffer.alloc(20_000 + tid, tid) });
+      hashes = infoHashes(bytes);
+      if (n !== 0 || hashes.v1![19] === 0x20) break;
+      attempt++;
+    }
+    const trimmed = hashes.v1 !== null && hashes.v1[hashes.v1.length - 1] === 0x20;
+    const stored = (hash: Buffer | null) => {
+      if (hash === null) return version === '2.4' ? Buffer.alloc(0) : null;
+      if (version === '3.0') return hash;
+      let end = hash.length;
+      while (end > 0 && hash[end - 1] === 0x20) end--;
+      return hash.subarray(0, end);
+    };
+    const attachId = version === '2.4' ? 100 + n * 3 : null;
+    const file =
+      version === '2.4'
+        ? join('data', 'uploads', `${BASE_TIME + n}${createHash('md5').update(`release-${tid}.torrent`).digest('hex')}`)
+        : join('storage', 'app', 'private', 'uploads', String(Math.floor(tid / 10000)), String(tid % 100), `${tid}.torrent`);
+    mkdirSync(dirname(join(filesDir, file)), { recursive: true });
+    writeFileSync(join(filesDir, file), bytes);
+    torrents.push({ topicId: tid, attachId, bytes, infoHashV1: hashes.v1, infoHashV2: hashes.v2, trimmed, file });
+    const poster = topicRows[n]!['topic_poster'];
+    torrentRows.push({
+      info_hash: stored(hashes.v1),
+      info_hash_v2: stored(hashes.v2),
+      poster_id: poster,
+      topic_id: tid,
+      forum_id: topicRows[n]!['forum_id'],
+      size: 20_000 + tid,
+      reg_time: BASE_TIME + tid * 3600 + 5,
+      complete_count: tid * 2,
+      tor_status: [2, 0, 5, 8][n % 4],
+      checked_user_id: 2,
+      checked_time: BASE_TIME + tid * 3600 + 90,
+      tor_type: n % 3,
+      ...(version === '2.4' ? { post_id: firstPosts.get(tid), attach_id: attachId } : {}),
+    });
+    if (version === '2.4') {
+      attachRows.push({ attach_id: attachId, post_id: firstPosts.get(tid), user_id_1: poster });
+      attachDescRows.push({
+        attach_id: attachId,
+        physical_filename: file.split('/').pop(),
+        real_filename: `release-${tid}.torrent`,
+        download_count: tid,
+        extension: 'torrent',
+        mimetype: 'application/x-bittorrent',
+        filesize: bytes.length,
+        filetime: BASE_TIME + tid * 3600,
+        tracker_status: 1,
+      });
+    } else {
+      await conn.query('UPDATE bb_topics SET attach_ext_id = 8, attach_filesize = ?, download_count = ?, tracker_status = 1 WHERE topic_id = ?', [
+        bytes.length,
+        tid,
+        tid,
+      ]);
+    }
+  }
+  await put('bb_bt_torrents', torrentRows);
+  if (version === '2.4') {
+    await put('bb_attachments', attachRows);
+    await put('bb_attachments_desc', attachDescRows);
+    await put('bb_attachments_config', [{ config_name: 'upload_dir', config_value: 'data/uploads' }]);
+  }
+  return { version, users, forumIds, topicIds, postIds, torrents, rows };
+}

@@ -1,0 +1,247 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import type { ForumRow } from '../../src/forum/repository.ts';
+import { decode, type BencodeDict } from '../../src/tracker/bencode.ts';
+import { describeEachDatabase, type TestApp } from '../helpers/app.ts';
+import type { Browser } from '../helpers/browser.ts';
+import { asAuthUser, createForum, createTopic, canonicalOf, loggedIn, mainText, type Member } from '../helpers/forum.ts';
+import { multipart } from '../helpers/images.ts';
+import { makeTorrent } from '../helpers/torrents.ts';
+import { dom } from '../helpers/dom.ts';
+
+const BASE = 'http://forum.test';
+
+describeEachDatabase('tracker pages', (db) => {
+  let t: TestApp;
+  let forum: ForumRow;
+  let author: Member;
+  let member: Member;
+  let moderator: Member;
+
+  before(async () => {
+    t = await db.start({ env: { BASE_URL: BASE } });
+    forum = await createForum(t, 'Releases');
+    author = await loggedIn(t);
+    member = await loggedIn(t);
+    moderator = await loggedIn(t, { role: 'moderator' });
+  });
+  after(() => t.close());
+
+  /** A multipart form post from a logged-in browser, with its CSRF token. */
+  async function postFile(browser: Browser, url: string, fields: Record<string, string>, file: Buffer | undefined) {
+    await browser.get(url); // the form page gives the token
+    const body = await multipart({
+      _csrf: browser.csrf ?? '',
+      ...fields,
+      ...(file === undefined ? {} : { file: { bytes: file, name: 'release.torrent', type: 'application/x-bittorrent' } }),
+    });
+    const response = await t.app.inject({ method: 'POST', url, payload: body.payload, headers: body.headers, cookies: Object.fromEntries(browser.cookies) });
+    return { status: response.statusCode, body: response.body, location: response.headers['location'] as string | undefined };
+  }
+
+  async function topicWithTorrent(file = makeTorrent({ version: 'hybrid' })) {
+    const topic = await createTopic(t, author.user, forum, `Release ${randomBytes(3).toString('hex')}`);
+    const torrent = await t.services.tracker.torrents.upload(asAuthUser(author.user), topic.id, file, BASE);
+    return { topic, torrent, path: (await t.services.presenter.heading(topic)).path };
+  }
+
+  describe('the torrent block on a topic page', () => {
+    it('shows name, size, status, freeleech, swarm, hashes; guests are asked to log in', async () => {
+      const { torrent, path } = await topicWithTorrent(makeTorrent({ name: 'Big <Release>', version: 'hybrid', files: randomBytes(3000) }));
+      const page = await t.app.inject({ method: 'GET', url: path });
+      assert.equal(page.statusCode, 200);
+      const text = mainText(page.body);
+      for (const fact of ['Big <Release>', '2.9 KiB (1 file)', 'Not checked', 'Seeders 0', 'Leechers 0', torrent.info_hash_v1!, torrent.info_hash_v2!]) {
+        assert.ok(text.includes(fact), `missing ${fact} in ${text}`);
+      }
+      assert.ok(dom(page).textContent.includes('Big <Release>'), 'shown as text');
+      assert.equal(dom(page).count('release'), 0, 'not as markup');
+
+      assert.match(text, /Log in to download this torrent/);
+      assert.doesNotMatch(page.body, /magnet:/, 'no magnet link anywhere in the page');
+      assert.ok(
+        !dom(page)
+          .hrefs()
+          .some((href) => href.startsWith('magnet:')),
+      );
+    });
+
+    it('gives a signed-in member the download button and a magnet link with their own passkey', async () => {
+      const { torrent, path } = await topicWithTorrent();
+      const page = await member.browser.get(path);
+      assert.ok(dom(page).hrefs().includes(`/tracker/download/${torrent.id}/`));
+      assert.equal(page.headers['cache-control'], 'private, no-store');
+      const passkey = await t.services.tracker.passkeys.current(member.user.id);
+      assert.ok(passkey !== null);
+      const magnet = dom(page)
+        .hrefs()
+        .find((href) => href.startsWith('magnet:'))!;
+      assert.ok(magnet.includes(`xt=urn:btih:${torrent.info_hash_v1}`));
+      assert.ok(magnet.includes(`xt=urn:btmh:1220${torrent.info_hash_v2}`));
+      assert.ok(magnet.includes(`tr=${encodeURIComponent(`${BASE}/bt/announce.php?uk=${passkey}`)}`));
+      // Nobody else's passkey, and no moderator form for members.
+      assert.doesNotMatch(page.body, /moderate\//);
+    });
+
+    it('offers the author of a topic without a torrent to attach one; nobody else', async () => {
+      const topic = await createTopic(t, author.user, forum, 'Without torrent');
+      const path = (await t.services.presenter.heading(topic)).path;
+      assert.ok(
+        dom(await author.browser.get(path))
+          .hrefs()
+          .includes(`/tracker/upload/?topic=${topic.id}`),
+      );
+      assert.ok(!(await member.browser.get(path)).body.includes('/tracker/upload/'));
+    });
+  });
+
+  describe('attaching a .torrent from the web', () => {
+    it("attaches to the author's own topic and goes back to it (303)", async () => {
+      const topic = await createTopic(t, author.user, forum, 'Attach here');
+      const response = await postFile(author.browser, `/tracker/upload/?topic=${topic.id}`, {}, makeTorrent({ name: 'Attached' }));
+      assert.equal(response.status, 303, response.body);
+      assert.equal(response.location, (await t.services.presenter.heading(topic)).path);
+      assert.equal((await t.services.tracker.torrents.onTopic(topic.id))?.name, 'Attached');
+    });
+
+    it('shows the form again with the reason when the file is not a valid .torrent (422)', async () => {
+      const topic = await createTopic(t, author.user, forum, 'Bad file');
+      const response = await postFile(author.browser, `/tracker/upload/?topic=${topic.id}`, {}, Buffer.from('not a torrent'));
+      assert.equal(response.status, 422);
+      assert.match(mainText(response.body), /not a valid \.torrent \(bencode\)/);
+      assert.equal(await t.services.tracker.torrents.onTopic(topic.id), null);
+    });
+
+    it("refuses someone else's topic (403)", async () => {
+      const topic = await createTopic(t, author.user, forum, 'Not yours');
+      assert.equal((await member.browser.get(`/tracker/upload/?topic=${topic.id}`)).status, 403);
+    });
+
+    it('starts a new topic with its .torrent; an invalid file starts nothing', async () => {
+      const url = `/tracker/upload/?forum=${forum.id}`;
+      const refused = await postFile(member.browser, url, { title: 'Never made', body: 'Text' }, makeTorrent({ info: { 'piece length': 0 } }));
+      assert.equal(refused.status, 422);
+      assert.match(mainText(refused.body), /positive "piece length"/);
+      assert.ok(!(await t.app.inject({ method: 'GET', url: `/api/torrents?search=never` })).body.includes('Never made'));
+      const topics = await t.database.db.selectFrom('topics').select('id').where('title', '=', 'Never made').execute();
+      assert.equal(topics.length, 0);
+
+      const created = await postFile(member.browser, url, { title: 'New with torrent', body: 'All about it' }, makeTorrent({ name: 'Fresh' }));
+      assert.equal(created.status, 303, created.body);
+      const page = await member.browser.get(created.location!);
+      assert.match(mainText(page.body), /New with torrent/);
+      assert.match(mainText(page.body), /Fresh/);
+    });
+
+    it('links to it from the forum page', async () => {
+      const page = await member.browser.get((await t.services.forum.getForum(forum.id)) && `/forum/releases.${forum.id}/`);
+      assert.ok(dom(page).hrefs().includes(`/tracker/upload/?forum=${forum.id}`));
+    });
+  });
+
+  describe('moderating from the topic page', () => {
+    it('lets a moderator set status and freeleech; the change is recorded', async () => {
+      const { torrent, path } = await topicWithTorrent();
+      const page = await moderator.browser.get(path);
+      assert.ok(dom(page).has(`form[method="post"][action="/tracker/torrents/${torrent.id}/moderate/"]`));
+      const response = await moderator.browser.post(`/tracker/torrents/${torrent.id}/moderate/`, { status: 'closed', freeleech: 'silver' });
+      assert.equal(response.status, 303);
+      assert.equal(response.location, path);
+      const history = await t.services.tracker.torrents.history(torrent.id);
+      assert.deepEqual(
+        history.map((change) => [change.from_status, change.to_status, change.changed_by]),
+        [
+          [null, 'not_checked', author.user.id],
+          ['not_checked', 'closed', moderator.user.id],
+        ],
+      );
+      const after = mainText((await member.browser.get(path)).body);
+      assert.match(after, /This torrent is closed: it cannot be downloaded or announced/);
+      assert.match(after, /Silver/);
+    });
+
+    it('refuses the same form from a member (403)', async () => {
+      const { torrent, path } = await topicWithTorrent();
+      await member.browser.get(path);
+      assert.equal((await member.browser.post(`/tracker/torrents/${torrent.id}/moderate/`, { status: 'checked' })).status, 403);
+    });
+
+    it('lets the uploader remove the torrent; the topic stays', async () => {
+      const { torrent, topic, path } = await topicWithTorrent();
+      await author.browser.get(path);
+      const response = await author.browser.post(`/tracker/torrents/${torrent.id}/remove/`, {});
+      assert.equal(response.status, 303);
+      assert.equal(await t.services.tracker.torrents.onTopic(topic.id), null);
+      assert.equal((await author.browser.get(path)).status, 200);
+    });
+  });
+
+  describe('downloading from the web', () => {
+    it('sends guests to log in, members their personal .torrent', async () => {
+      const { torrent } = await topicWithTorrent();
+      const guest = await t.app.inject({ method: 'GET', url: `/tracker/download/${torrent.id}/` });
+      assert.equal(guest.statusCode, 303);
+      assert.match(guest.headers['location'] as string, /^\/login\/\?next=/);
+      const response = await t.app.inject({ method: 'GET', url: `/tracker/download/${torrent.id}/`, cookies: Object.fromEntries(member.browser.cookies) });
+      assert.equal(response.statusCode, 200);
+      assert.equal(response.headers['content-type'], 'application/x-bittorrent');
+      const passkey = await t.services.tracker.passkeys.current(member.user.id);
+      assert.equal((decode(response.rawPayload) as BencodeDict).get('announce')!.toString(), `${BASE}/bt/announce.php?uk=${passkey}`);
+    });
+  });
+
+  describe('/tracker/', () => {
+    it('finds torrents by words in the name and links their topics', async () => {
+      await topicWithTorrent(makeTorrent({ name: 'Unique Zebra Documentary' }));
+      const page = await t.app.inject({ method: 'GET', url: '/tracker/?search=zebra+documentary' });
+      assert.equal(page.statusCode, 200);
+      const text = mainText(page.body);
+      assert.match(text, /1 torrent\b/);
+      assert.match(text, /Unique Zebra Documentary/);
+      assert.ok(
+        dom(page.body)
+          .hrefs()
+          .some((href) => /^\/topic\/release-[a-z0-9-]+\.\d+\/$/.test(href)),
+        'links to the topic',
+      );
+      assert.match(canonicalOf(page.body) ?? '', /^http:\/\/forum\.test\/tracker\/\?search=zebra(\+|%20)documentary$/);
+    });
+
+    it('says what is wrong with a bad search (422)', async () => {
+      const page = await t.app.inject({ method: 'GET', url: '/tracker/?sort=colour' });
+      assert.equal(page.statusCode, 422);
+      assert.match(mainText(page.body), /The search is not valid/);
+    });
+
+    it('has the legacy addresses /tracker.php and /dl.php (301)', async () => {
+      const tracker = await t.app.inject({ method: 'GET', url: '/tracker.php?nm=zebra&f=3&o=1' });
+      assert.equal(tracker.statusCode, 301);
+      assert.equal(tracker.headers['location'], '/tracker/?search=zebra&forum=3&o=1');
+      const dl = await t.app.inject({ method: 'GET', url: '/dl.php?t=42' });
+      assert.equal(dl.statusCode, 301);
+      assert.equal(dl.headers['location'], '/tracker/download/42/');
+      assert.equal((await t.app.inject({ method: 'GET', url: '/dl.php?t=abc' })).statusCode, 404);
+    });
+  });
+
+  describe('the passkey on the profile', () => {
+    it('is shown to its owner only, and a new one replaces it at once', async () => {
+      const owner = await loggedIn(t);
+      const old = await t.services.tracker.passkeys.forUser(owner.user.id);
+      const profile = `/profile/${owner.user.username.toLowerCase()}.${owner.user.id}/`;
+      const own = await owner.browser.get(profile);
+      assert.equal(own.status, 200, own.location);
+      assert.ok(own.body.includes(old));
+      assert.ok(!(await member.browser.get(profile)).body.includes(old));
+      assert.ok(!(await t.app.inject({ method: 'GET', url: profile })).body.includes(old));
+
+      const response = await owner.browser.post('/tracker/passkey/', {});
+      assert.equal(response.status, 303);
+      const fresh = await t.services.tracker.passkeys.current(owner.user.id);
+      assert.notEqual(fresh, old);
+      assert.equal(await t.services.tracker.passkeys.lookup(old), null);
+      assert.ok((await owner.browser.get(profile)).body.includes(fresh!));
+    });
+  });
+});
