@@ -25,6 +25,8 @@ export interface DatabaseHandle {
   changes: ChangeFeed;
   /** Tables this process wrote, heard once other connections can see the write. */
   writes: WriteWatch;
+  /** Tells write listeners of tables written through another connection of this process (the tracker's accounting worker). */
+  reportWrites(tables: ReadonlySet<string>): void;
   stats: DatabaseStats;
   /** Resolves when the database answers a trivial query. */
   ping(): Promise<void>;
@@ -85,12 +87,13 @@ function queryStats(pool: DatabaseStats['pool']): { stats: DatabaseStats; log: K
   return { stats, log };
 }
 
-function databaseHandle(db: Kysely<Database>, dialect: Dialect, changes: ChangeFeed, writes: WriteWatch, stats: DatabaseStats): DatabaseHandle {
+function databaseHandle(db: Kysely<Database>, dialect: Dialect, changes: ChangeFeed, writes: Writes, stats: DatabaseStats): DatabaseHandle {
   return {
     db,
     dialect,
     changes,
     writes,
+    reportWrites: (tables) => writes.emit(tables),
     stats,
     ping: async () => {
       await sql`select 1`.execute(db);

@@ -15,43 +15,27 @@
 // - Freeleech: the download counts at 100% (none), 50% (silver), 0% (gold).
 // - event=completed marks the (user, torrent) completed once; only the first
 //   completion raises the torrent's completed count.
-import { sql, type Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import type { Database } from '../db/schema.ts';
+import { UnwrittenTransfers, type PendingTransfer } from './accounting-batch.ts';
+import type { BatchWriter } from './accounting-writers.ts';
 import type { AnnounceAccounting, AnnounceRecord } from './announce/service.ts';
 import { FREELEECH_DOWNLOAD_FACTOR } from './torrents/statuses.ts';
 
 /** Longest time a counted delta waits in memory. */
 export const FLUSH_MS = 5000;
 
-interface Pending {
-  userId: number;
-  torrentId: number;
-  uploaded: number;
-  downloaded: number;
-  completed: boolean;
-  seeding: boolean;
-  active: boolean;
-  lastAnnounce: number;
-}
-
-/** Rows per multi-row statement. */
-const CHUNK = 200;
-/** Entries per flush transaction. */
-const FLUSH_SLICE = 1000;
-
 export class TrackerAccounting implements AnnounceAccounting {
-  readonly #db: Kysely<Database>;
+  readonly #writer: BatchWriter;
   readonly #log: Logger;
   readonly #maxSpeed: number;
   /** Told how many first completions each torrent got, after they are written. */
   readonly #onCompleted: (torrentId: number, count: number) => void;
-  #pending = new Map<string, Pending>();
+  #pending = new Map<string, PendingTransfer>();
   #timer: NodeJS.Timeout | undefined;
   #flushing: Promise<void> = Promise.resolve();
 
-  constructor(db: Kysely<Database>, log: Logger, maxSpeedBytesPerSecond: number, onCompleted: (torrentId: number, count: number) => void = () => {}) {
-    this.#db = db;
+  constructor(writer: BatchWriter, log: Logger, maxSpeedBytesPerSecond: number, onCompleted: (torrentId: number, count: number) => void = () => {}) {
+    this.#writer = writer;
     this.#log = log;
     this.#maxSpeed = maxSpeedBytesPerSecond;
     this.#onCompleted = onCompleted;
@@ -112,11 +96,15 @@ export class TrackerAccounting implements AnnounceAccounting {
     this.#timer.unref();
   }
 
-  /** Stops the timer and writes what is queued. */
+  /** Stops the timer, writes what is queued, and lets the writer go. */
   async stop(): Promise<void> {
     clearInterval(this.#timer);
     this.#timer = undefined;
-    await this.flush();
+    try {
+      await this.flush();
+    } finally {
+      await this.#writer.close();
+    }
   }
 
   /** Writes everything queued so far; flushes never overlap. */
@@ -129,24 +117,20 @@ export class TrackerAccounting implements AnnounceAccounting {
     if (this.#pending.size === 0) return;
     const queued = [...this.#pending.values()];
     this.#pending = new Map();
-    // In slices, one transaction each, yielding in between: SQLite runs on this
-    // thread, and one transaction of a whole busy interval would stall announces.
-    for (let start = 0; start < queued.length; start += FLUSH_SLICE) {
-      const batch = queued.slice(start, start + FLUSH_SLICE);
-      let completions: Map<number, number>;
-      try {
-        completions = await this.#db.transaction().execute((trx) => writeBatch(trx, batch));
-      } catch (error) {
-        // Put what is unwritten back in front of anything queued meanwhile, so nothing is lost.
-        for (const entry of queued.slice(start)) this.#merge(entry);
-        throw error;
-      }
-      for (const [torrentId, count] of completions) this.#onCompleted(torrentId, count);
-      if (start + FLUSH_SLICE < queued.length) await new Promise((resolve) => setImmediate(resolve));
+    try {
+      await this.#writer.writeAll(queued, (completions) => {
+        for (const [torrentId, count] of completions) this.#onCompleted(torrentId, count);
+      });
+    } catch (error) {
+      // Put what is unwritten back in front of anything queued meanwhile, so nothing is lost. When the
+      // outcome is unknown (the worker died mid-write), nothing is put back: a transfer may be lost, as
+      // with a kill -9, but none is ever counted twice.
+      if (error instanceof UnwrittenTransfers) for (const entry of error.unwritten) this.#merge(entry);
+      throw error;
     }
   }
 
-  #merge(entry: Pending): void {
+  #merge(entry: PendingTransfer): void {
     const key = `${entry.userId}:${entry.torrentId}`;
     const newer = this.#pending.get(key);
     if (newer === undefined) {
@@ -158,108 +142,4 @@ export class TrackerAccounting implements AnnounceAccounting {
     newer.completed ||= entry.completed;
     // The older entry's deltas stay; its state (seeding, active) is superseded by the newer announce.
   }
-}
-
-async function writeBatch(trx: Kysely<Database>, queued: Pending[]): Promise<Map<number, number>> {
-  const at = (ms: number) => new Date(ms).toISOString();
-  const now = new Date().toISOString(); // announce accounting: the tracker's own wall clock (src/clock.ts)
-  // A torrent or user deleted since its announce: its deltas have nowhere to go.
-  const batch = await stillThere(trx, queued);
-  for (let start = 0; start < batch.length; start += CHUNK) {
-    const rows = batch.slice(start, start + CHUNK);
-    await trx
-      .insertInto('tracker_user_torrents')
-      .values(
-        rows.map((row) => ({
-          user_id: row.userId,
-          torrent_id: row.torrentId,
-          uploaded: row.uploaded,
-          downloaded: row.downloaded,
-          completed_at: null,
-          seeding: row.seeding,
-          active: row.active,
-          last_announce_at: at(row.lastAnnounce),
-        })),
-      )
-      .onConflict((oc) =>
-        oc.columns(['user_id', 'torrent_id']).doUpdateSet({
-          uploaded: sql`tracker_user_torrents.uploaded + excluded.uploaded`,
-          downloaded: sql`tracker_user_torrents.downloaded + excluded.downloaded`,
-          seeding: sql`excluded.seeding`,
-          active: sql`excluded.active`,
-          last_announce_at: sql`excluded.last_announce_at`,
-        }),
-      )
-      .execute();
-  }
-
-  const perUser = new Map<number, { uploaded: number; downloaded: number }>();
-  for (const row of batch) {
-    if (row.uploaded === 0 && row.downloaded === 0) continue;
-    const sum = perUser.get(row.userId) ?? { uploaded: 0, downloaded: 0 };
-    sum.uploaded += row.uploaded;
-    sum.downloaded += row.downloaded;
-    perUser.set(row.userId, sum);
-  }
-  const users = [...perUser.entries()];
-  for (let start = 0; start < users.length; start += CHUNK) {
-    await trx
-      .insertInto('tracker_user_stats')
-      .values(
-        users.slice(start, start + CHUNK).map(([userId, sum]) => ({ user_id: userId, uploaded: sum.uploaded, downloaded: sum.downloaded, updated_at: now })),
-      )
-      .onConflict((oc) =>
-        oc.column('user_id').doUpdateSet({
-          uploaded: sql`tracker_user_stats.uploaded + excluded.uploaded`,
-          downloaded: sql`tracker_user_stats.downloaded + excluded.downloaded`,
-          updated_at: sql`excluded.updated_at`,
-        }),
-      )
-      .execute();
-  }
-
-  const completions = new Map<number, number>();
-  for (const row of batch) {
-    if (!row.completed) continue;
-    const marked = await trx
-      .updateTable('tracker_user_torrents')
-      .set({ completed_at: at(row.lastAnnounce) })
-      .where('user_id', '=', row.userId)
-      .where('torrent_id', '=', row.torrentId)
-      .where('completed_at', 'is', null)
-      .executeTakeFirst();
-    if (Number(marked.numUpdatedRows) > 0) completions.set(row.torrentId, (completions.get(row.torrentId) ?? 0) + 1);
-  }
-  for (const [torrentId, count] of completions) {
-    await trx
-      .updateTable('torrents')
-      .set((eb) => ({ completed_count: eb('completed_count', '+', count) }))
-      .where('id', '=', torrentId)
-      .execute();
-  }
-  return completions;
-}
-
-async function stillThere(trx: Kysely<Database>, batch: Pending[]): Promise<Pending[]> {
-  const torrents = new Set<number>();
-  const users = new Set<number>();
-  const torrentIds = [...new Set(batch.map((row) => row.torrentId))];
-  const userIds = [...new Set(batch.map((row) => row.userId))];
-  for (let start = 0; start < torrentIds.length; start += 500) {
-    for (const row of await trx
-      .selectFrom('torrents')
-      .select('id')
-      .where('id', 'in', torrentIds.slice(start, start + 500))
-      .execute())
-      torrents.add(row.id);
-  }
-  for (let start = 0; start < userIds.length; start += 500) {
-    for (const row of await trx
-      .selectFrom('users')
-      .select('id')
-      .where('id', 'in', userIds.slice(start, start + 500))
-      .execute())
-      users.add(row.id);
-  }
-  return batch.filter((row) => torrents.has(row.torrentId) && users.has(row.userId));
 }

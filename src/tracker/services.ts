@@ -4,6 +4,7 @@ import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { DatabaseHandle } from '../db/database.ts';
 import { TrackerAccounting } from './accounting.ts';
+import { batchWriterFor } from './accounting-writers.ts';
 import { TrackerDirectory } from './announce/directory.ts';
 import { AnnounceService } from './announce/service.ts';
 import { SeedBonus } from './bonus.ts';
@@ -45,7 +46,9 @@ export function createTrackerServices(database: DatabaseHandle, config: Config, 
     redisPrefix: settings.redisPrefix,
     onError: throttledWarning(log, 'Redis peer store unreachable; announces are refused until it is back'),
   });
-  const accounting = new TrackerAccounting(database.db, log, settings.maxSpeedBytesPerSecond, (torrentId, count) => directory.completed(torrentId, count));
+  const accounting = new TrackerAccounting(batchWriterFor(config.database, database), log, settings.maxSpeedBytesPerSecond, (torrentId, count) =>
+    directory.completed(torrentId, count),
+  );
   const announce = new AnnounceService(directory, swarm, accounting, {
     interval: settings.announceInterval,
     minInterval: settings.minInterval,

@@ -127,7 +127,13 @@ describe('admin emoji pages in a browser', { skip: browserSkipReason() }, () => 
     const shown = topicPage.locator('img.emoji[alt=":blue_square:"]');
     await shown.waitFor();
     assert.equal(await shown.getAttribute('src'), stored.image_url);
-    assert.equal(await shown.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth), 24, 'the image file is served and decoded');
+    // decode() waits for the file (attached is not loaded) and rejects if it is not an image.
+    const width = await shown.evaluate(async (element) => {
+      const img = element as unknown as { decode(): Promise<void>; naturalWidth: number };
+      await img.decode();
+      return img.naturalWidth;
+    });
+    assert.equal(width, 24, 'the image file is served and decoded');
     await guest.close();
   });
 

@@ -393,8 +393,11 @@ describe('word-filter engine: what a rule may cost', () => {
   // Measured in CPU time as well as on the clock: on a CI machine whose two
   // cores are shared by many processes, a check that does 10 ms of work
   // can take 200 ms of wall time, and the engine cannot help that. The
-  // reported stall was 48.8 s of work per check.
-  it(`checks 100 KB against 2,000 of the costliest accepted rules in under 50 ms of work (median of 5), and never allows text it could not check`, () => {
+  // reported stall was 48.8 s of work per check. The process's CPU time also
+  // counts its other threads (the collector's, the test runner's), which on a
+  // crowded machine added 30% to a check that stopped at its 30 ms deadline:
+  // the bound is twice that deadline plus room, the figure itself is in the bench.
+  it(`checks 100 KB against 2,000 of the costliest accepted rules in under 100 ms of work (median of 5), and never allows text it could not check`, () => {
     const book = new RuleBook(costlyRules());
     book.compileAll();
     const figures: string[] = [];
@@ -413,7 +416,7 @@ describe('word-filter engine: what a rule may cost', () => {
       figures.push(
         `${name}: median ${median(cpu).toFixed(1)} ms of CPU, ${median(wall).toFixed(1)} ms on the clock (max ${Math.max(...wall).toFixed(1)}), ${result!.action}`,
       );
-      assert.ok(median(cpu) < 50, figures.join('; '));
+      assert.ok(median(cpu) < 100, figures.join('; '));
       assert.ok(Math.max(...wall) < 2000, figures.join('; '));
       if (name === 'runs of a and punctuation') assert.notEqual(result!.action, 'allow', 'a block rule (\\w{1,100}!) matches this text');
     }
