@@ -2,13 +2,15 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { AuthUser } from '../../src/auth/service.ts';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
+import type { TestApp } from '../helpers/app.ts';
+import { signedInContext, startBrowserApp, type BrowserApp } from '../helpers/browser-app.ts';
 import { TEST_PASSWORD, createUser } from '../helpers/auth.ts';
-import { browserSkipReason, launchChromium, seriousAccessibilityViolations } from '../helpers/chromium.ts';
+import { browserSkipReason, seriousAccessibilityViolations } from '../helpers/chromium.ts';
 import { topicPath } from '../../src/urls/paths.ts';
 import { createRule } from '../word-filters/helpers.ts';
 
 describe('admin pages in a browser', { skip: browserSkipReason() }, () => {
+  let app: BrowserApp;
   let t: TestApp;
   let browser: Browser;
   let base: string;
@@ -17,33 +19,16 @@ describe('admin pages in a browser', { skip: browserSkipReason() }, () => {
   let author: AuthUser;
   let forumId: number;
 
-  async function loggedIn(name: string, role: 'admin' | 'moderator'): Promise<BrowserContext> {
-    await createUser(t, { name, role });
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    await page.goto(`${base}/login/`);
-    await page.getByLabel('User name').fill(name);
-    await page.getByLabel('Password').fill(TEST_PASSWORD);
-    await page.getByRole('button', { name: 'Log in' }).click();
-    await page.waitForURL(`${base}/`);
-    await page.close();
-    return context;
-  }
-
   before(async () => {
-    t = await startTestApp('sqlite');
-    base = await t.app.listen({ host: '127.0.0.1', port: 0 });
-    browser = await launchChromium();
-    admin = await loggedIn('Browser Admin', 'admin');
-    moderator = await loggedIn('Browser Moderator', 'moderator');
+    app = await startBrowserApp();
+    ({ t, browser, base } = app);
+    admin = await signedInContext(app, 'Browser Admin', 'admin');
+    moderator = await signedInContext(app, 'Browser Moderator', 'moderator');
     const row = await createUser(t, { name: 'Posting Paula' });
     author = { id: row.id, name: row.username, email: row.email, role: 'user' };
     forumId = (await t.services.forum.createForum({ name: 'Browser forum', description: 'For the browser tests' })).id;
   });
-  after(async () => {
-    await browser?.close();
-    await t?.close();
-  });
+  after(() => app?.close());
 
   async function open(context: BrowserContext, path: string): Promise<Page> {
     const page = await context.newPage();

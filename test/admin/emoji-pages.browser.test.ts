@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { TEST_PASSWORD, createUser } from '../helpers/auth.ts';
-import { browserSkipReason, launchChromium, seriousAccessibilityViolations, waitForExpression } from '../helpers/chromium.ts';
+import type { TestApp } from '../helpers/app.ts';
+import { signedInContext, startBrowserApp, type BrowserApp } from '../helpers/browser-app.ts';
+import { createUser } from '../helpers/auth.ts';
+import { browserSkipReason, seriousAccessibilityViolations, waitForExpression } from '../helpers/chromium.ts';
 import { makeAlias, makeCategory, makeEmoji } from '../helpers/emoji.ts';
 import { decodePng, png, type Rgba } from '../helpers/images.ts';
 import { topicPath } from '../../src/urls/paths.ts';
@@ -13,34 +14,18 @@ const GREEN: Rgba = [30, 180, 60, 255];
 const BLUE: Rgba = [20, 60, 220, 255];
 
 describe('admin emoji pages in a browser', { skip: browserSkipReason() }, () => {
+  let app: BrowserApp;
   let t: TestApp;
   let browser: Browser;
   let base: string;
   let admin: BrowserContext;
 
-  async function loggedIn(name: string, role: 'admin' | 'moderator'): Promise<BrowserContext> {
-    await createUser(t, { name, role });
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    await page.goto(`${base}/login/`);
-    await page.getByLabel('User name').fill(name);
-    await page.getByLabel('Password').fill(TEST_PASSWORD);
-    await page.getByRole('button', { name: 'Log in' }).click();
-    await page.waitForURL(`${base}/`);
-    await page.close();
-    return context;
-  }
-
   before(async () => {
-    t = await startTestApp('sqlite');
-    base = await t.app.listen({ host: '127.0.0.1', port: 0 });
-    browser = await launchChromium();
-    admin = await loggedIn('Emoji Admin', 'admin');
+    app = await startBrowserApp();
+    ({ t, browser, base } = app);
+    admin = await signedInContext(app, 'Emoji Admin', 'admin');
   });
-  after(async () => {
-    await browser?.close();
-    await t?.close();
-  });
+  after(() => app?.close());
 
   async function open(context: BrowserContext, path: string): Promise<Page> {
     const page = await context.newPage();
@@ -161,7 +146,7 @@ describe('admin emoji pages in a browser', { skip: browserSkipReason() }, () => 
   });
 
   it('does not let a moderator open the emoji editor (403 page)', async () => {
-    const moderator = await loggedIn('Emoji Moderator', 'moderator');
+    const moderator = await signedInContext(app, 'Emoji Moderator', 'moderator');
     const emoji = await makeEmoji(t);
     for (const path of ['/admin/emojis/new/', `/admin/emojis/${emoji.id}/`]) {
       const page = await moderator.newPage();

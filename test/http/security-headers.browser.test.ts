@@ -3,27 +3,25 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
+import type { TestApp } from '../helpers/app.ts';
+import { signedInContext, startBrowserApp, type BrowserApp } from '../helpers/browser-app.ts';
 import { TEST_PASSWORD, createUser } from '../helpers/auth.ts';
-import { browserSkipReason, launchChromium } from '../helpers/chromium.ts';
+import { browserSkipReason } from '../helpers/chromium.ts';
 import { makeEmoji } from '../helpers/emoji.ts';
 import { png } from '../helpers/images.ts';
 import { topicPath } from '../../src/urls/paths.ts';
 
 describe('Content-Security-Policy in a browser', { skip: browserSkipReason() }, () => {
+  let app: BrowserApp;
   let t: TestApp;
   let browser: Browser;
   let base: string;
 
   before(async () => {
-    t = await startTestApp('sqlite');
-    base = await t.app.listen({ host: '127.0.0.1', port: 0 });
-    browser = await launchChromium();
+    app = await startBrowserApp();
+    ({ t, browser, base } = app);
   });
-  after(async () => {
-    await browser?.close();
-    await t?.close();
-  });
+  after(() => app?.close());
 
   /** A page that records every CSP violation (console reports and securitypolicyviolation events). */
   async function watchedPage(context: BrowserContext): Promise<{ page: Page; violations: string[] }> {
@@ -37,19 +35,6 @@ describe('Content-Security-Policy in a browser', { skip: browserSkipReason() }, 
       if (/Content Security Policy|CSP violation/i.test(message.text())) violations.push(message.text());
     });
     return { page, violations };
-  }
-
-  async function signedIn(name: string, role: 'admin' | 'user'): Promise<BrowserContext> {
-    await createUser(t, { name, role });
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    await page.goto(`${base}/login/`);
-    await page.getByLabel('User name').fill(name);
-    await page.getByLabel('Password').fill(TEST_PASSWORD);
-    await page.getByRole('button', { name: 'Log in' }).click();
-    await page.waitForURL(`${base}/`);
-    await page.close();
-    return context;
   }
 
   it('shows a topic with a sprite emoji, positioned on its sheet, without a violation', async () => {
@@ -84,7 +69,7 @@ describe('Content-Security-Policy in a browser', { skip: browserSkipReason() }, 
   });
 
   it('runs htmx on an admin page (an inline action) without a violation', async () => {
-    const admin = await signedIn('CSP Admin', 'admin');
+    const admin = await signedInContext(app, 'CSP Admin', 'admin');
     const emoji = await makeEmoji(t, { emoji_shortcode: ':csp_wave:', title: 'Wave', emoji_text: '👋' });
     const { page, violations } = await watchedPage(admin);
     await page.goto(`${base}/admin/emojis/${emoji.id}/`);

@@ -2,29 +2,27 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import type { ForumRow } from '../../src/forum/repository.ts';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
+import type { TestApp } from '../helpers/app.ts';
+import { startBrowserApp, type BrowserApp } from '../helpers/browser-app.ts';
 import { createUser } from '../helpers/auth.ts';
-import { browserSkipReason, launchChromium, seriousAccessibilityViolations } from '../helpers/chromium.ts';
+import { browserSkipReason, seriousAccessibilityViolations } from '../helpers/chromium.ts';
 import { createForum, createRule, createTopic, lastMailTo, linkIn } from '../helpers/forum.ts';
 
 describe('forum pages in a browser', { skip: browserSkipReason() }, () => {
+  let app: BrowserApp;
   let t: TestApp;
   let browser: Browser;
   let base: string;
   let forum: ForumRow;
 
   before(async () => {
-    t = await startTestApp('sqlite');
-    base = await t.app.listen({ host: '127.0.0.1', port: 0 });
-    browser = await launchChromium();
+    app = await startBrowserApp();
+    ({ t, browser, base } = app);
     forum = await createForum(t, 'Journeys', 'Where members travel');
     await createRule(t, 'darnjourney', 'replace', ['posts'], 'dangjourney');
     await t.services.emoji.emojis.create({ title: 'Sun', emoji_text: '☀️', emoji_shortcode: ':journey_sun:', display_order: 0 });
   });
-  after(async () => {
-    await browser?.close();
-    await t?.close();
-  });
+  after(() => app?.close());
 
   async function withPage<T>(work: (page: Page) => Promise<T>): Promise<T> {
     const context = await browser.newContext();

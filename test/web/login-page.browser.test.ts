@@ -1,23 +1,21 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
+import type { TestApp } from '../helpers/app.ts';
+import { startBrowserApp, type BrowserApp } from '../helpers/browser-app.ts';
 import { TEST_PASSWORD, createUser } from '../helpers/auth.ts';
-import { browserSkipReason, launchChromium, seriousAccessibilityViolations } from '../helpers/chromium.ts';
+import { browserSkipReason, seriousAccessibilityViolations } from '../helpers/chromium.ts';
 
 describe('login page in a browser', { skip: browserSkipReason() }, () => {
+  let app: BrowserApp;
   let t: TestApp;
   let browser: Browser;
   let base: string;
   before(async () => {
-    t = await startTestApp('sqlite');
-    base = await t.app.listen({ host: '127.0.0.1', port: 0 });
-    browser = await launchChromium();
+    app = await startBrowserApp();
+    ({ t, browser, base } = app);
   });
-  after(async () => {
-    await browser?.close();
-    await t?.close();
-  });
+  after(() => app?.close());
 
   it('has no serious accessibility violations', async () => {
     const page = await browser.newPage();

@@ -1,0 +1,50 @@
+// One app on a real port and one Chromium for a browser suite, and browser
+// contexts signed in through the login form, as a person signs in.
+import type { Browser, BrowserContext } from 'playwright-core';
+import type { Role } from '../../src/db/schema.ts';
+import { startTestApp, type StartOptions, type TestApp } from './app.ts';
+import { TEST_PASSWORD, createUser } from './auth.ts';
+import { launchChromium } from './chromium.ts';
+
+export interface BrowserApp {
+  t: TestApp;
+  browser: Browser;
+  /** The app's origin, such as http://127.0.0.1:41234 */
+  base: string;
+  close(): Promise<void>;
+}
+
+/** Starts the app on SQLite (browser suites need one database, not both) and listens on a free port. */
+export async function startBrowserApp(options: StartOptions = {}): Promise<BrowserApp> {
+  const t = await startTestApp('sqlite', options);
+  try {
+    const base = await t.app.listen({ host: '127.0.0.1', port: 0 });
+    const browser = await launchChromium();
+    return {
+      t,
+      browser,
+      base,
+      close: async () => {
+        await browser.close();
+        await t.close();
+      },
+    };
+  } catch (error) {
+    await t.close();
+    throw error;
+  }
+}
+
+/** A new user of that role, and a browser context where they have logged in with the form. */
+export async function signedInContext(app: BrowserApp, name: string, role: Role = 'user'): Promise<BrowserContext> {
+  await createUser(app.t, { name, role });
+  const context = await app.browser.newContext();
+  const page = await context.newPage();
+  await page.goto(`${app.base}/login/`);
+  await page.getByLabel('User name').fill(name);
+  await page.getByLabel('Password').fill(TEST_PASSWORD);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.waitForURL(`${app.base}/`);
+  await page.close();
+  return context;
+}
