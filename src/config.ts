@@ -170,6 +170,7 @@ function smtpUrl(raw: string | undefined): string | null {
 // A file path, not a URL: uploads are files this process writes and serves.
 // Whether the folder can be written is checked at start (emoji/images/store.ts).
 function uploadDir(raw: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are what this refuses
   if (/[\u0000-\u001f]/.test(raw)) throw new ConfigError('UPLOAD_DIR', 'must be a folder path without control characters');
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(raw)) throw new ConfigError('UPLOAD_DIR', `must be a folder path on this machine, not a URL (got "${redact(raw)}")`);
   return raw;

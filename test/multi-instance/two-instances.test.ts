@@ -297,7 +297,6 @@ describe('two instances on one PostgreSQL and one Redis', { skip: missing, timeo
     await redis.start();
     await bothLimitersOnRedis();
     const later = { 'x-forwarded-for': '198.51.100.5' };
-    const redisLines = () => `A:\n${a.logLines('Redis').join('\n')}\nB:\n${b.logLines('Redis').join('\n')}`;
     for (let i = 0; i < GUEST_LIMIT; i += 1) {
       const response = await (i % 2 === 0 ? b : a).fetch('/api/hello', { headers: later });
       assert.equal(response.status, 200);

@@ -150,6 +150,7 @@ export function romanizeKana(run: string): string {
     if (ch === SOKUON) {
       geminate = true;
     } else if (ch === LONG_VOWEL) {
+      // ー lengthens the vowel before it, which Hepburn without macrons does not write.
     } else if (ITERATION.has(ch)) {
       if (last !== undefined) syllables.push({ text: last.text, geminate: false });
     } else if (SMALL_Y[ch] !== undefined && last !== undefined) {

@@ -396,6 +396,7 @@ function stripExtended(body: string): string {
 
 type Span = [start: number, end: number];
 
+// eslint-disable-next-line no-control-regex -- the ASCII range starts at NUL
 const NON_ASCII = /[^\x00-\x7f]/;
 
 /**
