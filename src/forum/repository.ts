@@ -18,6 +18,11 @@ export type PostWithAuthor = PostRow & Author & { author_signature: string | nul
 export type TopicInList = Pick<TopicRow, 'id' | 'title' | 'author_id' | 'status' | 'posts_count' | 'views_count' | 'last_post_at'> & Author;
 /** What a topic page shows of a post: fewer columns than the API's row, read fifty at a time on every view. */
 export type PostOnPage = Pick<PostRow, 'id' | 'author_id' | 'body' | 'status' | 'created_at'> & Author & { author_signature: string | null };
+/** A topic as a feed lists it: with its opening post's text and when that was last edited. */
+export type TopicInFeed = Pick<TopicRow, 'id' | 'forum_id' | 'title' | 'author_id' | 'created_at' | 'updated_at'> &
+  Author & { body: string; body_updated_at: string };
+/** A post as a topic's feed lists it. */
+export type PostInFeed = Pick<PostRow, 'id' | 'author_id' | 'body' | 'created_at' | 'updated_at'> & Author;
 
 /** Who may see pending content: everyone sees published; authors their own; moderators all. */
 export interface Visibility {
@@ -295,6 +300,52 @@ export class ForumRepository {
 
   async deletePost(id: number, db: Db): Promise<void> {
     await db.deleteFrom('posts').where('id', '=', id).execute();
+  }
+
+  // Feeds: what guests see, whoever asks (a feed is shared and cached by readers).
+
+  /** The newest published topics, of one forum or of all, newest first, each with its opening post. */
+  publishedTopicsWithOpening(forumId: number | null, limit: number): Promise<TopicInFeed[]> {
+    let query = this.#db
+      .selectFrom('topics')
+      .innerJoin('posts', 'posts.topic_id', 'topics.id')
+      .leftJoin('users', 'users.id', 'topics.author_id')
+      .where(visible('topics', GUESTS))
+      .where('posts.id', '=', (eb) =>
+        eb
+          .selectFrom('posts as opening')
+          .select((inner) => inner.fn.min<number>('opening.id').as('first_id'))
+          .whereRef('opening.topic_id', '=', 'topics.id'),
+      );
+    if (forumId !== null) query = query.where('topics.forum_id', '=', forumId);
+    return query
+      .select([
+        'topics.id',
+        'topics.forum_id',
+        'topics.title',
+        'topics.author_id',
+        'topics.created_at',
+        'topics.updated_at',
+        'users.username as author_name',
+        'posts.body',
+        'posts.updated_at as body_updated_at',
+      ])
+      .orderBy('topics.id', 'desc')
+      .limit(limit)
+      .execute();
+  }
+
+  /** The newest published posts of a topic, newest first. */
+  publishedPostsOf(topicId: number, limit: number): Promise<PostInFeed[]> {
+    return this.#db
+      .selectFrom('posts')
+      .leftJoin('users', 'users.id', 'posts.author_id')
+      .where('posts.topic_id', '=', topicId)
+      .where(visible('posts', GUESTS))
+      .select(['posts.id', 'posts.author_id', 'posts.body', 'posts.created_at', 'posts.updated_at', 'users.username as author_name'])
+      .orderBy('posts.id', 'desc')
+      .limit(limit)
+      .execute();
   }
 
   // Watchlist

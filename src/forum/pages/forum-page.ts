@@ -8,7 +8,7 @@ import { assertUser, requirePageUser } from '../../auth/guard.ts';
 import type { FieldErrors } from '../../http/errors.ts';
 import { PER_PAGE_DEFAULT } from '../../http/pagination.ts';
 import { checkForm } from '../../http/validation.ts';
-import { forumPath, loginPath, withQuery } from '../../urls/paths.ts';
+import { forumFeedPath, forumPath, loginPath, withQuery } from '../../urls/paths.ts';
 import { pageNotFound, type EntityPage, type PageVisit } from '../../urls/semantic-routes.ts';
 import { attempt, failedNotice, failedStatus, inputField, sessionEndedPage, submitted, textareaField, type FormRefusal } from '../../web/form.ts';
 import { html } from '../../web/html.ts';
@@ -19,7 +19,7 @@ import { ForumBodies, POST_BODY_MAX, TOPIC_TITLE_MAX } from '../routes.ts';
 import { filled, PageCache, uncached, viewerKind, type Fragment } from '../page-cache.ts';
 import type { AuthUser } from '../../auth/service.ts';
 import type { ForumPageDeps } from './deps.ts';
-import { breadcrumb, topicTable } from './parts.ts';
+import { breadcrumb, feedLinks, topicTable } from './parts.ts';
 
 export const TOPICS_PER_PAGE = PER_PAGE_DEFAULT;
 
@@ -53,6 +53,7 @@ export function forumPage({ forum, presenter, views, addons, pageCache }: ForumP
     return sendPage(request, reply, {
       title: page === 1 ? row.name : `${row.name} (page ${page})`,
       canonical: href(page),
+      head: feedLinks(`Newest topics in ${row.name}`, (format) => forumFeedPath(row, format)),
       status: failed === undefined ? 200 : failedStatus(reply, failed.refusal),
       body: html`${breadcrumb([])}
 <h1>${row.name}</h1>

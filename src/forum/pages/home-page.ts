@@ -1,11 +1,12 @@
 // `/`: the forums, in their display order.
 import { PER_PAGE_DEFAULT, pageRequest } from '../../http/pagination.ts';
-import { forumPath, withQuery } from '../../urls/paths.ts';
+import { forumPath, siteFeedPath, withQuery } from '../../urls/paths.ts';
 import { pageNotFound, type FixedPage } from '../../urls/semantic-routes.ts';
 import { html } from '../../web/html.ts';
 import { lastPage, pageNav, requestedPage } from '../../web/page-nav.ts';
 import { sendPage } from '../../web/page.ts';
 import type { ForumPageDeps } from './deps.ts';
+import { feedLinks } from './parts.ts';
 
 export const FORUMS_PER_PAGE = PER_PAGE_DEFAULT;
 
@@ -21,6 +22,7 @@ export function homePage({ forum }: ForumPageDeps): FixedPage {
       return sendPage(request, reply, {
         title: 'Forums',
         canonical: href(page),
+        head: feedLinks('Newest topics', siteFeedPath),
         body: html`<h1>Forums</h1>
 ${
   rows.length === 0

@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { counted, timeHtml } from '../../web/format.ts';
 import { html, type SafeHtml } from '../../web/html.ts';
 import { csrfInput } from '../../web/page.ts';
-import { profilePath } from '../../urls/paths.ts';
+import { profilePath, type FeedFormat } from '../../urls/paths.ts';
 import type { TopicHeading } from '../presenter.ts';
 import type { TopicInList } from '../repository.ts';
 
@@ -83,4 +83,10 @@ export function buttonForm(
 
 export function postsCount(count: number): string {
   return counted(count, 'post', 'posts');
+}
+
+/** `<link rel="alternate">` for a page's Atom and RSS feeds, which browsers and readers discover from the page. */
+export function feedLinks(title: string, path: (format: FeedFormat) => string): SafeHtml {
+  return html`<link rel="alternate" type="application/atom+xml" title="${title} (Atom)" href="${path('atom')}">
+<link rel="alternate" type="application/rss+xml" title="${title} (RSS)" href="${path('rss')}">`;
 }

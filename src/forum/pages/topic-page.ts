@@ -9,7 +9,7 @@ import type { AuthUser } from '../../auth/service.ts';
 import type { FieldErrors } from '../../http/errors.ts';
 import { PER_PAGE_DEFAULT } from '../../http/pagination.ts';
 import { checkForm } from '../../http/validation.ts';
-import { forumPath, loginPath, parseId, withQuery } from '../../urls/paths.ts';
+import { forumPath, loginPath, parseId, topicFeedPath, withQuery } from '../../urls/paths.ts';
 import { pageNotFound, type EntityPage, type PageVisit } from '../../urls/semantic-routes.ts';
 import { csrfMismatch } from '../../auth/csrf.ts';
 import {
@@ -35,7 +35,7 @@ import { ForumBodies, POST_BODY_MAX, TOPIC_TITLE_MAX } from '../routes.ts';
 import { isStaff } from '../service.ts';
 import { filled, uncached, viewerKind, type Fragment } from '../page-cache.ts';
 import type { ForumPageDeps } from './deps.ts';
-import { AuthorLinks, breadcrumb, buttonForm } from './parts.ts';
+import { AuthorLinks, breadcrumb, buttonForm, feedLinks } from './parts.ts';
 
 export const POSTS_PER_PAGE = PER_PAGE_DEFAULT;
 
@@ -92,6 +92,10 @@ export function topicPage({ forum, presenter, views, addons, pageCache }: ForumP
     return sendPage(request, reply, {
       title: page === 1 ? topic.heading.title : `${topic.heading.title} (page ${page})`,
       canonical: href(page),
+      // A topic waiting for moderation has no feed (feeds show what guests see).
+      ...(topic.row.status === 'published'
+        ? { head: feedLinks(`Newest posts in ${topic.heading.title}`, (format) => topicFeedPath({ id: topic.row.id, title: topic.heading.title }, format)) }
+        : {}),
       status: failed === undefined ? 200 : failedStatus(reply, failed.refusal),
       body: html`${breadcrumb([{ label: parent.name, href: forumPath(parent) }])}
 <h1>${topic.heading.html}</h1>
