@@ -27,10 +27,11 @@ import { parseSemanticSegment, withQuery } from './paths.ts';
 export const PAGE_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
 /** The pages named by `{slug}.{id}`; the same names as legacy.ts's targets. */
-export type EntityKind = 'topic' | 'forum' | 'profile' | 'profile-email';
+export type EntityKind = 'topic' | 'topic-unread' | 'forum' | 'profile' | 'profile-email';
 
 const ENTITY_PATTERNS: Readonly<Record<EntityKind, string>> = {
   topic: '/topic/:segment/',
+  'topic-unread': '/topic/:segment/unread/',
   forum: '/forum/:segment/',
   profile: '/profile/:segment/',
   'profile-email': '/profile/:segment/email/',

@@ -9,7 +9,7 @@ import type { AuthUser } from '../../auth/service.ts';
 import type { FieldErrors } from '../../http/errors.ts';
 import { PER_PAGE_DEFAULT } from '../../http/pagination.ts';
 import { checkForm } from '../../http/validation.ts';
-import { forumPath, loginPath, parseId, topicFeedPath, withQuery } from '../../urls/paths.ts';
+import { forumPath, loginPath, parseId, topicFeedPath, topicUnreadPath, withQuery } from '../../urls/paths.ts';
 import { pageNotFound, type EntityPage, type PageVisit } from '../../urls/semantic-routes.ts';
 import { csrfMismatch } from '../../auth/csrf.ts';
 import {
@@ -84,6 +84,8 @@ export function topicPage({ forum, presenter, views, addons, pageCache }: ForumP
     const last = lastPage(posts.total, POSTS_PER_PAGE);
     if (page > last) throw pageNotFound();
     if (request.method === 'GET') views.record(topic.row.id);
+    // A member has read what the page showed them (docs/unread.md).
+    if (request.method === 'GET' && viewer !== null && posts.data !== null) await forum.unread.viewed(viewer, topic.row.id, posts.data);
 
     const href = (n: number) => withQuery(visit.canonicalPath, n === 1 ? {} : { page: n });
     const nav = pageNav(page, last, href, 'Pages of this topic');
@@ -119,8 +121,8 @@ ${replySection(request, reply, visit, failed?.form === 'reply' ? failed : undefi
     });
   }
 
-  /** The page's posts as HTML, from the page cache when it has them (page-cache.ts). */
-  function postList(topic: LoadedTopic, viewer: AuthUser | null, page: number): Promise<Fragment<null>> {
+  /** The page's posts as HTML, from the page cache when it has them (page-cache.ts), and the id of the last of them. */
+  function postList(topic: LoadedTopic, viewer: AuthUser | null, page: number): Promise<Fragment<number | null>> {
     const render = async () => {
       const listed = await forum.postsOf(topic.row, viewer, { page, perPage: POSTS_PER_PAGE, offset: (page - 1) * POSTS_PER_PAGE });
       const [bodies, signatures] = await Promise.all([presenter.bodies(listed.rows), signaturesOf(listed.rows)]);
@@ -133,7 +135,7 @@ ${replySection(request, reply, visit, failed?.form === 'reply' ? failed : undefi
           permalink: postPathOn(topic.heading.path, row.id),
         }),
       )}`;
-      return { html: list, total: listed.total, data: null };
+      return { html: list, total: listed.total, data: listed.rows.at(-1)?.id ?? null };
     };
     // The permalinks carry the topic's path, so the key does too.
     return pageCache === undefined
@@ -240,4 +242,22 @@ ${textareaField({ name: 'body', label: 'Your reply', value: failed?.values['body
 <div><button type="submit">Post reply</button></div>
 </form>
 </section>`;
+}
+
+/**
+ * `/topic/{slug}.{id}/unread/`: 303 to the member's first unread post of the
+ * topic, or to its last post when all is read; guests go to the topic.
+ */
+export function topicUnreadPage({ forum, presenter }: ForumPageDeps): EntityPage<LoadedTopic> {
+  return {
+    async load(id, request) {
+      const row = await forum.getTopic(id, request.user);
+      return { row, heading: await presenter.heading(row) };
+    },
+    path: (topic) => topicUnreadPath({ id: topic.row.id, title: topic.heading.title }),
+    async serve(request, reply, topic) {
+      const postId = await forum.unread.firstUnreadPostId(request.user, topic.row.id);
+      return reply.redirect(postId === undefined ? topic.heading.path : postPathOn(topic.heading.path, postId), 303);
+    },
+  };
 }
