@@ -41,6 +41,7 @@ import { imageFileRoutes, imageUploadRoutes } from './emoji/images/routes.ts';
 import { MetricsRegistry } from './system/metrics.ts';
 import { installMetrics } from './system/metrics-routes.ts';
 import { helloRoutes, probeRoutes } from './system/routes.ts';
+import { feedRoutes } from './forum/feeds/routes.ts';
 import { forumPages } from './forum/pages/index.ts';
 import { forumRoutes } from './forum/routes.ts';
 import { PageRoutes } from './urls/semantic-routes.ts';
@@ -191,6 +192,7 @@ async function assemble(config: Config, options: BuildOptions, logger: Logger, o
     addons,
     trackerFigures: services.tracker.figures,
   });
+  await app.register(feedRoutes, { pages, forum: services.forum, presenter: services.presenter, feeds: services.feeds });
   await app.register(trackerPages, {
     pages,
     torrents: services.tracker.torrents,

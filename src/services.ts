@@ -13,6 +13,7 @@ import { LoginThrottle } from './auth/login-throttle.ts';
 import { PasswordHasher } from './auth/passwords.ts';
 import { AuthService } from './auth/service.ts';
 import { keepFresh, PageCache } from './forum/page-cache.ts';
+import { FeedSource } from './forum/feeds/source.ts';
 import { ForumPresenter } from './forum/presenter.ts';
 import { ForumRepository } from './forum/repository.ts';
 import { PROFILE_MAILS_PER_HOUR, ProfileMailService } from './forum/profile-mail.ts';
@@ -45,6 +46,8 @@ export interface Services {
   topicViews: TopicViewCounter;
   /** Rendered post lists and topic tables of forum pages. */
   pageCache: PageCache;
+  /** What the Atom and RSS feeds list (forum/feeds/). */
+  feeds: FeedSource;
   profileMail: ProfileMailService;
   accounts: AccountsService;
   tracker: TrackerServices;
@@ -103,6 +106,7 @@ export function createServices(database: DatabaseHandle, config: Config, limiter
     presenter,
     topicViews,
     pageCache,
+    feeds: new FeedSource(forumRepository, presenter),
     profileMail,
     accounts,
     tracker,

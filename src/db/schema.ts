@@ -156,6 +156,29 @@ export interface WatchlistTable {
   created_at: Timestamp;
 }
 
+/** The last post a member has seen in a topic (migration 0010, docs/unread.md). */
+export interface TopicReadsTable {
+  user_id: number;
+  topic_id: number;
+  last_read_post_id: number;
+  read_at: Timestamp;
+}
+
+/** "Mark this forum read": every post up to this id in the forum is read. */
+export interface ForumReadsTable {
+  user_id: number;
+  forum_id: number;
+  up_to_post_id: number;
+  marked_at: Timestamp;
+}
+
+/** "Mark all forums read": every post up to this id is read. */
+export interface ReadMarksTable {
+  user_id: number;
+  up_to_post_id: number;
+  marked_at: Timestamp;
+}
+
 export interface OutboxTable {
   id: Generated<number>;
   to_address: string;
@@ -306,6 +329,9 @@ export interface Database {
   topics: TopicsTable;
   posts: PostsTable;
   watchlist: WatchlistTable;
+  topic_reads: TopicReadsTable;
+  forum_reads: ForumReadsTable;
+  read_marks: ReadMarksTable;
   outbox: OutboxTable;
   account_keys: AccountKeysTable;
   email_changes: EmailChangesTable;

@@ -18,6 +18,18 @@ export type PostWithAuthor = PostRow & Author & { author_signature: string | nul
 export type TopicInList = Pick<TopicRow, 'id' | 'title' | 'author_id' | 'status' | 'posts_count' | 'views_count' | 'last_post_at'> & Author;
 /** What a topic page shows of a post: fewer columns than the API's row, read fifty at a time on every view. */
 export type PostOnPage = Pick<PostRow, 'id' | 'author_id' | 'body' | 'status' | 'created_at'> & Author & { author_signature: string | null };
+/** A topic as a feed lists it: with its opening post's text and when that was last edited. */
+export type TopicInFeed = Pick<TopicRow, 'id' | 'forum_id' | 'title' | 'author_id' | 'created_at' | 'updated_at'> &
+  Author & { body: string; body_updated_at: string };
+/** A post as a topic's feed lists it. */
+export type PostInFeed = Pick<PostRow, 'id' | 'author_id' | 'body' | 'created_at' | 'updated_at'> & Author;
+
+/** A member's unread posts in one topic: how many, and the first of them. */
+export interface TopicUnread {
+  topic_id: number;
+  first_unread_id: number;
+  unread_posts: number;
+}
 
 /** Who may see pending content: everyone sees published; authors their own; moderators all. */
 export interface Visibility {
@@ -295,6 +307,152 @@ export class ForumRepository {
 
   async deletePost(id: number, db: Db): Promise<void> {
     await db.deleteFrom('posts').where('id', '=', id).execute();
+  }
+
+  // Feeds: what guests see, whoever asks (a feed is shared and cached by readers).
+
+  /** The newest published topics, of one forum or of all, newest first, each with its opening post. */
+  publishedTopicsWithOpening(forumId: number | null, limit: number): Promise<TopicInFeed[]> {
+    let query = this.#db
+      .selectFrom('topics')
+      .innerJoin('posts', 'posts.topic_id', 'topics.id')
+      .leftJoin('users', 'users.id', 'topics.author_id')
+      .where(visible('topics', GUESTS))
+      .where('posts.id', '=', (eb) =>
+        eb
+          .selectFrom('posts as opening')
+          .select((inner) => inner.fn.min<number>('opening.id').as('first_id'))
+          .whereRef('opening.topic_id', '=', 'topics.id'),
+      );
+    if (forumId !== null) query = query.where('topics.forum_id', '=', forumId);
+    return query
+      .select([
+        'topics.id',
+        'topics.forum_id',
+        'topics.title',
+        'topics.author_id',
+        'topics.created_at',
+        'topics.updated_at',
+        'users.username as author_name',
+        'posts.body',
+        'posts.updated_at as body_updated_at',
+      ])
+      .orderBy('topics.id', 'desc')
+      .limit(limit)
+      .execute();
+  }
+
+  /** The newest published posts of a topic, newest first. */
+  publishedPostsOf(topicId: number, limit: number): Promise<PostInFeed[]> {
+    return this.#db
+      .selectFrom('posts')
+      .leftJoin('users', 'users.id', 'posts.author_id')
+      .where('posts.topic_id', '=', topicId)
+      .where(visible('posts', GUESTS))
+      .select(['posts.id', 'posts.author_id', 'posts.body', 'posts.created_at', 'posts.updated_at', 'users.username as author_name'])
+      .orderBy('posts.id', 'desc')
+      .limit(limit)
+      .execute();
+  }
+
+  // Unread (docs/unread.md): a post is unread for a member when they may see
+  // it, someone else wrote it, it is newer than `since`, and its id is above
+  // all three of their marks (topic, forum, everything).
+
+  /** Unread posts per topic, for the topics given (one query for a whole list). */
+  async unreadInTopics(userId: number, visibility: Visibility, topicIds: readonly number[], since: string): Promise<Map<number, TopicUnread>> {
+    if (topicIds.length === 0) return new Map();
+    const rows = await this.#unreadPosts(userId, visibility, since)
+      .where('posts.topic_id', 'in', topicIds)
+      .groupBy('posts.topic_id')
+      .select((eb) => ['posts.topic_id', eb.fn.min<number>('posts.id').as('first_unread_id'), eb.fn.countAll<number>().as('unread_posts')])
+      .execute();
+    return new Map(
+      rows.map((row) => [row.topic_id, { topic_id: row.topic_id, first_unread_id: Number(row.first_unread_id), unread_posts: Number(row.unread_posts) }]),
+    );
+  }
+
+  /** Per forum, how many of the topics this member may see have unread posts; forums without any are absent. */
+  async unreadTopicsPerForum(userId: number, visibility: Visibility, since: string): Promise<Map<number, number>> {
+    const rows = await this.#unreadPosts(userId, visibility, since)
+      .where(visible('topics', visibility))
+      // Only topics active since then can hold such posts: the activity index narrows the scan.
+      .where('topics.last_post_at', '>', since)
+      .groupBy('topics.forum_id')
+      .select((eb) => ['topics.forum_id', eb.fn.count<number>('posts.topic_id').distinct().as('unread_topics')])
+      .execute();
+    return new Map(rows.map((row) => [row.forum_id, Number(row.unread_topics)]));
+  }
+
+  #unreadPosts(userId: number, visibility: Visibility, since: string) {
+    return this.#db
+      .selectFrom('posts')
+      .innerJoin('topics', 'topics.id', 'posts.topic_id')
+      .leftJoin('topic_reads', (join) => join.onRef('topic_reads.topic_id', '=', 'posts.topic_id').on('topic_reads.user_id', '=', userId))
+      .leftJoin('forum_reads', (join) => join.onRef('forum_reads.forum_id', '=', 'topics.forum_id').on('forum_reads.user_id', '=', userId))
+      .leftJoin('read_marks', (join) => join.on('read_marks.user_id', '=', userId))
+      .where(visible('posts', visibility))
+      .where('posts.created_at', '>', since)
+      .where((eb) => eb.or([eb('posts.author_id', 'is', null), eb('posts.author_id', '!=', userId)]))
+      .where((eb) => eb('posts.id', '>', eb.fn.coalesce('topic_reads.last_read_post_id', eb.lit(0))))
+      .where((eb) => eb('posts.id', '>', eb.fn.coalesce('forum_reads.up_to_post_id', eb.lit(0))))
+      .where((eb) => eb('posts.id', '>', eb.fn.coalesce('read_marks.up_to_post_id', eb.lit(0))));
+  }
+
+  /** The last post of the topic this viewer sees (where "first unread" goes when all is read). */
+  async lastVisiblePostId(topicId: number, visibility: Visibility): Promise<number | undefined> {
+    const row = await this.#visiblePosts(topicId, visibility).select('posts.id').orderBy('posts.id', 'desc').limit(1).executeTakeFirst();
+    return row?.id;
+  }
+
+  /** The newest post id of all: what "mark read" marks up to. */
+  async newestPostId(): Promise<number> {
+    const row = await this.#db
+      .selectFrom('posts')
+      .select((eb) => eb.fn.max<number | null>('id').as('newest'))
+      .executeTakeFirstOrThrow();
+    return Number(row.newest ?? 0);
+  }
+
+  /** Raises the member's read mark in a topic to `postId`; never lowers it (reading page 1 after page 3). */
+  async markTopicRead(userId: number, topicId: number, postId: number, now: string): Promise<void> {
+    await this.#db
+      .insertInto('topic_reads')
+      .values({ user_id: userId, topic_id: topicId, last_read_post_id: postId, read_at: now })
+      .onConflict((oc) =>
+        oc.columns(['user_id', 'topic_id']).doUpdateSet({ last_read_post_id: postId, read_at: now }).where('topic_reads.last_read_post_id', '<', postId),
+      )
+      .execute();
+  }
+
+  /** Every post of the forum up to `postId` is read; the member's topic marks there that it covers are dropped. */
+  async markForumRead(userId: number, forumId: number, postId: number, now: string): Promise<void> {
+    await this.#db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('forum_reads')
+        .values({ user_id: userId, forum_id: forumId, up_to_post_id: postId, marked_at: now })
+        .onConflict((oc) => oc.columns(['user_id', 'forum_id']).doUpdateSet({ up_to_post_id: postId, marked_at: now }))
+        .execute();
+      await trx
+        .deleteFrom('topic_reads')
+        .where('user_id', '=', userId)
+        .where('last_read_post_id', '<=', postId)
+        .where('topic_id', 'in', (eb) => eb.selectFrom('topics').select('topics.id').where('topics.forum_id', '=', forumId))
+        .execute();
+    });
+  }
+
+  /** Every post up to `postId` is read; the member's forum and topic marks it covers are dropped. */
+  async markAllRead(userId: number, postId: number, now: string): Promise<void> {
+    await this.#db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('read_marks')
+        .values({ user_id: userId, up_to_post_id: postId, marked_at: now })
+        .onConflict((oc) => oc.column('user_id').doUpdateSet({ up_to_post_id: postId, marked_at: now }))
+        .execute();
+      await trx.deleteFrom('forum_reads').where('user_id', '=', userId).where('up_to_post_id', '<=', postId).execute();
+      await trx.deleteFrom('topic_reads').where('user_id', '=', userId).where('last_read_post_id', '<=', postId).execute();
+    });
   }
 
   // Watchlist

@@ -5,7 +5,7 @@ import { Type, type Static } from 'typebox';
 import { Nullable } from '../http/schemas.ts';
 import { SecondsTimestamp, isoSeconds } from '../http/timestamps.ts';
 import { forumPath, profilePath, topicPath } from '../urls/paths.ts';
-import type { ForumRow, PostWithAuthor, TopicWithAuthor } from './repository.ts';
+import type { ForumRow, PostWithAuthor, TopicUnread, TopicWithAuthor } from './repository.ts';
 
 const Status = Type.Union([Type.Literal('published'), Type.Literal('pending')]);
 
@@ -49,6 +49,33 @@ export const PostResource = Type.Object({
   created_at: SecondsTimestamp,
   updated_at: SecondsTimestamp,
 });
+
+/** A topic in a list: for a signed-in member also its unread state (docs/unread.md); null for guests. */
+export const TopicListItem = Type.Object({
+  ...TopicResource.properties,
+  unread: Nullable(Type.Boolean({ description: 'Whether it has posts you have not read; null for guests' })),
+  unread_posts: Nullable(Type.Integer({ description: 'How many posts you have not read; null for guests' })),
+  first_unread_url: Nullable(Type.String({ description: 'Your first unread post on its topic page; null when none or for guests' })),
+});
+
+/** A forum in the list: for a signed-in member also how many of its topics have unread posts; null for guests. */
+export const ForumListItem = Type.Object({
+  ...ForumResource.properties,
+  unread_topics: Nullable(Type.Integer({ description: 'Topics with posts you have not read; null for guests' })),
+});
+
+export function topicListItem(topic: Static<typeof TopicResource>, signedIn: boolean, unread: TopicUnread | undefined): Static<typeof TopicListItem> {
+  return {
+    ...topic,
+    unread: signedIn ? unread !== undefined : null,
+    unread_posts: signedIn ? (unread?.unread_posts ?? 0) : null,
+    first_unread_url: unread === undefined ? null : postPathOn(topic.url, unread.first_unread_id),
+  };
+}
+
+export function forumListItem(row: ForumRow, signedIn: boolean, unreadTopics: number | undefined): Static<typeof ForumListItem> {
+  return { ...forumResource(row), unread_topics: signedIn ? (unreadTopics ?? 0) : null };
+}
 
 export function forumResource(row: ForumRow): Static<typeof ForumResource> {
   return {

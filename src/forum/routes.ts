@@ -7,7 +7,7 @@ import { assertUser, requireRole, requireUser } from '../auth/guard.ts';
 import { PageQueryProperties, PaginatedOf, pageRequest, paginated } from '../http/pagination.ts';
 import { DataOf, IdParams, Int32, Reference, VisibleText, errorResponses } from '../http/schemas.ts';
 import type { ForumPresenter } from './presenter.ts';
-import { ForumResource, PostResource, TopicResource, forumResource } from './resource.ts';
+import { ForumListItem, ForumResource, PostResource, TopicListItem, TopicResource, forumListItem, forumResource, topicListItem } from './resource.ts';
 import type { ForumService } from './service.ts';
 
 export const FORUM_NAME_MAX = 255;
@@ -30,6 +30,7 @@ export const ForumBodies = {
 };
 
 const PageQuery = Type.Object(PageQueryProperties);
+const MarkReadQuery = Type.Object({ post_id: Type.Optional(Reference('Read up to this post of the topic (must be one you can see)')) });
 const security = [{ bearer: [] }];
 
 export const forumRoutes: FastifyPluginAsyncTypebox<{ forum: ForumService; presenter: ForumPresenter; baseUrl: string | null }> = async (
@@ -43,15 +44,22 @@ export const forumRoutes: FastifyPluginAsyncTypebox<{ forum: ForumService; prese
     {
       schema: {
         tags: ['forums'],
-        summary: 'Forums, by display order',
+        summary: 'Forums, by display order (for members with how many topics have unread posts)',
         querystring: PageQuery,
-        response: { 200: PaginatedOf(ForumResource), ...errorResponses(422) },
+        response: { 200: PaginatedOf(ForumListItem), ...errorResponses(422) },
       },
     },
     async (request) => {
       const page = pageRequest(request.query);
-      const { rows, total } = await forum.listForums(page);
-      return paginated(request, baseUrl, page, rows.map(forumResource), total);
+      const [{ rows, total }, unread] = await Promise.all([forum.listForums(page), forum.unread.forumsWithUnread(request.user)]);
+      const signedIn = request.user !== null;
+      return paginated(
+        request,
+        baseUrl,
+        page,
+        rows.map((row) => forumListItem(row, signedIn, unread.get(row.id))),
+        total,
+      );
     },
   );
 
@@ -117,16 +125,86 @@ export const forumRoutes: FastifyPluginAsyncTypebox<{ forum: ForumService; prese
     {
       schema: {
         tags: ['topics'],
-        summary: 'Topics of a forum, latest activity first',
+        summary: 'Topics of a forum, latest activity first (for members with their unread state)',
         params: IdParams,
         querystring: PageQuery,
-        response: { 200: PaginatedOf(TopicResource), ...errorResponses(404, 422) },
+        response: { 200: PaginatedOf(TopicListItem), ...errorResponses(404, 422) },
       },
     },
     async (request) => {
       const page = pageRequest(request.query);
       const { rows, total } = await forum.listTopics(request.params.id, request.user, page);
-      return paginated(request, baseUrl, page, await presenter.topics(rows), total);
+      const [topics, unread] = await Promise.all([
+        presenter.topics(rows),
+        forum.unread.ofTopics(
+          request.user,
+          rows.map((row) => row.id),
+        ),
+      ]);
+      const signedIn = request.user !== null;
+      return paginated(
+        request,
+        baseUrl,
+        page,
+        topics.map((topic) => topicListItem(topic, signedIn, unread.get(topic.id))),
+        total,
+      );
+    },
+  );
+
+  // Read marks (docs/unread.md)
+
+  app.post(
+    '/forums/read',
+    {
+      preValidation: requireUser(),
+      schema: {
+        tags: ['unread'],
+        summary: 'Mark every forum read',
+        security,
+        response: { 204: Type.Null(), ...errorResponses(401) },
+      },
+    },
+    async (request, reply) => {
+      await forum.unread.markAllRead(assertUser(request));
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/forums/:id/read',
+    {
+      preValidation: requireUser(),
+      schema: {
+        tags: ['unread'],
+        summary: 'Mark every topic of a forum read',
+        security,
+        params: IdParams,
+        response: { 204: Type.Null(), ...errorResponses(401, 404) },
+      },
+    },
+    async (request, reply) => {
+      await forum.unread.markForumRead(assertUser(request), request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/topics/:id/read',
+    {
+      preValidation: requireUser(),
+      schema: {
+        tags: ['unread'],
+        summary: 'Mark a topic read up to post_id (default: its last post); a read mark is never lowered',
+        security,
+        params: IdParams,
+        querystring: MarkReadQuery,
+        response: { 204: Type.Null(), ...errorResponses(401, 404, 422) },
+      },
+    },
+    async (request, reply) => {
+      await forum.unread.markTopicRead(assertUser(request), request.params.id, request.query.post_id);
+      return reply.code(204).send(null);
     },
   );
 

@@ -7,6 +7,7 @@
 //   posts.ts       posts and replies          repository.ts  every query (typed, Kysely)
 //   moderation.ts  the moderation queue
 //   watchlist.ts   watchlist and reply mails
+//   unread.ts      members' read marks and unread posts
 //
 // New code may call the job services directly (`forum.topics.get(...)`).
 import type { Clock } from '../clock.ts';
@@ -22,6 +23,7 @@ import { Publishing } from './publishing.ts';
 import type { ForumRepository, ForumRow, PostOnPage, PostWithAuthor, TopicInList, TopicWithAuthor } from './repository.ts';
 import type { TextScreen } from '../word-filters/text-screen.ts';
 import { Topics, type NewTopicInput } from './topics.ts';
+import { Unread } from './unread.ts';
 import { Watchlist, type TopicNaming } from './watchlist.ts';
 
 export { isStaff, type Listed } from './access.ts';
@@ -41,12 +43,14 @@ export class ForumService {
   readonly posts: Posts;
   readonly moderation: ModerationQueue;
   readonly watchlist: Watchlist;
+  readonly unread: Unread;
 
   constructor(repository: ForumRepository, screen: TextScreen, mailer: Mailer, options: ForumServiceOptions, clock: Clock) {
     const publishing = new Publishing(repository, screen, clock);
     this.forums = new Forums(repository, clock);
     this.topics = new Topics(repository, this.forums, publishing, options.flood, clock);
     this.watchlist = new Watchlist(repository, this.topics, mailer, options.naming, clock);
+    this.unread = new Unread(repository, this.forums, this.topics, clock);
     this.posts = new Posts(repository, this.topics, publishing, this.watchlist, options.flood, clock);
     this.moderation = new ModerationQueue({
       repository,

@@ -90,6 +90,29 @@ export function profileEmailPath(user: User, query?: Query): string {
   return withQuery(`/profile/${semanticSegment(user.name, user.id)}/email/`, query);
 }
 
+/** The formats every feed comes in (docs/feeds.md). */
+export type FeedFormat = 'atom' | 'rss';
+
+/** `/feed.atom`, `/feed.rss`: the newest topics of every forum. */
+export function siteFeedPath(format: FeedFormat): string {
+  return `/feed.${format}`;
+}
+
+/** `/forum/{slug}.{id}/feed.atom`: the newest topics of a forum. */
+export function forumFeedPath(forum: Forum, format: FeedFormat): string {
+  return `/forum/${semanticSegment(forum.name, forum.id)}/feed.${format}`;
+}
+
+/** `/topic/{slug}.{id}/feed.atom`: the newest posts of a topic. */
+export function topicFeedPath(topic: Topic, format: FeedFormat): string {
+  return `/topic/${semanticSegment(topic.title, topic.id)}/feed.${format}`;
+}
+
+/** `/topic/{slug}.{id}/unread/`: sends a member to the first post they have not read. */
+export function topicUnreadPath(topic: Topic): string {
+  return `/topic/${semanticSegment(topic.title, topic.id)}/unread/`;
+}
+
 export function bonusPath(query?: Query): string {
   return withQuery('/profile/bonus/', query);
 }

@@ -27,10 +27,11 @@ import { parseSemanticSegment, withQuery } from './paths.ts';
 export const PAGE_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
 /** The pages named by `{slug}.{id}`; the same names as legacy.ts's targets. */
-export type EntityKind = 'topic' | 'forum' | 'profile' | 'profile-email';
+export type EntityKind = 'topic' | 'topic-unread' | 'forum' | 'profile' | 'profile-email';
 
 const ENTITY_PATTERNS: Readonly<Record<EntityKind, string>> = {
   topic: '/topic/:segment/',
+  'topic-unread': '/topic/:segment/unread/',
   forum: '/forum/:segment/',
   profile: '/profile/:segment/',
   'profile-email': '/profile/:segment/email/',
@@ -62,6 +63,14 @@ export interface EntityPage<E> {
    * Pages without it answer with the 403 error page.
    */
   refused?(request: FastifyRequest, reply: FastifyReply, entity: E, visit: PageVisit, refusal: FormRefusal): Promise<FastifyReply>;
+}
+
+/** What entityDocument() serves: loaded and addressed like an EntityPage, read only. */
+export interface EntityDocument<E> {
+  load(id: number, request: FastifyRequest): Promise<E>;
+  /** Its canonical path, from the entity's current name. */
+  path(entity: E): string;
+  serve(request: FastifyRequest, reply: FastifyReply, entity: E): Promise<FastifyReply>;
 }
 
 export interface FixedPage {
@@ -96,6 +105,24 @@ export class PageRoutes {
     const pattern = ENTITY_PATTERNS[kind];
     app.route({ method: [...PAGE_METHODS], url: pattern, handler, config: PAGE_ROUTE_CONFIG });
     app.route({ method: [...PAGE_METHODS], url: pattern.slice(0, -1), handler, config: PAGE_ROUTE_CONFIG });
+  }
+
+  /**
+   * A document of an entity at `/{type}/{slug}.{id}/{file}` (a feed): GET and
+   * HEAD only (other methods 405). As for pages, the id selects the entity, an
+   * unknown id is a 404, and a stale or empty slug answers 301 to the
+   * current one, query kept.
+   */
+  entityDocument<E>(app: FastifyInstance, kind: 'topic' | 'forum', file: string, document: EntityDocument<E>): void {
+    if (!/^[a-z0-9.-]+$/.test(file)) throw new Error(`Not a document name: ${file}`);
+    app.get(`/${kind}/:segment/${file}`, { config: PAGE_ROUTE_CONFIG }, async (request, reply) => {
+      const parsed = parseSemanticSegment((request.params as { segment: string }).segment);
+      if (parsed === null) throw pageNotFound();
+      const entity = await document.load(parsed.id, request);
+      const canonicalPath = document.path(entity);
+      if (requestPath(request) !== canonicalPath) return reply.redirect(withQuery(canonicalPath, requestQuery(request)), 301);
+      return document.serve(request, reply, entity);
+    });
   }
 
   /** A page at a fixed pattern ending in `/`, e.g. `/register/` or `/activate/:userId/:key/`. */

@@ -8,9 +8,10 @@ import { assertUser, requirePageUser } from '../../auth/guard.ts';
 import type { FieldErrors } from '../../http/errors.ts';
 import { PER_PAGE_DEFAULT } from '../../http/pagination.ts';
 import { checkForm } from '../../http/validation.ts';
-import { forumPath, loginPath, withQuery } from '../../urls/paths.ts';
+import { forumFeedPath, forumPath, loginPath, withQuery } from '../../urls/paths.ts';
 import { pageNotFound, type EntityPage, type PageVisit } from '../../urls/semantic-routes.ts';
-import { attempt, failedNotice, failedStatus, inputField, sessionEndedPage, submitted, textareaField, type FormRefusal } from '../../web/form.ts';
+import { csrfMismatch } from '../../auth/csrf.ts';
+import { attempt, failedNotice, formAction, failedStatus, inputField, sessionEndedPage, submitted, textareaField, type FormRefusal } from '../../web/form.ts';
 import { html } from '../../web/html.ts';
 import { lastPage, pageNav, requestedPage } from '../../web/page-nav.ts';
 import { csrfInput, sendPage } from '../../web/page.ts';
@@ -19,7 +20,7 @@ import { ForumBodies, POST_BODY_MAX, TOPIC_TITLE_MAX } from '../routes.ts';
 import { filled, PageCache, uncached, viewerKind, type Fragment } from '../page-cache.ts';
 import type { AuthUser } from '../../auth/service.ts';
 import type { ForumPageDeps } from './deps.ts';
-import { breadcrumb, topicTable } from './parts.ts';
+import { breadcrumb, buttonForm, feedLinks, topicTable, unreadMarker } from './parts.ts';
 
 export const TOPICS_PER_PAGE = PER_PAGE_DEFAULT;
 
@@ -38,8 +39,11 @@ const DRAFT_FIELDS = [
   { name: 'body', label: 'Message' },
 ];
 
-/** Each listed topic's id and stored view count, by the index of its Views cell. */
-type ViewCounts = Array<{ id: number; stored: number }>;
+/**
+ * Each listed topic's id, stored view count and displayed title, by its index:
+ * hole `index` is its Views cell, hole `count + index` its unread marker.
+ */
+type ListedTopics = Array<{ id: number; stored: number; title: string }>;
 
 export function forumPage({ forum, presenter, views, addons, pageCache }: ForumPageDeps): EntityPage<ForumRow> {
   async function show(request: FastifyRequest, reply: FastifyReply, row: ForumRow, visit: PageVisit, failed?: NewTopicState): Promise<FastifyReply> {
@@ -48,16 +52,27 @@ export function forumPage({ forum, presenter, views, addons, pageCache }: ForumP
     const topics = await topicList(row, request.user, page);
     const last = lastPage(topics.total, TOPICS_PER_PAGE);
     if (page > last) throw pageNotFound();
+    const listed = topics.data;
+    const unread = await forum.unread.ofTopics(
+      request.user,
+      listed.map((topic) => topic.id),
+    );
     const href = (n: number) => withQuery(visit.canonicalPath, n === 1 ? {} : { page: n });
 
     return sendPage(request, reply, {
       title: page === 1 ? row.name : `${row.name} (page ${page})`,
       canonical: href(page),
+      head: feedLinks(`Newest topics in ${row.name}`, (format) => forumFeedPath(row, format)),
       status: failed === undefined ? 200 : failedStatus(reply, failed.refusal),
       body: html`${breadcrumb([])}
 <h1>${row.name}</h1>
 ${row.description === '' ? '' : html`<p class="muted">${row.description}</p>`}
-${filled(topics, (index) => topics.data[index]!.stored + views.unwritten(topics.data[index]!.id))}
+${request.user === null ? '' : html`<div class="actions">${buttonForm(request, reply, visit.canonicalPath, 'mark-read', 'Mark this forum read')}</div>`}
+${filled(topics, (hole) => {
+  if (hole < listed.length) return listed[hole]!.stored + views.unwritten(listed[hole]!.id);
+  const topic = listed[hole - listed.length]!;
+  return unreadMarker(unread.get(topic.id), topic).value;
+})}
 ${pageNav(page, last, href)}
 <section aria-labelledby="new-topic">
 <h2 id="new-topic">Start a new topic</h2>
@@ -82,7 +97,7 @@ ${addons?.newTopic?.(request, row) ?? ''}`
    * (page-cache.ts). Its Views cells are holes: the stored count kept beside
    * it plus the views counted here and not yet written, filled on every view.
    */
-  function topicList(row: ForumRow, viewer: AuthUser | null, page: number): Promise<Fragment<ViewCounts>> {
+  function topicList(row: ForumRow, viewer: AuthUser | null, page: number): Promise<Fragment<ListedTopics>> {
     const render = async () => {
       const { rows, total } = await forum.topicsOf(row, viewer, { page, perPage: TOPICS_PER_PAGE, offset: (page - 1) * TOPICS_PER_PAGE });
       const headings = await presenter.headings(rows);
@@ -93,8 +108,10 @@ ${addons?.newTopic?.(request, row) ?? ''}`
               caption: `Topics in ${row.name}`,
               unwrittenViews: (id) => views.unwritten(id),
               viewsCell: (_topic, index) => PageCache.hole(index),
+              // Read state is the member's own and changes without a write the cache watches: a hole.
+              unreadCell: (_topic, index) => PageCache.hole(rows.length + index),
             });
-      return { html: list, total, data: rows.map((topic) => ({ id: topic.id, stored: topic.views_count })) };
+      return { html: list, total, data: rows.map((topic, index) => ({ id: topic.id, stored: topic.views_count, title: headings[index]!.title })) };
     };
     // The caption names the forum, so the key carries its name.
     return pageCache === undefined ? render().then((fill) => uncached(fill)) : pageCache.get(`f${row.id}:${page}:${viewerKind(viewer)}:${row.name}`, render);
@@ -109,6 +126,10 @@ ${addons?.newTopic?.(request, row) ?? ''}`
         await requirePageUser(request, reply);
         return reply;
       }
+      if (formAction(request.body, 'topic') === 'mark-read') {
+        await forum.unread.markForumRead(assertUser(request), row.id);
+        return reply.redirect(withQuery(visit.canonicalPath, visit.query), 303);
+      }
       const values = submitted(request.body);
       const form = checkForm(NewTopicForm, request.body);
       if (!form.ok) return show(request, reply, row, visit, { values, errors: form.errors });
@@ -117,6 +138,8 @@ ${addons?.newTopic?.(request, row) ?? ''}`
       return reply.redirect((await presenter.heading(created.value)).path, 303);
     },
     async refused(request, reply, row, visit, refusal) {
+      // The mark-read button carries no text to keep: the 403 page is enough.
+      if (formAction(request.body, 'topic') === 'mark-read') throw csrfMismatch();
       const values = submitted(request.body);
       if (request.user === null) return sessionEndedPage(request, reply, visit.canonicalPath, { fields: DRAFT_FIELDS, values });
       return show(request, reply, row, visit, { values, errors: {}, refusal });

@@ -1,27 +1,46 @@
 // `/`: the forums, in their display order.
 import { PER_PAGE_DEFAULT, pageRequest } from '../../http/pagination.ts';
-import { forumPath, withQuery } from '../../urls/paths.ts';
+import { forumPath, siteFeedPath, withQuery } from '../../urls/paths.ts';
 import { pageNotFound, type FixedPage } from '../../urls/semantic-routes.ts';
-import { html } from '../../web/html.ts';
+import { assertUser, requirePageUser } from '../../auth/guard.ts';
+import { formAction, unknownAction } from '../../web/form.ts';
+import { counted } from '../../web/format.ts';
+import { html, type SafeHtml } from '../../web/html.ts';
 import { lastPage, pageNav, requestedPage } from '../../web/page-nav.ts';
 import { sendPage } from '../../web/page.ts';
 import type { ForumPageDeps } from './deps.ts';
+import { buttonForm, feedLinks } from './parts.ts';
 
 export const FORUMS_PER_PAGE = PER_PAGE_DEFAULT;
 
 export function homePage({ forum }: ForumPageDeps): FixedPage {
   return {
     async serve(request, reply, visit) {
+      if (request.method === 'POST') {
+        // The one form here: "Mark all forums read".
+        if (request.user === null) {
+          await requirePageUser(request, reply);
+          return reply;
+        }
+        if (formAction(request.body, 'mark-read') !== 'mark-read') throw unknownAction();
+        await forum.unread.markAllRead(assertUser(request));
+        return reply.redirect(withQuery('/', visit.query), 303);
+      }
       const page = requestedPage(visit.query);
       if (page === null) throw pageNotFound();
-      const { rows, total } = await forum.listForums(pageRequest({ page, per_page: FORUMS_PER_PAGE }));
+      const [{ rows, total }, unread] = await Promise.all([
+        forum.listForums(pageRequest({ page, per_page: FORUMS_PER_PAGE })),
+        forum.unread.forumsWithUnread(request.user),
+      ]);
       const last = lastPage(total, FORUMS_PER_PAGE);
       if (page > last) throw pageNotFound();
       const href = (n: number) => withQuery('/', n === 1 ? {} : { page: n });
       return sendPage(request, reply, {
         title: 'Forums',
         canonical: href(page),
+        head: feedLinks('Newest topics', siteFeedPath),
         body: html`<h1>Forums</h1>
+${request.user === null ? '' : html`<div class="actions">${buttonForm(request, reply, href(page), 'mark-read', 'Mark all forums read')}</div>`}
 ${
   rows.length === 0
     ? html`<p>There are no forums yet.</p>`
@@ -29,7 +48,7 @@ ${
 <caption class="visually-hidden">Forums</caption>
 <thead><tr><th scope="col">Forum</th><th scope="col">Topics</th><th scope="col">Posts</th></tr></thead>
 <tbody>
-${rows.map((row) => html`<tr><td><a href="${forumPath(row)}">${row.name}</a>${row.description === '' ? '' : html`<p class="muted">${row.description}</p>`}</td><td>${row.topics_count}</td><td>${row.posts_count}</td></tr>`)}
+${rows.map((row) => html`<tr><td><a href="${forumPath(row)}">${row.name}</a>${forumUnreadMarker(unread.get(row.id))}${row.description === '' ? '' : html`<p class="muted">${row.description}</p>`}</td><td>${row.topics_count}</td><td>${row.posts_count}</td></tr>`)}
 </tbody>
 </table>`
 }
@@ -37,4 +56,9 @@ ${pageNav(page, last, href)}`,
       });
     },
   };
+}
+
+/** A member's marker on a forum with topics they have not read to the end. */
+function forumUnreadMarker(topics: number | undefined): SafeHtml {
+  return topics === undefined ? html`` : html` <span class="badge unread">${counted(topics, 'topic with new posts', 'topics with new posts')}</span>`;
 }

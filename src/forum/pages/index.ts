@@ -6,7 +6,7 @@ import { forumPage } from './forum-page.ts';
 import { homePage } from './home-page.ts';
 import { profileEmailPage } from './profile-email-page.ts';
 import { profilePage } from './profile-page.ts';
-import { topicPage } from './topic-page.ts';
+import { topicPage, topicUnreadPage } from './topic-page.ts';
 import { watchlistPage } from './watchlist-page.ts';
 
 export type { ForumPageDeps };
@@ -16,6 +16,7 @@ export const forumPages: FastifyPluginAsync<ForumPageDeps> = async (app, deps) =
   pages.fixed(app, '/', homePage(deps));
   pages.entity(app, 'forum', forumPage(deps));
   pages.entity(app, 'topic', topicPage(deps));
+  pages.entity(app, 'topic-unread', topicUnreadPage(deps));
   pages.entity(app, 'profile', profilePage(deps));
   pages.entity(app, 'profile-email', profileEmailPage(deps));
   pages.fixed(app, '/profile/watchlist/', watchlistPage(deps));

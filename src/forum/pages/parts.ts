@@ -2,9 +2,10 @@
 // the small one-button forms.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { counted, timeHtml } from '../../web/format.ts';
+import type { TopicUnread } from '../unread.ts';
 import { html, type SafeHtml } from '../../web/html.ts';
 import { csrfInput } from '../../web/page.ts';
-import { profilePath } from '../../urls/paths.ts';
+import { profilePath, topicUnreadPath, type FeedFormat } from '../../urls/paths.ts';
 import type { TopicHeading } from '../presenter.ts';
 import type { TopicInList } from '../repository.ts';
 
@@ -24,6 +25,8 @@ export interface TopicListOptions {
   unwrittenViews: (topicId: number) => number;
   /** What the Views cell shows instead of the count (the page cache's hole for it). */
   viewsCell?: (topic: TopicInList, index: number) => SafeHtml;
+  /** After the title: the member's unread marker (unreadMarker), or the page cache's hole for it. */
+  unreadCell?: (topic: TopicInList, index: number, heading: TopicHeading) => SafeHtml;
   /** Extra last column, e.g. an "Stop watching" button. */
   action?: (topic: TopicInList, heading: TopicHeading) => SafeHtml;
 }
@@ -38,7 +41,7 @@ export function topicTable(rows: readonly TopicInList[], headings: readonly Topi
 ${rows.map((topic, index) => {
   const heading = headings[index]!;
   return html`<tr${topic.status === 'pending' ? html` class="pending"` : ''}>
-<td><a href="${heading.path}">${heading.html}</a>${topic.status === 'pending' ? PENDING_BADGE : ''}</td>
+<td><a href="${heading.path}">${heading.html}</a>${topic.status === 'pending' ? PENDING_BADGE : ''}${options.unreadCell?.(topic, index, heading) ?? ''}</td>
 <td>${authors.link(topic.author_id, topic.author_name)}</td>
 <td>${topic.posts_count}</td>
 <td>${options.viewsCell?.(topic, index) ?? topic.views_count + options.unwrittenViews(topic.id)}</td>
@@ -83,4 +86,20 @@ export function buttonForm(
 
 export function postsCount(count: number): string {
   return counted(count, 'post', 'posts');
+}
+
+/** `<link rel="alternate">` for a page's Atom and RSS feeds, which browsers and readers discover from the page. */
+export function feedLinks(title: string, path: (format: FeedFormat) => string): SafeHtml {
+  return html`<link rel="alternate" type="application/atom+xml" title="${title} (Atom)" href="${path('atom')}">
+<link rel="alternate" type="application/rss+xml" title="${title} (RSS)" href="${path('rss')}">`;
+}
+
+/**
+ * A member's marker on a topic with posts they have not read: how many, as a
+ * link to the first of them (`/topic/{slug}.{id}/unread/`). Nothing when all
+ * is read.
+ */
+export function unreadMarker(unread: TopicUnread | undefined, topic: { id: number; title: string }): SafeHtml {
+  if (unread === undefined) return html``;
+  return html` <a class="badge unread" href="${topicUnreadPath(topic)}">${counted(unread.unread_posts, 'new post', 'new posts')}<span class="visually-hidden">: go to the first</span></a>`;
 }

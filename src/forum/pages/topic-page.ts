@@ -9,7 +9,7 @@ import type { AuthUser } from '../../auth/service.ts';
 import type { FieldErrors } from '../../http/errors.ts';
 import { PER_PAGE_DEFAULT } from '../../http/pagination.ts';
 import { checkForm } from '../../http/validation.ts';
-import { forumPath, loginPath, parseId, withQuery } from '../../urls/paths.ts';
+import { forumPath, loginPath, parseId, topicFeedPath, topicUnreadPath, withQuery } from '../../urls/paths.ts';
 import { pageNotFound, type EntityPage, type PageVisit } from '../../urls/semantic-routes.ts';
 import { csrfMismatch } from '../../auth/csrf.ts';
 import {
@@ -35,7 +35,7 @@ import { ForumBodies, POST_BODY_MAX, TOPIC_TITLE_MAX } from '../routes.ts';
 import { isStaff } from '../service.ts';
 import { filled, uncached, viewerKind, type Fragment } from '../page-cache.ts';
 import type { ForumPageDeps } from './deps.ts';
-import { AuthorLinks, breadcrumb, buttonForm } from './parts.ts';
+import { AuthorLinks, breadcrumb, buttonForm, feedLinks } from './parts.ts';
 
 export const POSTS_PER_PAGE = PER_PAGE_DEFAULT;
 
@@ -84,6 +84,8 @@ export function topicPage({ forum, presenter, views, addons, pageCache }: ForumP
     const last = lastPage(posts.total, POSTS_PER_PAGE);
     if (page > last) throw pageNotFound();
     if (request.method === 'GET') views.record(topic.row.id);
+    // A member has read what the page showed them (docs/unread.md).
+    if (request.method === 'GET' && viewer !== null && posts.data !== null) await forum.unread.viewed(viewer, topic.row.id, posts.data);
 
     const href = (n: number) => withQuery(visit.canonicalPath, n === 1 ? {} : { page: n });
     const nav = pageNav(page, last, href, 'Pages of this topic');
@@ -92,6 +94,10 @@ export function topicPage({ forum, presenter, views, addons, pageCache }: ForumP
     return sendPage(request, reply, {
       title: page === 1 ? topic.heading.title : `${topic.heading.title} (page ${page})`,
       canonical: href(page),
+      // A topic waiting for moderation has no feed (feeds show what guests see).
+      ...(topic.row.status === 'published'
+        ? { head: feedLinks(`Newest posts in ${topic.heading.title}`, (format) => topicFeedPath({ id: topic.row.id, title: topic.heading.title }, format)) }
+        : {}),
       status: failed === undefined ? 200 : failedStatus(reply, failed.refusal),
       body: html`${breadcrumb([{ label: parent.name, href: forumPath(parent) }])}
 <h1>${topic.heading.html}</h1>
@@ -115,8 +121,8 @@ ${replySection(request, reply, visit, failed?.form === 'reply' ? failed : undefi
     });
   }
 
-  /** The page's posts as HTML, from the page cache when it has them (page-cache.ts). */
-  function postList(topic: LoadedTopic, viewer: AuthUser | null, page: number): Promise<Fragment<null>> {
+  /** The page's posts as HTML, from the page cache when it has them (page-cache.ts), and the id of the last of them. */
+  function postList(topic: LoadedTopic, viewer: AuthUser | null, page: number): Promise<Fragment<number | null>> {
     const render = async () => {
       const listed = await forum.postsOf(topic.row, viewer, { page, perPage: POSTS_PER_PAGE, offset: (page - 1) * POSTS_PER_PAGE });
       const [bodies, signatures] = await Promise.all([presenter.bodies(listed.rows), signaturesOf(listed.rows)]);
@@ -129,7 +135,7 @@ ${replySection(request, reply, visit, failed?.form === 'reply' ? failed : undefi
           permalink: postPathOn(topic.heading.path, row.id),
         }),
       )}`;
-      return { html: list, total: listed.total, data: null };
+      return { html: list, total: listed.total, data: listed.rows.at(-1)?.id ?? null };
     };
     // The permalinks carry the topic's path, so the key does too.
     return pageCache === undefined
@@ -236,4 +242,22 @@ ${textareaField({ name: 'body', label: 'Your reply', value: failed?.values['body
 <div><button type="submit">Post reply</button></div>
 </form>
 </section>`;
+}
+
+/**
+ * `/topic/{slug}.{id}/unread/`: 303 to the member's first unread post of the
+ * topic, or to its last post when all is read; guests go to the topic.
+ */
+export function topicUnreadPage({ forum, presenter }: ForumPageDeps): EntityPage<LoadedTopic> {
+  return {
+    async load(id, request) {
+      const row = await forum.getTopic(id, request.user);
+      return { row, heading: await presenter.heading(row) };
+    },
+    path: (topic) => topicUnreadPath({ id: topic.row.id, title: topic.heading.title }),
+    async serve(request, reply, topic) {
+      const postId = await forum.unread.firstUnreadPostId(request.user, topic.row.id);
+      return reply.redirect(postId === undefined ? topic.heading.path : postPathOn(topic.heading.path, postId), 303);
+    },
+  };
 }

@@ -12,7 +12,7 @@ import { html } from '../../web/html.ts';
 import { lastPage, pageNav, requestedPage } from '../../web/page-nav.ts';
 import { sendPage } from '../../web/page.ts';
 import type { ForumPageDeps } from './deps.ts';
-import { buttonForm, topicTable } from './parts.ts';
+import { buttonForm, topicTable, unreadMarker } from './parts.ts';
 
 export const WATCHED_PER_PAGE = PER_PAGE_DEFAULT;
 
@@ -35,19 +35,26 @@ export function watchlistPage({ forum, presenter, views }: ForumPageDeps): Fixed
       const { rows, total } = await forum.watchedTopics(user, pageRequest({ page, per_page: WATCHED_PER_PAGE }));
       const last = lastPage(total, WATCHED_PER_PAGE);
       if (page > last) throw pageNotFound();
-      const headings = await presenter.headings(rows);
+      const [headings, unread] = await Promise.all([
+        presenter.headings(rows),
+        forum.unread.ofTopics(
+          user,
+          rows.map((row) => row.id),
+        ),
+      ]);
       const href = (n: number) => watchlistPath(n === 1 ? {} : { page: n });
       return sendPage(request, reply, {
         title: 'Your watchlist',
         canonical: href(page),
         body: html`<h1>Your watchlist</h1>
-<p class="muted">You get an e-mail for every new reply in these topics.</p>
+<p class="muted">You get an e-mail for every new reply in these topics. Topics with replies you have not read show how many, linked to the first.</p>
 ${
   rows.length === 0
     ? html`<p>You are not watching any topic. Open a topic and choose “Watch this topic”.</p>`
     : topicTable(rows, headings, {
         caption: 'Topics you watch',
         unwrittenViews: (id) => views.unwritten(id),
+        unreadCell: (topic, _index, heading) => unreadMarker(unread.get(topic.id), { id: topic.id, title: heading.title }),
         action: (topic, heading) =>
           buttonForm(request, reply, href(page), 'unwatch', html`Stop watching<span class="visually-hidden"> ${heading.html}</span>`, { topic_id: topic.id }),
       })

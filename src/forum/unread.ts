@@ -1,0 +1,95 @@
+// Unread tracking for members (docs/unread.md): which topics and forums hold
+// posts they have not read, where their first unread post is, and the three
+// ways to mark things read (viewing a topic page, "mark this forum read",
+// "mark all forums read"). Guests have no read state: every answer for them
+// is empty.
+import { type Clock, isoNow } from '../clock.ts';
+import type { AuthUser } from '../auth/service.ts';
+import { ValidationError } from '../http/errors.ts';
+import { canSee, visibility } from './access.ts';
+import type { Forums } from './forums.ts';
+import type { ForumRepository, TopicUnread } from './repository.ts';
+import type { Topics } from './topics.ts';
+
+export type { TopicUnread };
+
+/** Posts older than this count as read: a new member (or one back after months) does not find the whole forum unread (XenForo does the same). */
+export const UNREAD_HORIZON_DAYS = 30;
+
+export class Unread {
+  readonly #clock: Clock;
+  readonly #repository: ForumRepository;
+  readonly #forums: Forums;
+  readonly #topics: Topics;
+
+  constructor(repository: ForumRepository, forums: Forums, topics: Topics, clock: Clock) {
+    this.#clock = clock;
+    this.#repository = repository;
+    this.#forums = forums;
+    this.#topics = topics;
+  }
+
+  /** Unread posts in each of these topics that has any (one query for the whole list). */
+  ofTopics(viewer: AuthUser | null, topicIds: readonly number[]): Promise<Map<number, TopicUnread>> {
+    if (viewer === null) return Promise.resolve(new Map());
+    return this.#repository.unreadInTopics(viewer.id, visibility(viewer), topicIds, this.#since());
+  }
+
+  /** How many topics with unread posts each forum has; forums without are absent. */
+  forumsWithUnread(viewer: AuthUser | null): Promise<Map<number, number>> {
+    if (viewer === null) return Promise.resolve(new Map());
+    return this.#repository.unreadTopicsPerForum(viewer.id, visibility(viewer), this.#since());
+  }
+
+  /**
+   * The post a member's "first unread" link opens: their first unread post,
+   * or the topic's last post when they have read it all (phpBB's
+   * "view first unread post" does the same). Undefined for guests.
+   */
+  async firstUnreadPostId(viewer: AuthUser | null, topicId: number): Promise<number | undefined> {
+    if (viewer === null) return undefined;
+    const topic = await this.#topics.get(topicId, viewer);
+    const unread = await this.#repository.unreadInTopics(viewer.id, visibility(viewer), [topic.id], this.#since());
+    return unread.get(topic.id)?.first_unread_id ?? (await this.#repository.lastVisiblePostId(topic.id, visibility(viewer)));
+  }
+
+  /** A topic page showed the member posts up to `lastShownPostId`. */
+  async viewed(viewer: AuthUser, topicId: number, lastShownPostId: number): Promise<void> {
+    await this.#repository.markTopicRead(viewer.id, topicId, lastShownPostId, this.#now());
+  }
+
+  /**
+   * Marks a topic read up to `postId` (a post of the topic the member sees),
+   * or up to its last post. A mark is never lowered.
+   */
+  async markTopicRead(viewer: AuthUser, topicId: number, postId?: number): Promise<void> {
+    const topic = await this.#topics.get(topicId, viewer);
+    let upTo: number | undefined;
+    if (postId === undefined) upTo = await this.#repository.lastVisiblePostId(topic.id, visibility(viewer));
+    else {
+      const post = await this.#repository.findPost(postId);
+      if (post === undefined || post.topic_id !== topic.id || !canSee(post, viewer)) {
+        throw ValidationError.field('post_id', 'The selected post id is not a post of this topic.');
+      }
+      upTo = post.id;
+    }
+    if (upTo !== undefined) await this.#repository.markTopicRead(viewer.id, topic.id, upTo, this.#now());
+  }
+
+  async markForumRead(viewer: AuthUser, forumId: number): Promise<void> {
+    const forum = await this.#forums.get(forumId);
+    await this.#repository.markForumRead(viewer.id, forum.id, await this.#repository.newestPostId(), this.#now());
+  }
+
+  async markAllRead(viewer: AuthUser): Promise<void> {
+    await this.#repository.markAllRead(viewer.id, await this.#repository.newestPostId(), this.#now());
+  }
+
+  #now(): string {
+    return isoNow(this.#clock);
+  }
+
+  #since(): string {
+    return new Date(this.#clock.now().getTime() - UNREAD_HORIZON_DAYS * 24 * 60 * 60 * 1000).toISOString();
+  }
+}
