@@ -122,15 +122,25 @@ export function submitted(body: unknown): Record<string, string> {
   return values;
 }
 
-/** The `action` field of a posted form: pages with several forms tell them apart by it. */
-export function formAction(body: unknown, fallback: string): string {
+/**
+ * The `action` field with which pages told their forms apart before each
+ * form had its own address. Read only to show such a form (from a page
+ * loaded before the change) again; nothing is done by it.
+ */
+export function formerAction(body: unknown): string | undefined {
   const value = typeof body === 'object' && body !== null ? (body as Record<string, unknown>)['action'] : undefined;
-  return typeof value === 'string' ? value : fallback;
+  return typeof value === 'string' ? value : undefined;
 }
 
-/** 400 for a form this page does not have (a stale page, a hand-made request). */
-export function unknownAction(): ApiError {
-  return new ApiError('BAD_REQUEST', 'This form cannot be handled here. Reload the page and try again.');
+/** What a page says above a form from its former version, shown again (400): nothing was done. */
+export const OUTDATED_FORM_REFUSAL: FormRefusal = {
+  status: 400,
+  message: 'This form came from an older version of this page, so nothing was saved. What you wrote is kept below: check it and send it again.',
+};
+
+/** 400 for a post to a page that has no form there (a page loaded before an upgrade, a hand-made request). */
+export function outdatedForm(): ApiError {
+  return new ApiError('BAD_REQUEST', 'This form cannot be handled here: it came from an older version of the page. Reload the page and try again.');
 }
 
 function parts(options: FieldOptions): { id: string; describedBy: string[]; messages: string[] } {

@@ -69,16 +69,15 @@ export class AuthorLinks {
 
 const DELETED_USER = html`<span class="muted">Deleted user</span>`;
 
-/** A form that is only a button (watch, unwatch): posts `action` (and `fields`) to `target`. */
+/** A form that is only a button (watch, unwatch): posts its hidden `fields` to `target`, the action's own address. */
 export function buttonForm(
   request: FastifyRequest,
   reply: FastifyReply,
   target: string,
-  action: string,
   label: string | SafeHtml,
   fields: Record<string, string | number> = {},
 ): SafeHtml {
-  return html`<form method="post" action="${target}" class="inline">${csrfInput(request, reply)}<input type="hidden" name="action" value="${action}">${Object.entries(fields).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`)}<button type="submit" class="secondary">${label}</button></form>`;
+  return html`<form method="post" action="${target}" class="inline">${csrfInput(request, reply)}${Object.entries(fields).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`)}<button type="submit" class="secondary">${label}</button></form>`;
 }
 
 export function postsCount(count: number): string {
