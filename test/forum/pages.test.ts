@@ -168,6 +168,7 @@ describeEachDatabase('forum pages', (db) => {
         value: '   ',
         required: '',
         maxlength: '255',
+        autocomplete: 'off',
         'aria-describedby': 'title-error',
         'aria-invalid': 'true',
       });

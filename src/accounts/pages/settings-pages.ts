@@ -19,14 +19,13 @@ import {
   failedNotice,
   failedStatus,
   formerAction,
-  inputField,
   okNotice,
   outdatedForm,
   sessionEndedPage,
-  submitted,
-  textareaField,
+  submittedText,
   type FormRefusal,
 } from '../../web/form.ts';
+import { pageFormState, textArea, textInput } from '../../web/form-controls.ts';
 import { html, type SafeHtml } from '../../web/html.ts';
 import { csrfInput, sendPage } from '../../web/page.ts';
 import { EmailChangeForm, PasswordChangeForm, SignatureForm, withConfirmation } from '../forms.ts';
@@ -82,8 +81,8 @@ ${section(
   ['email', 'current_password'],
   html`
 <p class="muted">Now: ${me.email}. Only you and the administrators see it.</p>
-${inputField('email', { name: 'email', id: 'email-new', label: 'New e-mail address', value: valueOf('email', 'email'), errors: errorsOf('email'), required: true, autocomplete: 'email' })}
-${inputField('password', { name: 'current_password', id: 'email-current-password', label: 'Your current password', errors: errorsOf('email'), required: true, autocomplete: 'current-password' })}
+${textInput(pageFormState({ email: valueOf('email', 'email') }, errorsOf('email') ?? {}), { type: 'email', name: 'email', id: 'email-new', label: 'New e-mail address', required: true, autocomplete: 'email' })}
+${textInput(pageFormState({}, errorsOf('email') ?? {}), { type: 'password', name: 'current_password', id: 'email-current-password', label: 'Your current password', required: true, autocomplete: 'current-password' })}
 <div><button type="submit">Change e-mail address</button></div>`,
 )}
 ${section(
@@ -94,9 +93,9 @@ ${section(
   failed,
   ['current_password', 'password', 'password_confirmation'],
   html`
-${inputField('password', { name: 'current_password', id: 'password-current-password', label: 'Current password', errors: errorsOf('password'), required: true, autocomplete: 'current-password' })}
-${inputField('password', { name: 'password', id: 'password-new', label: 'New password', errors: errorsOf('password'), required: true, autocomplete: 'new-password', hint: `At least ${PASSWORD_MIN} characters.` })}
-${inputField('password', { name: 'password_confirmation', id: 'password-confirmation', label: 'Repeat the new password', errors: errorsOf('password'), required: true, autocomplete: 'new-password' })}
+${textInput(pageFormState({}, errorsOf('password') ?? {}), { type: 'password', name: 'current_password', id: 'password-current-password', label: 'Current password', required: true, autocomplete: 'current-password' })}
+${textInput(pageFormState({}, errorsOf('password') ?? {}), { type: 'password', name: 'password', id: 'password-new', label: 'New password', required: true, autocomplete: 'new-password', hint: `At least ${PASSWORD_MIN} characters.` })}
+${textInput(pageFormState({}, errorsOf('password') ?? {}), { type: 'password', name: 'password_confirmation', id: 'password-confirmation', label: 'Repeat the new password', required: true, autocomplete: 'new-password' })}
 <div><button type="submit">Change password</button></div>`,
 )}
 ${section(
@@ -107,7 +106,7 @@ ${section(
   failed,
   ['signature'],
   html`
-${textareaField({ name: 'signature', label: 'Signature', value: valueOf('signature', 'signature', me.signature), errors: errorsOf('signature'), maxLength: SIGNATURE_MAX, rows: 4, hint: `Shown under your posts and on your profile. At most ${SIGNATURE_MAX} characters; leave it empty for none.` })}
+${textArea(pageFormState({ signature: valueOf('signature', 'signature', me.signature) }, errorsOf('signature') ?? {}), { name: 'signature', label: 'Signature', maxlength: SIGNATURE_MAX, rows: 4, hint: `Shown under your posts and on your profile. At most ${SIGNATURE_MAX} characters; leave it empty for none.` })}
 <div><button type="submit">Save signature</button></div>`,
 )}`,
     });
@@ -134,7 +133,7 @@ ${controls}
 
   /** A section's form shown again with what was typed (passwords never) and why nothing was saved. */
   async function refill(request: FastifyRequest, reply: FastifyReply, visit: PageVisit, section: Section, refusal: FormRefusal): Promise<FastifyReply> {
-    const values = submitted(request.body);
+    const values = submittedText(request.body);
     if (request.user === null) return sessionEndedPage(request, reply, visit.canonicalPath, { fields: DRAFT_FIELDS[section], values });
     return show(request, reply, visit.query, { section, values, errors: {}, refusal });
   }
@@ -150,12 +149,12 @@ ${controls}
       name: section,
       body,
       async submit(request, reply, visit, valid) {
-        const errors = check(submitted(request.body), undefined);
-        if (errors !== undefined) return show(request, reply, visit.query, { section, values: submitted(request.body), errors });
+        const errors = check(submittedText(request.body), undefined);
+        if (errors !== undefined) return show(request, reply, visit.query, { section, values: submittedText(request.body), errors });
         return submit(request, reply, visit, valid);
       },
       invalid: (request, reply, visit, errors) => {
-        const values = submitted(request.body);
+        const values = submittedText(request.body);
         return show(request, reply, visit.query, { section, values, errors: check(values, errors) ?? errors });
       },
       refused: (request, reply, visit, refusal) => refill(request, reply, visit, section, refusal),
@@ -163,7 +162,7 @@ ${controls}
   }
 
   const failed = (request: FastifyRequest, reply: FastifyReply, visit: PageVisit, section: Section, errors: FieldErrors) =>
-    show(request, reply, visit.query, { section, values: submitted(request.body), errors });
+    show(request, reply, visit.query, { section, values: submittedText(request.body), errors });
 
   const forms: FixedForm[] = [
     sectionForm('email', EmailChangeForm, async (request, reply, visit, body) => {

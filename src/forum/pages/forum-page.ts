@@ -10,7 +10,8 @@ import { PER_PAGE_DEFAULT } from '../../http/pagination.ts';
 import { checkForm } from '../../http/validation.ts';
 import { forumPath, loginPath, withQuery } from '../../urls/paths.ts';
 import { pageNotFound, type EntityPage, type PageVisit } from '../../urls/semantic-routes.ts';
-import { attempt, failedNotice, failedStatus, inputField, sessionEndedPage, submitted, textareaField, type FormRefusal } from '../../web/form.ts';
+import { attempt, failedNotice, failedStatus, sessionEndedPage, submittedText, type FormRefusal } from '../../web/form.ts';
+import { pageFormState, textArea, textInput } from '../../web/form-controls.ts';
 import { html } from '../../web/html.ts';
 import { lastPage, pageNav, requestedPage } from '../../web/page-nav.ts';
 import { csrfInput, sendPage } from '../../web/page.ts';
@@ -67,8 +68,8 @@ ${
     : html`${failed === undefined ? '' : failedNotice(failed.refusal, failed.errors, ['title', 'body'])}
 <form method="post" action="${visit.canonicalPath}" class="stacked">
 ${csrfInput(request, reply)}
-${inputField('text', { name: 'title', label: 'Title', value: failed?.values['title'], errors: failed?.errors, required: true, maxLength: TOPIC_TITLE_MAX })}
-${textareaField({ name: 'body', label: 'Message', value: failed?.values['body'], errors: failed?.errors, required: true, maxLength: POST_BODY_MAX, rows: 10 })}
+${textInput(pageFormState({ title: failed?.values['title'] }, failed?.errors ?? {}), { name: 'title', label: 'Title', required: true, maxlength: TOPIC_TITLE_MAX })}
+${textArea(pageFormState({ body: failed?.values['body'] }, failed?.errors ?? {}), { name: 'body', label: 'Message', required: true, maxlength: POST_BODY_MAX, rows: 10 })}
 <div><button type="submit">Start topic</button></div>
 </form>
 ${addons?.newTopic?.(request, row) ?? ''}`
@@ -109,7 +110,7 @@ ${addons?.newTopic?.(request, row) ?? ''}`
         await requirePageUser(request, reply);
         return reply;
       }
-      const values = submitted(request.body);
+      const values = submittedText(request.body);
       const form = checkForm(NewTopicForm, request.body);
       if (!form.ok) return show(request, reply, row, visit, { values, errors: form.errors });
       const created = await attempt(() => forum.createTopic(assertUser(request), { forum_id: row.id, ...form.value }));
@@ -117,7 +118,7 @@ ${addons?.newTopic?.(request, row) ?? ''}`
       return reply.redirect((await presenter.heading(created.value)).path, 303);
     },
     async refused(request, reply, row, visit, refusal) {
-      const values = submitted(request.body);
+      const values = submittedText(request.body);
       if (request.user === null) return sessionEndedPage(request, reply, visit.canonicalPath, { fields: DRAFT_FIELDS, values });
       return show(request, reply, row, visit, { values, errors: {}, refusal });
     },

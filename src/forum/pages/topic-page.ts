@@ -19,13 +19,12 @@ import {
   failedNotice,
   failedStatus,
   formerAction,
-  inputField,
   outdatedForm,
   sessionEndedPage,
-  submitted,
-  textareaField,
+  submittedText,
   type FormRefusal,
 } from '../../web/form.ts';
+import { pageFormState, textArea, textInput } from '../../web/form-controls.ts';
 import { counted, timeHtml } from '../../web/format.ts';
 import { html, type SafeHtml } from '../../web/html.ts';
 import { lastPage, pageNav, requestedPage } from '../../web/page-nav.ts';
@@ -164,7 +163,7 @@ ${replySection(request, reply, visit, failed?.form === 'reply' ? failed : undefi
     form: TextForm,
     refusal: FormRefusal,
   ): Promise<FastifyReply> {
-    const values = submitted(request.body);
+    const values = submittedText(request.body);
     if (request.user === null) return sessionEndedPage(request, reply, visit.canonicalPath, { fields: DRAFT_FIELDS[form], values });
     return show(request, reply, topic, visit, { form, values, errors: {}, refusal });
   }
@@ -202,10 +201,10 @@ ${replySection(request, reply, visit, failed?.form === 'reply' ? failed : undefi
       async submit(request, reply, topic, visit, body) {
         const posted = await attempt(() => forum.reply(topic.row.id, assertUser(request), body.body));
         if (!posted.ok)
-          return show(request, reply, topic, visit, { form: 'reply', values: submitted(request.body), errors: posted.errors, refusal: posted.refusal });
+          return show(request, reply, topic, visit, { form: 'reply', values: submittedText(request.body), errors: posted.errors, refusal: posted.refusal });
         return reply.redirect(postPathOn(topic.heading.path, posted.value.id), 303);
       },
-      invalid: (request, reply, topic, visit, errors) => show(request, reply, topic, visit, { form: 'reply', values: submitted(request.body), errors }),
+      invalid: (request, reply, topic, visit, errors) => show(request, reply, topic, visit, { form: 'reply', values: submittedText(request.body), errors }),
       refused: (request, reply, topic, visit, refusal) => refill(request, reply, topic, visit, 'reply', refusal),
     }),
     topicForm({
@@ -214,10 +213,10 @@ ${replySection(request, reply, visit, failed?.form === 'reply' ? failed : undefi
       async submit(request, reply, topic, visit, body) {
         const renamed = await attempt(() => forum.renameTopic(topic.row.id, assertUser(request), body.title));
         if (!renamed.ok)
-          return show(request, reply, topic, visit, { form: 'rename', values: submitted(request.body), errors: renamed.errors, refusal: renamed.refusal });
+          return show(request, reply, topic, visit, { form: 'rename', values: submittedText(request.body), errors: renamed.errors, refusal: renamed.refusal });
         return reply.redirect((await presenter.heading(renamed.value)).path, 303);
       },
-      invalid: (request, reply, topic, visit, errors) => show(request, reply, topic, visit, { form: 'rename', values: submitted(request.body), errors }),
+      invalid: (request, reply, topic, visit, errors) => show(request, reply, topic, visit, { form: 'rename', values: submittedText(request.body), errors }),
       refused: (request, reply, topic, visit, refusal) => refill(request, reply, topic, visit, 'rename', refusal),
     }),
     watchButton('watch', (user, topicId) => forum.watch(user, topicId)),
@@ -269,7 +268,7 @@ function renameForm(request: FastifyRequest, reply: FastifyReply, topic: LoadedT
 ${failed === undefined ? '' : failedNotice(failed.refusal, failed.errors, ['title'])}
 <form method="post" action="${visit.canonicalPath}rename/" class="stacked">
 ${csrfInput(request, reply)}
-${inputField('text', { name: 'title', id: 'rename-title', label: 'New title', value: failed?.values['title'] ?? topic.row.title, errors: failed?.errors, required: true, maxLength: TOPIC_TITLE_MAX })}
+${textInput(pageFormState({ title: failed?.values['title'] ?? topic.row.title }, failed?.errors ?? {}), { name: 'title', id: 'rename-title', label: 'New title', required: true, maxlength: TOPIC_TITLE_MAX })}
 <div><button type="submit">Save title</button></div>
 </form>
 </details>`;
@@ -284,7 +283,7 @@ function replySection(request: FastifyRequest, reply: FastifyReply, visit: PageV
 ${failed === undefined ? '' : failedNotice(failed.refusal, failed.errors, ['body'])}
 <form method="post" action="${visit.canonicalPath}reply/" class="stacked">
 ${csrfInput(request, reply)}
-${textareaField({ name: 'body', label: 'Your reply', value: failed?.values['body'], errors: failed?.errors, required: true, maxLength: POST_BODY_MAX, rows: 8 })}
+${textArea(pageFormState({ body: failed?.values['body'] }, failed?.errors ?? {}), { name: 'body', label: 'Your reply', required: true, maxlength: POST_BODY_MAX, rows: 8 })}
 <div><button type="submit">Post reply</button></div>
 </form>
 </section>`;
