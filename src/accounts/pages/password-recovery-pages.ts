@@ -32,7 +32,7 @@ export function passwordRecoveryPage({ accounts }: AccountPageDeps): FixedPage {
 ${errors === undefined ? '' : failedNotice(refusal, errors, ['email'])}
 <form method="post" action="${passwordRecoveryPath()}" class="stacked">
 ${csrfInput(request, reply)}
-${textInput(pageFormState({ email: values['email'] }, errors ?? {}), { type: 'email', name: 'email', label: 'E-mail address', required: true, autocomplete: 'email' })}
+${textInput(pageFormState(values, errors), { type: 'email', name: 'email', label: 'E-mail address', required: true, autocomplete: 'email' })}
 <div><button type="submit">Send me a link</button></div>
 </form>`,
     });
@@ -77,8 +77,8 @@ export function passwordResetPage({ accounts }: AccountPageDeps): FixedPage {
 ${errors === undefined ? '' : formNotice(CHECK_FIELDS, errors, ['password', 'password_confirmation'])}
 <form method="post" action="${visit.canonicalPath}" class="stacked">
 ${csrfInput(request, reply)}
-${textInput(pageFormState({}, errors ?? {}), { type: 'password', name: 'password', label: 'New password', required: true, autocomplete: 'new-password', hint: `At least ${PASSWORD_MIN} characters.` })}
-${textInput(pageFormState({}, errors ?? {}), { type: 'password', name: 'password_confirmation', label: 'Repeat the new password', required: true, autocomplete: 'new-password' })}
+${textInput(pageFormState({}, errors), { type: 'password', name: 'password', label: 'New password', required: true, autocomplete: 'new-password', hint: `At least ${PASSWORD_MIN} characters.` })}
+${textInput(pageFormState({}, errors), { type: 'password', name: 'password_confirmation', label: 'Repeat the new password', required: true, autocomplete: 'new-password' })}
 <div><button type="submit">Save the new password</button></div>
 </form>`,
     });

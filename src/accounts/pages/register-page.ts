@@ -27,10 +27,10 @@ export function registerPage({ accounts }: AccountPageDeps): FixedPage {
 ${errors === undefined ? '' : failedNotice(refusal, errors, FIELDS)}
 <form method="post" action="${registerPath()}" class="stacked">
 ${csrfInput(request, reply)}
-${textInput(pageFormState({ username: values['username'] }, errors ?? {}), { name: 'username', label: 'User name', required: true, autocomplete: 'username', maxlength: USERNAME_MAX, hint: `${USERNAME_MIN} to ${USERNAME_MAX} characters: letters, digits, spaces, _ - and . Everyone sees it.` })}
-${textInput(pageFormState({ email: values['email'] }, errors ?? {}), { type: 'email', name: 'email', label: 'E-mail address', required: true, autocomplete: 'email', hint: 'We send the activation link there. Nobody else sees it.' })}
-${textInput(pageFormState({}, errors ?? {}), { type: 'password', name: 'password', label: 'Password', required: true, autocomplete: 'new-password', hint: `At least ${PASSWORD_MIN} characters.` })}
-${textInput(pageFormState({}, errors ?? {}), { type: 'password', name: 'password_confirmation', label: 'Repeat the password', required: true, autocomplete: 'new-password' })}
+${textInput(pageFormState(values, errors), { name: 'username', label: 'User name', required: true, autocomplete: 'username', maxlength: USERNAME_MAX, hint: `${USERNAME_MIN} to ${USERNAME_MAX} characters: letters, digits, spaces, _ - and . Everyone sees it.` })}
+${textInput(pageFormState(values, errors), { type: 'email', name: 'email', label: 'E-mail address', required: true, autocomplete: 'email', hint: 'We send the activation link there. Nobody else sees it.' })}
+${textInput(pageFormState({}, errors), { type: 'password', name: 'password', label: 'Password', required: true, autocomplete: 'new-password', hint: `At least ${PASSWORD_MIN} characters.` })}
+${textInput(pageFormState({}, errors), { type: 'password', name: 'password_confirmation', label: 'Repeat the password', required: true, autocomplete: 'new-password' })}
 <div><button type="submit">Create account</button></div>
 </form>
 <p>Already registered? <a href="${loginPath()}">Log in</a>.</p>`,

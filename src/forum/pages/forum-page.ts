@@ -68,8 +68,8 @@ ${
     : html`${failed === undefined ? '' : failedNotice(failed.refusal, failed.errors, ['title', 'body'])}
 <form method="post" action="${visit.canonicalPath}" class="stacked">
 ${csrfInput(request, reply)}
-${textInput(pageFormState({ title: failed?.values['title'] }, failed?.errors ?? {}), { name: 'title', label: 'Title', required: true, maxlength: TOPIC_TITLE_MAX })}
-${textArea(pageFormState({ body: failed?.values['body'] }, failed?.errors ?? {}), { name: 'body', label: 'Message', required: true, maxlength: POST_BODY_MAX, rows: 10 })}
+${textInput(pageFormState(failed?.values, failed?.errors), { name: 'title', label: 'Title', required: true, maxlength: TOPIC_TITLE_MAX })}
+${textArea(pageFormState(failed?.values, failed?.errors), { name: 'body', label: 'Message', required: true, maxlength: POST_BODY_MAX, rows: 10 })}
 <div><button type="submit">Start topic</button></div>
 </form>
 ${addons?.newTopic?.(request, row) ?? ''}`

@@ -51,8 +51,8 @@ ${sent ? okNotice(`Your message to ${user.username} was sent.`) : ''}
 ${formNotice(state.message, state.errors, ['subject', 'message'])}
 <form method="post" action="${visit.canonicalPath}" class="stacked">
 ${csrfInput(request, reply)}
-${textInput(pageFormState({ subject: state.values?.['subject'] }, state.errors ?? {}), { name: 'subject', label: 'Subject', required: true, maxlength: PROFILE_MAIL_SUBJECT_MAX })}
-${textArea(pageFormState({ message: state.values?.['message'] }, state.errors ?? {}), { name: 'message', label: 'Message', required: true, maxlength: PROFILE_MAIL_MESSAGE_MAX, rows: 10 })}
+${textInput(pageFormState(state.values, state.errors), { name: 'subject', label: 'Subject', required: true, maxlength: PROFILE_MAIL_SUBJECT_MAX })}
+${textArea(pageFormState(state.values, state.errors), { name: 'message', label: 'Message', required: true, maxlength: PROFILE_MAIL_MESSAGE_MAX, rows: 10 })}
 <div><button type="submit">Send</button></div>
 </form>`,
     });

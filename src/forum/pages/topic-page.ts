@@ -283,7 +283,7 @@ function replySection(request: FastifyRequest, reply: FastifyReply, visit: PageV
 ${failed === undefined ? '' : failedNotice(failed.refusal, failed.errors, ['body'])}
 <form method="post" action="${visit.canonicalPath}reply/" class="stacked">
 ${csrfInput(request, reply)}
-${textArea(pageFormState({ body: failed?.values['body'] }, failed?.errors ?? {}), { name: 'body', label: 'Your reply', required: true, maxlength: POST_BODY_MAX, rows: 8 })}
+${textArea(pageFormState(failed?.values, failed?.errors), { name: 'body', label: 'Your reply', required: true, maxlength: POST_BODY_MAX, rows: 8 })}
 <div><button type="submit">Post reply</button></div>
 </form>
 </section>`;

@@ -197,8 +197,8 @@ ${failed === undefined ? '' : formNotice(CHECK_FIELDS, failed.errors, ['title', 
 ${csrfInput(request, reply)}
 ${
   isNew
-    ? html`${textInput(pageFormState({ title: failed?.values['title'] }, failed?.errors ?? {}), { name: 'title', label: 'Title', required: true, maxlength: TOPIC_TITLE_MAX })}
-${textArea(pageFormState({ body: failed?.values['body'] }, failed?.errors ?? {}), { name: 'body', label: 'Description', required: true, maxlength: POST_BODY_MAX, rows: 10 })}`
+    ? html`${textInput(pageFormState(failed?.values, failed?.errors), { name: 'title', label: 'Title', required: true, maxlength: TOPIC_TITLE_MAX })}
+${textArea(pageFormState(failed?.values, failed?.errors), { name: 'body', label: 'Description', required: true, maxlength: POST_BODY_MAX, rows: 10 })}`
     : ''
 }
 <div class="field"><label for="torrent-file">.torrent file</label>
