@@ -5,7 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { html, type SafeHtml } from '../web/html.ts';
 import { csrfInput, localPath } from '../web/page.ts';
 import { sendAdminPage, type SectionId } from './layout.ts';
-import { flag, text, type SubmittedForm } from './forms.ts';
+import { flag, text, type SubmittedForm } from '../web/form.ts';
 
 export interface Confirmation {
   section: SectionId;

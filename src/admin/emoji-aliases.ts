@@ -12,7 +12,8 @@ import { IdParams } from '../http/schemas.ts';
 import { checkForm } from '../http/validation.ts';
 import { html, type SafeHtml } from '../web/html.ts';
 import { csrfInput } from '../web/page.ts';
-import { formState, textInput, validationErrors, type FormState } from './forms.ts';
+import { formState, textInput, type FormState } from '../web/form-controls.ts';
+import { validationErrors } from '../web/form.ts';
 
 const BASE = '/admin/emojis/';
 

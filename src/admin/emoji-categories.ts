@@ -14,7 +14,8 @@ import { html, type SafeHtml } from '../web/html.ts';
 import { csrfInput } from '../web/page.ts';
 import { htmxConfirm, isConfirmed, returnField, sendConfirmPage } from './confirm.ts';
 import { redirectWithNotice } from './flash.ts';
-import { errorSummary, formState, optionalText, submitted, text, textInput, validationErrors, type FormState, type SubmittedForm } from './forms.ts';
+import { errorSummary, formState, textInput, type FormState } from '../web/form-controls.ts';
+import { optionalText, submitted, text, validationErrors, type SubmittedForm } from '../web/form.ts';
 import { ADMINS, requirePage } from '../auth/guard.ts';
 import { sendAdminPage } from './layout.ts';
 

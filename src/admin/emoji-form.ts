@@ -9,7 +9,8 @@ import type { CategoryRow } from '../emoji/resource.ts';
 import { emojiHtml } from '../forum/render.ts';
 import type { FieldErrors } from '../http/errors.ts';
 import { html, type SafeHtml } from '../web/html.ts';
-import { errorsFor, fieldId, radioGroup, selectField, text, textInput, type FormState, type SubmittedForm } from './forms.ts';
+import { errorsFor, fieldId, radioGroup, selectField, textInput, type FormState } from '../web/form-controls.ts';
+import { text, type SubmittedForm } from '../web/form.ts';
 
 export const EMOJI_KINDS = ['unicode', 'image', 'sprite'] as const;
 export type EmojiKind = (typeof EMOJI_KINDS)[number];

@@ -24,18 +24,8 @@ import { isConfirmed, htmxConfirm, returnField, returnTo, sendConfirmPage } from
 import { AliasParams, addAlias, aliasesSection, removeAlias } from './emoji-aliases.ts';
 import { KIND_LABELS, chosenFile, emojiBody, emojiFields, emojiPreview, kindOf, rowValues, submittedValues, type EmojiFormContext } from './emoji-form.ts';
 import { redirectWithNotice } from './flash.ts';
-import {
-  errorSummary,
-  formState,
-  selectField,
-  submitted,
-  text,
-  textInput,
-  validationErrors,
-  withoutBlanks,
-  type FormState,
-  type SubmittedForm,
-} from './forms.ts';
+import { errorSummary, formState, selectField, textInput, type FormState } from '../web/form-controls.ts';
+import { submitted, text, validationErrors, withoutBlanks, type SubmittedForm } from '../web/form.ts';
 import { ADMINS, requirePage } from '../auth/guard.ts';
 import { isHtmx, liveNotice, sendFragment } from './htmx.ts';
 import { sendAdminPage } from './layout.ts';

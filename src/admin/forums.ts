@@ -15,19 +15,8 @@ import { html, type SafeHtml } from '../web/html.ts';
 import { csrfInput } from '../web/page.ts';
 import { htmxConfirm, isConfirmed, returnField, returnTo, sendConfirmPage } from './confirm.ts';
 import { redirectWithNotice } from './flash.ts';
-import {
-  errorSummary,
-  formState,
-  optionalText,
-  submitted,
-  text,
-  textArea,
-  textInput,
-  validationErrors,
-  withoutBlanks,
-  type FormState,
-  type SubmittedForm,
-} from './forms.ts';
+import { errorSummary, formState, textArea, textInput, type FormState } from '../web/form-controls.ts';
+import { optionalText, submitted, text, validationErrors, withoutBlanks, type SubmittedForm } from '../web/form.ts';
 import { ADMINS, requirePage } from '../auth/guard.ts';
 import { isHtmx, sendNoticeOnly } from './htmx.ts';
 import { sendAdminPage } from './layout.ts';

@@ -18,7 +18,7 @@ import type { WordFilterRecord } from '../word-filters/repository.ts';
 import type { WordFiltersService } from '../word-filters/service.ts';
 import { htmxConfirm, isConfirmed, returnField, returnTo, sendConfirmPage } from './confirm.ts';
 import { redirectWithNotice } from './flash.ts';
-import { submitted, withoutBlanks } from './forms.ts';
+import { submitted, withoutBlanks } from '../web/form.ts';
 import { STAFF, assertUser, requirePage } from '../auth/guard.ts';
 import { isHtmx, liveNotice, sendFragment, sendNoticeOnly } from './htmx.ts';
 import { sendAdminPage } from './layout.ts';

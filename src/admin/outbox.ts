@@ -8,7 +8,7 @@ import { IdParams } from '../http/schemas.ts';
 import { checkForm } from '../http/validation.ts';
 import type { Outbox, OutboxMessage } from '../mail/outbox.ts';
 import { html, type SafeHtml } from '../web/html.ts';
-import { withoutBlanks } from './forms.ts';
+import { withoutBlanks } from '../web/form.ts';
 import { ADMINS, requirePage } from '../auth/guard.ts';
 import { sendAdminPage } from './layout.ts';
 import { pagination, rangeText, timestamp } from './lists.ts';

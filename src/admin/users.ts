@@ -15,19 +15,8 @@ import { html, type SafeHtml } from '../web/html.ts';
 import { csrfInput } from '../web/page.ts';
 import { returnField, returnTo } from './confirm.ts';
 import { redirectWithNotice } from './flash.ts';
-import {
-  errorSummary,
-  formState,
-  humanize,
-  options,
-  selectField,
-  submitted,
-  text,
-  textInput,
-  validationErrors,
-  withoutBlanks,
-  type FormState,
-} from './forms.ts';
+import { errorSummary, formState, humanize, options, selectField, textInput, type FormState } from '../web/form-controls.ts';
+import { submitted, text, validationErrors, withoutBlanks } from '../web/form.ts';
 import { ADMINS, assertUser, requirePage } from '../auth/guard.ts';
 import { isHtmx, liveNotice, sendFragment } from './htmx.ts';
 import { sendAdminPage } from './layout.ts';

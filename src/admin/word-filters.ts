@@ -16,26 +16,8 @@ import { CONTENT_TYPES, FILTER_TYPES, NOTES_MAX_LENGTH, PATTERN_MAX_LENGTH, PATT
 import type { WordFiltersService } from '../word-filters/service.ts';
 import { htmxConfirm, isConfirmed, returnField, returnTo, sendConfirmPage } from './confirm.ts';
 import { redirectWithNotice } from './flash.ts';
-import {
-  checkbox,
-  checkboxGroup,
-  errorSummary,
-  flag,
-  formState,
-  humanize,
-  list,
-  optionalText,
-  options,
-  selectField,
-  submitted,
-  text,
-  textArea,
-  textInput,
-  validationErrors,
-  withoutBlanks,
-  type FormState,
-  type SubmittedForm,
-} from './forms.ts';
+import { checkbox, checkboxGroup, errorSummary, formState, humanize, options, selectField, textArea, textInput, type FormState } from '../web/form-controls.ts';
+import { flag, list, optionalText, submitted, text, validationErrors, withoutBlanks, type SubmittedForm } from '../web/form.ts';
 import { ADMINS, STAFF, assertUser, hasRole, requirePage } from '../auth/guard.ts';
 import { isHtmx, sendFragment } from './htmx.ts';
 import { sendAdminPage } from './layout.ts';

@@ -1,7 +1,7 @@
 // Who is calling, and may they: one guard for Bearer tokens and web sessions
 // (CSRF for sessions: csrf.ts).
 // Every request is looked at once (onRequest); routes state what they need
-// as `preValidation`: the API with `requireRole('admin')` or `requireUser()`
+// as `preValidation`: the API with `requireRole(ADMINS)` or `requireUser()`
 // (401/403 in the API's shape), pages with `requirePage(STAFF)` or
 // `requirePageUser` (guests are sent to /login/ and brought back; users
 // without the role get the 403 page). Both kinds are the same check, `hasRole`.
@@ -53,7 +53,7 @@ export function hasRole(user: AuthUser | null, roles: readonly Role[]): user is 
 }
 
 /** Route guard (register as `preValidation`, so it answers before the body is judged): 401 for guests, 403 for users whose role is not listed. */
-export function requireRole(...roles: Role[]) {
+export function requireRole(roles: readonly Role[]) {
   return async function guard(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
     if (!hasRole(assertUser(request), roles)) throw new ApiError('FORBIDDEN', 'This action is unauthorized.');
   };

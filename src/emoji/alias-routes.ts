@@ -1,7 +1,7 @@
 // /api/emoji/aliases: list, search, get, create, update (PUT and PATCH), delete.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { requireRole } from '../auth/guard.ts';
+import { requireRole, ADMINS } from '../auth/guard.ts';
 import { PageQueryProperties, PaginatedOf, pageRequest, paginated } from '../http/pagination.ts';
 import { DataOf, IdParams, QueryFlag, SearchQueryProperties, errorResponses, isOn } from '../http/schemas.ts';
 import type { AliasService, LoadedAlias } from './alias-service.ts';
@@ -92,7 +92,7 @@ export const aliasRoutes: FastifyPluginAsyncTypebox<{ aliases: AliasService; bas
   app.post(
     '/aliases',
     {
-      preValidation: requireRole('admin'),
+      preValidation: requireRole(ADMINS),
       schema: {
         tags: TAGS,
         summary: 'Create an alias',
@@ -111,7 +111,7 @@ export const aliasRoutes: FastifyPluginAsyncTypebox<{ aliases: AliasService; bas
     app.route({
       method,
       url: '/aliases/:id',
-      preValidation: requireRole('admin'),
+      preValidation: requireRole(ADMINS),
       schema: {
         tags: TAGS,
         summary: 'Rename an alias or move it to another emoji',
@@ -127,7 +127,7 @@ export const aliasRoutes: FastifyPluginAsyncTypebox<{ aliases: AliasService; bas
   app.delete(
     '/aliases/:id',
     {
-      preValidation: requireRole('admin'),
+      preValidation: requireRole(ADMINS),
       schema: {
         tags: TAGS,
         summary: 'Delete an alias (its emoji stays)',

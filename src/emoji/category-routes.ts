@@ -1,7 +1,7 @@
 // /api/emoji/categories: list, get, create, update (PUT and PATCH), delete.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { requireRole } from '../auth/guard.ts';
+import { requireRole, ADMINS } from '../auth/guard.ts';
 import { DataOf, IdParams, QueryFlag, errorResponses, isOn } from '../http/schemas.ts';
 import type { CategoryService } from './category-service.ts';
 import type { ResponseCache } from './response-cache.ts';
@@ -72,7 +72,7 @@ export const categoryRoutes: FastifyPluginAsyncTypebox<{ categories: CategorySer
   app.post(
     '/categories',
     {
-      preValidation: requireRole('admin'),
+      preValidation: requireRole(ADMINS),
       schema: {
         tags: TAGS,
         summary: 'Create a category',
@@ -91,7 +91,7 @@ export const categoryRoutes: FastifyPluginAsyncTypebox<{ categories: CategorySer
     app.route({
       method,
       url: '/categories/:id',
-      preValidation: requireRole('admin'),
+      preValidation: requireRole(ADMINS),
       schema: {
         tags: TAGS,
         summary: 'Update a category (every field optional)',
@@ -107,7 +107,7 @@ export const categoryRoutes: FastifyPluginAsyncTypebox<{ categories: CategorySer
   app.delete(
     '/categories/:id',
     {
-      preValidation: requireRole('admin'),
+      preValidation: requireRole(ADMINS),
       schema: {
         tags: TAGS,
         summary: 'Delete a category (its emojis stay, without a category)',

@@ -1,7 +1,7 @@
 // /api/emoji/emojis: list, search, get, create, update (PUT and PATCH), delete.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { requireRole } from '../auth/guard.ts';
+import { requireRole, ADMINS } from '../auth/guard.ts';
 import { PageQueryProperties, PaginatedOf, pageRequest, paginated } from '../http/pagination.ts';
 import { DataOf, IdParams, Nullable, QueryFlag, SearchQueryProperties, errorResponses, isOn } from '../http/schemas.ts';
 import type { EmojiService, LoadedEmoji } from './emoji-service.ts';
@@ -129,7 +129,7 @@ export const emojiRoutes: FastifyPluginAsyncTypebox<{ emojis: EmojiService; base
   app.post(
     '/emojis',
     {
-      preValidation: requireRole('admin'),
+      preValidation: requireRole(ADMINS),
       schema: {
         tags: TAGS,
         summary: 'Create an emoji',
@@ -148,7 +148,7 @@ export const emojiRoutes: FastifyPluginAsyncTypebox<{ emojis: EmojiService; base
     app.route({
       method,
       url: '/emojis/:id',
-      preValidation: requireRole('admin'),
+      preValidation: requireRole(ADMINS),
       schema: {
         tags: TAGS,
         summary: 'Update an emoji (every field optional)',
@@ -164,7 +164,7 @@ export const emojiRoutes: FastifyPluginAsyncTypebox<{ emojis: EmojiService; base
   app.delete(
     '/emojis/:id',
     {
-      preValidation: requireRole('admin'),
+      preValidation: requireRole(ADMINS),
       schema: {
         tags: TAGS,
         summary: 'Delete an emoji and its aliases',

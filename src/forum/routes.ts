@@ -3,7 +3,7 @@
 // managed by admins; moderators approve held posts.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { assertUser, requireRole, requireUser } from '../auth/guard.ts';
+import { assertUser, requireRole, requireUser, STAFF, ADMINS } from '../auth/guard.ts';
 import { PageQueryProperties, PaginatedOf, pageRequest, paginated } from '../http/pagination.ts';
 import { DataOf, IdParams, Int32, Reference, VisibleText, errorResponses } from '../http/schemas.ts';
 import type { ForumPresenter } from './presenter.ts';
@@ -74,7 +74,7 @@ export const forumRoutes: FastifyPluginAsyncTypebox<{ forum: ForumService; prese
   app.post(
     '/forums',
     {
-      preValidation: requireRole('admin'),
+      preValidation: requireRole(ADMINS),
       schema: {
         tags: ['forums'],
         summary: 'Create a forum',
@@ -89,7 +89,7 @@ export const forumRoutes: FastifyPluginAsyncTypebox<{ forum: ForumService; prese
   app.patch(
     '/forums/:id',
     {
-      preValidation: requireRole('admin'),
+      preValidation: requireRole(ADMINS),
       schema: {
         tags: ['forums'],
         summary: 'Rename, describe or reorder a forum',
@@ -105,7 +105,7 @@ export const forumRoutes: FastifyPluginAsyncTypebox<{ forum: ForumService; prese
   app.delete(
     '/forums/:id',
     {
-      preValidation: requireRole('admin'),
+      preValidation: requireRole(ADMINS),
       schema: {
         tags: ['forums'],
         summary: 'Delete an empty forum (409 while it has topics)',
@@ -255,7 +255,7 @@ export const forumRoutes: FastifyPluginAsyncTypebox<{ forum: ForumService; prese
   app.delete(
     '/topics/:id',
     {
-      preValidation: requireRole('moderator', 'admin'),
+      preValidation: requireRole(STAFF),
       schema: {
         tags: ['topics'],
         summary: 'Delete a topic with its posts',
@@ -364,7 +364,7 @@ export const forumRoutes: FastifyPluginAsyncTypebox<{ forum: ForumService; prese
   app.post(
     '/posts/:id/approve',
     {
-      preValidation: requireRole('moderator', 'admin'),
+      preValidation: requireRole(STAFF),
       schema: {
         tags: ['posts'],
         summary: 'Publish a post held for moderation',
@@ -383,7 +383,7 @@ export const forumRoutes: FastifyPluginAsyncTypebox<{ forum: ForumService; prese
   app.post(
     '/posts/:id/reject',
     {
-      preValidation: requireRole('moderator', 'admin'),
+      preValidation: requireRole(STAFF),
       schema: {
         tags: ['posts'],
         summary: 'Reject a held post: it is deleted and its author told by mail',

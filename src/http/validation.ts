@@ -242,16 +242,28 @@ export type FormCheck<T> = { ok: true; value: T } | { ok: false; errors: FieldEr
 
 const formValidators = new WeakMap<object, Check>();
 
-/**
- * Validate a submitted HTML form against the same schema (and so with the same
- * messages) the API uses. Form fields are text, so values are coerced.
- */
-export function checkForm<S extends TSchema>(schema: S, data: unknown): FormCheck<Static<S>> {
+/** The validator of a form's schema, compiled once: form fields are text, so values are coerced. */
+function formValidator(schema: object): Check {
   let validate = formValidators.get(schema);
   if (validate === undefined) {
     validate = withTextRules(schema, textAjv.compile(schema) as Check, true);
     formValidators.set(schema, validate);
   }
+  return validate;
+}
+
+/**
+ * Route validator for the bodies of page forms (`PageRoutes` form routes):
+ * the fields are text, checked exactly as checkForm checks them.
+ */
+export const formValidatorCompiler: FastifySchemaCompiler<object> = ({ schema }) => formValidator(schema);
+
+/**
+ * Validate a submitted HTML form against the same schema (and so with the same
+ * messages) the API uses. Form fields are text, so values are coerced.
+ */
+export function checkForm<S extends TSchema>(schema: S, data: unknown): FormCheck<Static<S>> {
+  const validate = formValidator(schema);
   const value = structuredClone(data ?? {});
   if (validate(value)) return { ok: true, value: value as Static<S> };
   return { ok: false, errors: fieldErrors(validate.errors ?? []) };

@@ -13,12 +13,20 @@
 //     (a redirect would turn a posted form into a GET and lose it);
 //   - the CSRF token is checked here, after the canonical address is known:
 //     a refused POST keeps its Link header, and a page that can show its
-//     form again (`refused`) does so with what was typed (403).
+//     form again (`refused`) does so with what was typed (403);
+//   - a page's forms (`forms`) are posted each to its own address one
+//     segment below the page's (`/topic/{slug}.{id}/reply/`,
+//     `/settings/email/`) with a body schema that Fastify checks, as API
+//     routes have; the order stays canonical address, CSRF token, login,
+//     then the body, whose failure shows the form again with its errors
+//     (`invalid`, 422). GET/HEAD there answer 303 to the page.
 import FindMyWay from 'find-my-way';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { Static, TSchema } from 'typebox';
 import { EXPIRED_FORM, csrfMismatch, csrfTokenAccepted } from '../auth/csrf.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError, type FieldErrors } from '../http/errors.ts';
 import { origin } from '../http/pagination.ts';
+import { fieldErrors, formValidatorCompiler } from '../http/validation.ts';
 import type { FormRefusal } from '../web/form.ts';
 import { requirePageUser } from '../auth/guard.ts';
 import { legacyTarget } from './legacy.ts';
@@ -63,6 +71,8 @@ export interface EntityPage<E> {
    * Pages without it answer with the 403 error page.
    */
   refused?(request: FastifyRequest, reply: FastifyReply, entity: E, visit: PageVisit, refusal: FormRefusal): Promise<FastifyReply>;
+  /** The page's forms, each at `{page path}{name}/` (build each with `entityForm`, which keeps its body's type). */
+  forms?: ReadonlyArray<EntityForm<E>>;
 }
 
 /** What entityDocument() serves: loaded and addressed like an EntityPage, read only. */
@@ -78,10 +88,81 @@ export interface FixedPage {
   serve(request: FastifyRequest, reply: FastifyReply, visit: PageVisit): Promise<FastifyReply>;
   /** As EntityPage.refused. */
   refused?(request: FastifyRequest, reply: FastifyReply, visit: PageVisit, refusal: FormRefusal): Promise<FastifyReply>;
+  /** As EntityPage.forms (build each with `fixedForm`). */
+  forms?: readonly FixedForm[];
+}
+
+/**
+ * A member's form of an entity page. Guests are sent to log in (after the
+ * CSRF check, as on the page); `visit.canonicalPath` is the page's path.
+ * Methods, not function properties: a list of forms with different bodies
+ * is a list of `EntityForm<E>`, and `entityForm` checks each one's types.
+ */
+export interface EntityForm<E, S extends TSchema = TSchema> {
+  /** The last segment of its address: `reply` → `/topic/{slug}.{id}/reply/`. */
+  name: string;
+  /** Checked by Fastify (fields are text: formValidatorCompiler), every field at once. */
+  body: S;
+  /** CSRF token accepted, signed in, body valid. */
+  submit(request: FastifyRequest, reply: FastifyReply, entity: E, visit: PageVisit, body: Static<S>): Promise<FastifyReply>;
+  /** The body failed its schema: show the form again with what was typed and these errors (422). Nothing is written. */
+  invalid(request: FastifyRequest, reply: FastifyReply, entity: E, visit: PageVisit, errors: FieldErrors): Promise<FastifyReply>;
+  /** As EntityPage.refused; absent: the 403 page. */
+  refused?(request: FastifyRequest, reply: FastifyReply, entity: E, visit: PageVisit, refusal: FormRefusal): Promise<FastifyReply>;
+}
+
+/** A member's form of a fixed page, as EntityForm. */
+export interface FixedForm<S extends TSchema = TSchema> {
+  name: string;
+  body: S;
+  submit(request: FastifyRequest, reply: FastifyReply, visit: PageVisit, body: Static<S>): Promise<FastifyReply>;
+  invalid(request: FastifyRequest, reply: FastifyReply, visit: PageVisit, errors: FieldErrors): Promise<FastifyReply>;
+  refused?(request: FastifyRequest, reply: FastifyReply, visit: PageVisit, refusal: FormRefusal): Promise<FastifyReply>;
+}
+
+/** An entity page's form, its handlers typed by its body schema. */
+export function entityForm<E, S extends TSchema>(form: EntityForm<E, S>): EntityForm<E, S> {
+  return form;
+}
+
+/** A fixed page's form, its handlers typed by its body schema. */
+export function fixedForm<S extends TSchema>(form: FixedForm<S>): FixedForm<S> {
+  return form;
 }
 
 /** Every page route checks the CSRF token in serveAt, not in the global hook. */
 const PAGE_ROUTE_CONFIG = { csrfCheckedByRoute: true };
+
+/**
+ * A form's address, with and without its trailing slash: POST submits it;
+ * GET and HEAD (a reload, a login's way back) lead to its page. The body's
+ * validation is attached, not thrown, so that the canonical address, the
+ * CSRF token and the login are judged first (serveAt), as on the page; an
+ * empty POST is an empty form.
+ */
+function routeForm(app: FastifyInstance, url: string, body: TSchema, handler: (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>): void {
+  for (const spelling of [url, url.slice(0, -1)]) {
+    app.route({ method: ['GET', 'HEAD'], url: spelling, handler, config: PAGE_ROUTE_CONFIG });
+    app.route({
+      method: 'POST',
+      url: spelling,
+      handler,
+      config: PAGE_ROUTE_CONFIG,
+      schema: { body },
+      validatorCompiler: formValidatorCompiler,
+      attachValidation: true,
+      preValidation: async (request: FastifyRequest) => {
+        if (request.body === undefined || request.body === null) request.body = {};
+      },
+    });
+  }
+}
+
+/** The field errors of a form route's body, when Fastify found any. */
+function bodyErrors(request: FastifyRequest): FieldErrors | undefined {
+  const failed = request.validationError;
+  return failed === undefined ? undefined : fieldErrors(failed.validation);
+}
 
 type AnyEntityPage = EntityPage<unknown>;
 
@@ -105,6 +186,32 @@ export class PageRoutes {
     const pattern = ENTITY_PATTERNS[kind];
     app.route({ method: [...PAGE_METHODS], url: pattern, handler, config: PAGE_ROUTE_CONFIG });
     app.route({ method: [...PAGE_METHODS], url: pattern.slice(0, -1), handler, config: PAGE_ROUTE_CONFIG });
+    for (const form of page.forms ?? []) this.#entityForm(app, pattern, page, form);
+  }
+
+  #entityForm<E>(app: FastifyInstance, pagePattern: string, page: EntityPage<E>, form: EntityForm<E>): void {
+    const handler = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+      const parsed = parseSemanticSegment((request.params as { segment: string }).segment);
+      if (parsed === null) throw pageNotFound();
+      const entity = await page.load(parsed.id, request);
+      const visit = { canonicalPath: page.path(entity), query: requestQuery(request), params: {} };
+      if (request.method !== 'POST') return reply.redirect(withQuery(visit.canonicalPath, visit.query), 303);
+      const refused = form.refused?.bind(form);
+      return serveAt(
+        request,
+        reply,
+        `${visit.canonicalPath}${form.name}/`,
+        visit,
+        true,
+        () => {
+          const errors = bodyErrors(request);
+          if (errors !== undefined) return form.invalid(request, reply, entity, visit, errors);
+          return form.submit(request, reply, entity, visit, request.body);
+        },
+        refused && ((refusal) => refused(request, reply, entity, visit, refusal)),
+      );
+    };
+    routeForm(app, `${pagePattern}${form.name}/`, form.body, handler);
   }
 
   /**
@@ -133,6 +240,30 @@ export class PageRoutes {
       this.#serveFixed(pattern, page, request.params as Record<string, string>, request, reply, requestQuery(request));
     app.route({ method: [...PAGE_METHODS], url: pattern, handler, config: PAGE_ROUTE_CONFIG });
     if (pattern !== '/') app.route({ method: [...PAGE_METHODS], url: pattern.slice(0, -1), handler, config: PAGE_ROUTE_CONFIG });
+    for (const form of page.forms ?? []) this.#fixedForm(app, pattern, form);
+  }
+
+  #fixedForm(app: FastifyInstance, pagePattern: string, form: FixedForm): void {
+    const handler = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+      const params = request.params as Record<string, string>;
+      const visit = { canonicalPath: fixedPath(pagePattern, params), query: requestQuery(request), params };
+      if (request.method !== 'POST') return reply.redirect(withQuery(visit.canonicalPath, visit.query), 303);
+      const refused = form.refused?.bind(form);
+      return serveAt(
+        request,
+        reply,
+        `${visit.canonicalPath}${form.name}/`,
+        visit,
+        true,
+        () => {
+          const errors = bodyErrors(request);
+          if (errors !== undefined) return form.invalid(request, reply, visit, errors);
+          return form.submit(request, reply, visit, request.body);
+        },
+        refused && ((refusal) => refused(request, reply, visit, refusal)),
+      );
+    };
+    routeForm(app, `${pagePattern}${form.name}/`, form.body, handler);
   }
 
   /** `/viewtopic?t=`, `/viewforum?f=`, `/profile?mode=…` and their `.php` spellings. */
@@ -163,6 +294,7 @@ export class PageRoutes {
     return serveAt(
       request,
       reply,
+      visit.canonicalPath,
       visit,
       page.loginRequired === true,
       () => page.serve(request, reply, entity, visit),
@@ -178,12 +310,12 @@ export class PageRoutes {
     reply: FastifyReply,
     query: URLSearchParams,
   ): Promise<FastifyReply> {
-    const canonicalPath = pattern.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
-    const visit = { canonicalPath, query, params };
+    const visit = { canonicalPath: fixedPath(pattern, params), query, params };
     const refused = page.refused?.bind(page);
     return serveAt(
       request,
       reply,
+      visit.canonicalPath,
       visit,
       page.loginRequired === true,
       () => page.serve(request, reply, visit),
@@ -202,14 +334,15 @@ const EXPIRED_FORM_REFUSAL: FormRefusal = { status: 403, message: EXPIRED_FORM }
 async function serveAt(
   request: FastifyRequest,
   reply: FastifyReply,
+  canonicalPath: string,
   visit: PageVisit,
   loginRequired: boolean,
   serve: () => Promise<FastifyReply>,
   refused: ((refusal: FormRefusal) => Promise<FastifyReply>) | undefined,
 ): Promise<FastifyReply> {
-  if (requestPath(request) !== visit.canonicalPath) {
-    if (request.method === 'GET' || request.method === 'HEAD') return reply.redirect(withQuery(visit.canonicalPath, visit.query), 301);
-    reply.header('link', `<${absolute(request, visit.canonicalPath)}>; rel="canonical"`);
+  if (requestPath(request) !== canonicalPath) {
+    if (request.method === 'GET' || request.method === 'HEAD') return reply.redirect(withQuery(canonicalPath, visit.query), 301);
+    reply.header('link', `<${absolute(request, canonicalPath)}>; rel="canonical"`);
   }
   if (!csrfTokenAccepted(request)) {
     if (refused === undefined || request.method !== 'POST') throw csrfMismatch();
@@ -220,6 +353,11 @@ async function serveAt(
     return reply;
   }
   return serve();
+}
+
+/** A fixed page's path: its pattern with the parameters filled in. */
+function fixedPath(pattern: string, params: Readonly<Record<string, string>>): string {
+  return pattern.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
 }
 
 /** The path as requested, still percent-encoded: a differently encoded spelling is not the canonical one. */

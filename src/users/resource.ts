@@ -1,6 +1,7 @@
 // The JSON shape of a user. E-mail, role and status are private: only admins
 // and the user see them; everyone else gets null in those fields.
 import { Type, type Static } from 'typebox';
+import { ADMINS } from '../auth/guard.ts';
 import type { AuthUser } from '../auth/service.ts';
 import { Nullable } from '../http/schemas.ts';
 import { SecondsTimestamp, isoSeconds } from '../http/timestamps.ts';
@@ -22,7 +23,7 @@ export const UserResource = Type.Object({
 });
 
 export function userResource(row: UserRow, viewer: AuthUser | null): Static<typeof UserResource> {
-  const privileged = viewer !== null && (viewer.role === 'admin' || viewer.id === row.id);
+  const privileged = viewer !== null && (ADMINS.includes(viewer.role) || viewer.id === row.id);
   return {
     id: row.id,
     name: row.username,

@@ -2,7 +2,7 @@
 // and the public profile read (GET /api/users/{id}).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { assertUser, requireRole } from '../auth/guard.ts';
+import { assertUser, requireRole, ADMINS } from '../auth/guard.ts';
 import { PageQueryProperties, PaginatedOf, pageRequest, paginated } from '../http/pagination.ts';
 import { DataOf, IdParams, errorResponses } from '../http/schemas.ts';
 import { Email, Password, Username } from './fields.ts';
@@ -38,7 +38,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ users: UsersService; baseUr
   app.get(
     '/users',
     {
-      preValidation: requireRole('admin'),
+      preValidation: requireRole(ADMINS),
       schema: {
         tags: ['users'],
         summary: 'Users, by name',
@@ -63,7 +63,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ users: UsersService; baseUr
   app.post(
     '/users',
     {
-      preValidation: requireRole('admin'),
+      preValidation: requireRole(ADMINS),
       schema: {
         tags: ['users'],
         summary: 'Create a user (active unless a status is given)',
@@ -91,7 +91,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ users: UsersService; baseUr
   app.patch(
     '/users/:id',
     {
-      preValidation: requireRole('admin'),
+      preValidation: requireRole(ADMINS),
       schema: {
         tags: ['users'],
         summary: 'Change name, e-mail, password, role or status (a ban ends every login at once)',
@@ -107,7 +107,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ users: UsersService; baseUr
   app.delete(
     '/users/:id',
     {
-      preValidation: requireRole('admin'),
+      preValidation: requireRole(ADMINS),
       schema: {
         tags: ['users'],
         summary: 'Delete a user (their posts stay, without author)',

@@ -1,36 +1,14 @@
-// Form controls with their label, and the messages of a failed check right
-// next to the field they are about (linked with aria-describedby). A form
-// refused as a whole (an expired CSRF token, flood control) is shown again
-// with what was typed and the reason above it (FormRefusal).
+// A submitted form: reading its fields, running the service behind it, and
+// showing it again when it fails, with what was typed and the reason above
+// it (field errors 422; refused as a whole, FormRefusal: an expired CSRF
+// token 403, flood control 429). The controls themselves are
+// form-controls.ts, one set for the public and the admin pages.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { FloodError } from '../auth/flood-control.ts';
 import { ApiError, ValidationError, type FieldErrors } from '../http/errors.ts';
 import { loginPath } from '../urls/paths.ts';
 import { html, type SafeHtml } from './html.ts';
 import { sendPage } from './page.ts';
-
-export interface FieldOptions {
-  name: string;
-  label: string;
-  /** Element id; defaults to the name. Set it when a page has two fields of one name. */
-  id?: string;
-  value?: string | undefined;
-  errors?: FieldErrors | undefined;
-  hint?: string;
-  required?: boolean;
-  autocomplete?: string;
-  maxLength?: number;
-}
-
-export function inputField(type: 'text' | 'email' | 'password', options: FieldOptions): SafeHtml {
-  const { id, describedBy, messages } = parts(options);
-  return html`<div><label for="${id}">${options.label}</label>${hint(options, id)}<input id="${id}" name="${options.name}" type="${type}"${type === 'password' ? '' : html` value="${options.value ?? ''}"`}${attributes(options, describedBy, messages.length > 0)}>${errorList(id, messages)}</div>`;
-}
-
-export function textareaField(options: FieldOptions & { rows?: number }): SafeHtml {
-  const { id, describedBy, messages } = parts(options);
-  return html`<div><label for="${id}">${options.label}</label>${hint(options, id)}<textarea id="${id}" name="${options.name}" rows="${options.rows ?? 6}"${attributes(options, describedBy, messages.length > 0)}>${options.value ?? ''}</textarea>${errorList(id, messages)}</div>`;
-}
 
 /** Messages about the form as a whole, or about fields the form does not show. */
 export function formNotice(message: string | undefined, errors?: FieldErrors, shownFields: readonly string[] = []): SafeHtml {
@@ -115,40 +93,80 @@ export function failedNotice(refusal: FormRefusal | undefined, errors: FieldErro
 }
 
 /** The submitted text fields, to put back into a form shown again. */
-export function submitted(body: unknown): Record<string, string> {
+export function submittedText(body: unknown): Record<string, string> {
   const values: Record<string, string> = {};
   if (typeof body !== 'object' || body === null) return values;
   for (const [key, value] of Object.entries(body)) if (typeof value === 'string') values[key] = value;
   return values;
 }
 
-/** The `action` field of a posted form: pages with several forms tell them apart by it. */
-export function formAction(body: unknown, fallback: string): string {
+/**
+ * The `action` field with which pages told their forms apart before each
+ * form had its own address. Read only to show such a form (from a page
+ * loaded before the change) again; nothing is done by it.
+ */
+export function formerAction(body: unknown): string | undefined {
   const value = typeof body === 'object' && body !== null ? (body as Record<string, unknown>)['action'] : undefined;
-  return typeof value === 'string' ? value : fallback;
+  return typeof value === 'string' ? value : undefined;
 }
 
-/** 400 for a form this page does not have (a stale page, a hand-made request). */
-export function unknownAction(): ApiError {
-  return new ApiError('BAD_REQUEST', 'This form cannot be handled here. Reload the page and try again.');
+/** What a page says above a form from its former version, shown again (400): nothing was done. */
+export const OUTDATED_FORM_REFUSAL: FormRefusal = {
+  status: 400,
+  message: 'This form came from an older version of this page, so nothing was saved. What you wrote is kept below: check it and send it again.',
+};
+
+/** 400 for a post to a page that has no form there (a page loaded before an upgrade, a hand-made request). */
+export function outdatedForm(): ApiError {
+  return new ApiError('BAD_REQUEST', 'This form cannot be handled here: it came from an older version of the page. Reload the page and try again.');
 }
 
-function parts(options: FieldOptions): { id: string; describedBy: string[]; messages: string[] } {
-  const id = options.id ?? options.name;
-  const messages = options.errors?.[options.name] ?? [];
-  const describedBy = [...(options.hint === undefined ? [] : [`${id}-hint`]), ...(messages.length === 0 ? [] : [`${id}-error`])];
-  return { id, describedBy, messages };
+// Reading a submitted form field by field (application/x-www-form-urlencoded or multipart).
+
+export type SubmittedForm = Readonly<Record<string, unknown>>;
+
+export function submitted(body: unknown): SubmittedForm {
+  return typeof body === 'object' && body !== null && !Buffer.isBuffer(body) ? (body as SubmittedForm) : {};
 }
 
-function hint(options: FieldOptions, id: string): SafeHtml {
-  return options.hint === undefined ? html`` : html`<p class="hint muted" id="${id}-hint">${options.hint}</p>`;
+/** A text field; a repeated field gives its last value. */
+export function text(form: SubmittedForm, name: string): string | undefined {
+  const value = form[name];
+  if (Array.isArray(value)) return typeof value.at(-1) === 'string' ? (value.at(-1) as string) : undefined;
+  return typeof value === 'string' ? value : undefined;
 }
 
-function attributes(options: FieldOptions, describedBy: string[], invalid: boolean): SafeHtml {
-  return html`${options.required === true ? html` required` : ''}${options.autocomplete === undefined ? '' : html` autocomplete="${options.autocomplete}"`}${options.maxLength === undefined ? '' : html` maxlength="${options.maxLength}"`}${describedBy.length === 0 ? '' : html` aria-describedby="${describedBy.join(' ')}"`}${invalid ? html` aria-invalid="true"` : ''}`;
+/** A text field, left out when empty (optional fields of the API). */
+export function optionalText(form: SubmittedForm, name: string): string | undefined {
+  const value = text(form, name);
+  return value === undefined || value === '' ? undefined : value;
 }
 
-function errorList(id: string, messages: string[]): SafeHtml {
-  if (messages.length === 0) return html``;
-  return html`<p class="field-error" id="${id}-error">${messages.join(' ')}</p>`;
+/** Every value of a field that may repeat (checkbox groups). */
+export function list(form: SubmittedForm, name: string): string[] {
+  const value = form[name];
+  if (Array.isArray(value)) return value.filter((item): item is string => typeof item === 'string');
+  return typeof value === 'string' ? [value] : [];
+}
+
+/** A checkbox: on when sent with any value but "0". */
+export function flag(form: SubmittedForm, name: string): boolean {
+  const value = text(form, name);
+  return value !== undefined && value !== '0' && value !== 'false';
+}
+
+/** The field errors of a service's validation failure; anything else is rethrown. */
+export function validationErrors(error: unknown): FieldErrors {
+  if (error instanceof ValidationError) return error.errors;
+  throw error;
+}
+
+/** Drops empty values, so an untouched filter field means "any" rather than an invalid "". */
+export function withoutBlanks(query: unknown): Record<string, unknown> {
+  const result: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(submitted(query))) {
+    if (value === '' || value === undefined) continue;
+    result[key] = value;
+  }
+  return result;
 }

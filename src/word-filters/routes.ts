@@ -1,7 +1,7 @@
 // /api/word-filters: admins and moderators read and check, admins write.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static } from 'typebox';
-import { assertUser, requireRole } from '../auth/guard.ts';
+import { assertUser, requireRole, STAFF, ADMINS } from '../auth/guard.ts';
 import { PageQueryProperties, PaginatedOf, pageRequest, paginated } from '../http/pagination.ts';
 import { DataOf, IdParams, Nullable, QueryFlag, RequiredText, SearchQueryProperties, errorResponses, isOn } from '../http/schemas.ts';
 import { MAX_TEXT_LENGTH } from './engine/apply.ts';
@@ -77,8 +77,8 @@ export const wordFilterRoutes: FastifyPluginAsyncTypebox<{ wordFilters: WordFilt
   app,
   { wordFilters, baseUrl },
 ) => {
-  const staff = requireRole('admin', 'moderator');
-  const admin = requireRole('admin');
+  const staff = requireRole(STAFF);
+  const admin = requireRole(ADMINS);
 
   app.get(
     '/',

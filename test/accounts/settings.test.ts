@@ -38,7 +38,7 @@ describeEachDatabase('/settings/', (db) => {
     it('is saved and shown under posts and on the profile', async () => {
       const member = await loggedIn(t, { name: 'Signing Sid' });
       await member.browser.get('/settings/');
-      const response = await member.browser.post('/settings/', { action: 'signature', signature: 'Sid <was> here' });
+      const response = await member.browser.post('/settings/signature/', { signature: 'Sid <was> here' });
       assert.equal(response.status, 303);
       assert.equal(response.location, '/settings/?saved=signature');
       assert.match(dom(await member.browser.get(response.location!)).textContent, /Your signature is saved./);
@@ -56,11 +56,11 @@ describeEachDatabase('/settings/', (db) => {
       await createRule(t, 'reviewsig', 'moderate', ['signatures']);
       const member = await loggedIn(t, { name: 'Filtered Fio' });
       await member.browser.get('/settings/');
-      const blocked = await member.browser.post('/settings/', { action: 'signature', signature: 'Buy spamsig now' });
+      const blocked = await member.browser.post('/settings/signature/', { signature: 'Buy spamsig now' });
       assert.equal(blocked.status, 422);
       assert.equal(dom(blocked).text('#signature-error'), 'The signature contains words that are not allowed here.');
       assert.equal(dom(blocked).one('textarea[name="signature"]').text, 'Buy spamsig now');
-      const held = await member.browser.post('/settings/', { action: 'signature', signature: 'Please reviewsig' });
+      const held = await member.browser.post('/settings/signature/', { signature: 'Please reviewsig' });
       assert.equal(held.status, 422);
       assert.match(dom(held).textContent, /The signature contains words that a moderator would have to review first./);
       assert.equal((await t.services.users.get(member.user.id)).signature, '');
@@ -69,7 +69,7 @@ describeEachDatabase('/settings/', (db) => {
     it('is at most 500 characters (422 with the API message)', async () => {
       const member = await loggedIn(t);
       await member.browser.get('/settings/');
-      const response = await member.browser.post('/settings/', { action: 'signature', signature: 'x'.repeat(501) });
+      const response = await member.browser.post('/settings/signature/', { signature: 'x'.repeat(501) });
       assert.equal(response.status, 422);
       assert.match(dom(response).textContent, /The signature field must not be greater than 500 characters./);
     });
@@ -79,16 +79,14 @@ describeEachDatabase('/settings/', (db) => {
     it('needs the current password (422 otherwise) and a matching repetition', async () => {
       const member = await loggedIn(t, { name: 'Guarded Gus' });
       await member.browser.get('/settings/');
-      const wrong = await member.browser.post('/settings/', {
-        action: 'password',
+      const wrong = await member.browser.post('/settings/password/', {
         current_password: 'not it at all',
         password: NEW_PASSWORD,
         password_confirmation: NEW_PASSWORD,
       });
       assert.equal(wrong.status, 422);
       assert.equal(dom(wrong).text('#password-current-password-error'), 'The password is incorrect.');
-      const mismatch = await member.browser.post('/settings/', {
-        action: 'password',
+      const mismatch = await member.browser.post('/settings/password/', {
         current_password: TEST_PASSWORD,
         password: NEW_PASSWORD,
         password_confirmation: 'typo',
@@ -105,8 +103,7 @@ describeEachDatabase('/settings/', (db) => {
       const token = await t.services.auth.issueToken(member.user);
 
       await member.browser.get('/settings/');
-      const response = await member.browser.post('/settings/', {
-        action: 'password',
+      const response = await member.browser.post('/settings/password/', {
         current_password: TEST_PASSWORD,
         password: NEW_PASSWORD,
         password_confirmation: NEW_PASSWORD,
@@ -127,7 +124,7 @@ describeEachDatabase('/settings/', (db) => {
     it('needs the current password', async () => {
       const member = await loggedIn(t);
       await member.browser.get('/settings/');
-      const response = await member.browser.post('/settings/', { action: 'email', email: 'elsewhere@example.test', current_password: 'wrong password' });
+      const response = await member.browser.post('/settings/email/', { email: 'elsewhere@example.test', current_password: 'wrong password' });
       assert.equal(response.status, 422);
       assert.equal(dom(response).text('#email-current-password-error'), 'The password is incorrect.');
       assert.equal((await mailsTo(t, 'elsewhere@example.test')).length, 0);
@@ -137,7 +134,7 @@ describeEachDatabase('/settings/', (db) => {
       const member = await loggedIn(t, { name: 'Moving Mia' });
       const oldEmail = member.user.email;
       await member.browser.get('/settings/');
-      const response = await member.browser.post('/settings/', { action: 'email', email: 'mia.new@example.test', current_password: TEST_PASSWORD });
+      const response = await member.browser.post('/settings/email/', { email: 'mia.new@example.test', current_password: TEST_PASSWORD });
       assert.equal(response.status, 303);
       assert.equal(response.location, '/settings/?saved=email');
       assert.equal((await t.services.users.get(member.user.id)).email, oldEmail, 'unchanged until confirmed');
@@ -163,7 +160,7 @@ describeEachDatabase('/settings/', (db) => {
       const owner = await createUser(t, { name: 'Holding Hal' });
       const member = await loggedIn(t, { name: 'Probing Pat' });
       await member.browser.get('/settings/');
-      const response = await member.browser.post('/settings/', { action: 'email', email: owner.email, current_password: TEST_PASSWORD });
+      const response = await member.browser.post('/settings/email/', { email: owner.email, current_password: TEST_PASSWORD });
       assert.equal(response.status, 303);
       assert.equal(response.location, '/settings/?saved=email');
       const mails = await mailsTo(t, owner.email);
@@ -176,7 +173,7 @@ describeEachDatabase('/settings/', (db) => {
     it('a confirmation for an address another account took meanwhile is refused (409)', async () => {
       const member = await loggedIn(t, { name: 'Slow Sol' });
       await member.browser.get('/settings/');
-      await member.browser.post('/settings/', { action: 'email', email: 'contested@example.test', current_password: TEST_PASSWORD });
+      await member.browser.post('/settings/email/', { email: 'contested@example.test', current_password: TEST_PASSWORD });
       const link = linkIn(await lastMailTo(t, 'contested@example.test'), '/settings/email/');
       await createUser(t, { name: 'contested' });
       const browser = new Browser(t);
@@ -189,7 +186,7 @@ describeEachDatabase('/settings/', (db) => {
     it('says so when the address is already the account’s own', async () => {
       const member = await loggedIn(t);
       await member.browser.get('/settings/');
-      const response = await member.browser.post('/settings/', { action: 'email', email: member.user.email.toUpperCase(), current_password: TEST_PASSWORD });
+      const response = await member.browser.post('/settings/email/', { email: member.user.email.toUpperCase(), current_password: TEST_PASSWORD });
       assert.equal(response.location, '/settings/?saved=email-unchanged');
     });
 

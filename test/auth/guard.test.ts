@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
-import { requireRole } from '../../src/auth/guard.ts';
+import { ADMINS, STAFF, requireRole } from '../../src/auth/guard.ts';
 import { describeEachDatabase, type TestApp } from '../helpers/app.ts';
 import { createUser, signIn } from '../helpers/auth.ts';
 
@@ -8,8 +8,8 @@ describeEachDatabase('the guard', (db) => {
   let t: TestApp;
   before(async () => {
     t = await db.start();
-    t.app.post('/api/test/admin-only', { preHandler: requireRole('admin') }, async (request) => ({ id: request.user?.id }));
-    t.app.get('/api/test/staff', { preHandler: requireRole('admin', 'moderator') }, async () => ({ ok: true }));
+    t.app.post('/api/test/admin-only', { preHandler: requireRole(ADMINS) }, async (request) => ({ id: request.user?.id }));
+    t.app.get('/api/test/staff', { preHandler: requireRole(STAFF) }, async () => ({ ok: true }));
   });
   after(() => t.close());
 

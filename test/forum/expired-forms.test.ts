@@ -47,7 +47,7 @@ describeEachDatabase('forms whose CSRF token expired', (db) => {
   describe('topic reply', () => {
     it('shows the form again with the text kept and a fresh token (403), and nothing is posted', async () => {
       const { member, stale } = await withStaleToken(topicPath());
-      const refused = await member.browser.post(topicPath(), { _csrf: stale, action: 'reply', body: 'A long reply <I typed>' });
+      const refused = await member.browser.post(`${topicPath()}reply/`, { _csrf: stale, body: 'A long reply <I typed>' });
       assert.equal(refused.status, 403);
       assert.match(mainText(refused.body), /This form had expired .* so nothing was saved\. What you wrote is kept below/);
       assert.equal(dom(refused).one('textarea#body[name="body"]').text, 'A long reply <I typed>');
@@ -55,7 +55,7 @@ describeEachDatabase('forms whose CSRF token expired', (db) => {
       assert.ok(fresh !== undefined && fresh !== stale, 'the form carries the current session token');
       assert.equal(await postsWith('A long reply <I typed>'), 0);
 
-      const resent = await member.browser.post(topicPath(), { _csrf: fresh, action: 'reply', body: 'A long reply <I typed>' });
+      const resent = await member.browser.post(`${topicPath()}reply/`, { _csrf: fresh, body: 'A long reply <I typed>' });
       assert.equal(resent.status, 303);
       assert.equal(await postsWith('A long reply <I typed>'), 1);
     });
@@ -65,7 +65,7 @@ describeEachDatabase('forms whose CSRF token expired', (db) => {
       const own = await createTopic(t, author.user, forum, 'Old name');
       const path = `/topic/old-name.${own.id}/`;
       await author.browser.get(path);
-      const refused = await author.browser.post(path, { _csrf: 'stale-token-from-yesterday', action: 'rename', title: 'New name I typed' });
+      const refused = await author.browser.post(`${path}rename/`, { _csrf: 'stale-token-from-yesterday', title: 'New name I typed' });
       assert.equal(refused.status, 403);
       assert.ok(dom(refused).one('details.edit-title').hasAttribute('open'));
       assert.equal(dom(refused).attr('input#rename-title[name="title"][type="text"]', 'value'), 'New name I typed');
@@ -74,7 +74,7 @@ describeEachDatabase('forms whose CSRF token expired', (db) => {
     it('for a member whose login ended meanwhile: a page with what they wrote and a way to log in (403)', async () => {
       const { member, stale } = await withStaleToken(topicPath());
       member.browser.cookies.delete('forum_session');
-      const refused = await member.browser.post(topicPath(), { _csrf: stale, action: 'reply', body: 'Written before the session ended' });
+      const refused = await member.browser.post(`${topicPath()}reply/`, { _csrf: stale, body: 'Written before the session ended' });
       assert.equal(refused.status, 403);
       assert.equal(dom(refused).text('h1'), 'Not saved: you are logged out');
       const draft = dom(refused).one('textarea#draft-body');
@@ -92,7 +92,7 @@ describeEachDatabase('forms whose CSRF token expired', (db) => {
     it('does not keep the watch buttons: a forged watch is the plain 403 page', async () => {
       const member = await loggedIn(t);
       await member.browser.get(topicPath());
-      const refused = await member.browser.post(topicPath(), { _csrf: 'forged-token-value-123', action: 'watch' });
+      const refused = await member.browser.post(`${topicPath()}watch/`, { _csrf: 'forged-token-value-123' });
       assert.equal(refused.status, 403);
       assert.equal(dom(refused).text('h1'), 'Forbidden');
       assert.equal(
@@ -135,14 +135,14 @@ describeEachDatabase('forms whose CSRF token expired', (db) => {
   describe('settings', () => {
     it('shows the signature form again with the signature kept (403), and the fresh token saves it', async () => {
       const { member, stale } = await withStaleToken('/settings/');
-      const refused = await member.browser.post('/settings/', { _csrf: stale, action: 'signature', signature: 'My new signature' });
+      const refused = await member.browser.post('/settings/signature/', { _csrf: stale, signature: 'My new signature' });
       assert.equal(refused.status, 403);
       assert.equal(dom(refused).one('textarea#signature[name="signature"]').text, 'My new signature');
       assert.equal((await t.services.users.get(member.user.id)).signature, '');
-      const token = dom(refused).fields('form:has(input[type="hidden"][name="action"][value="signature"])')['_csrf'] as string | undefined;
+      const token = dom(refused).fields('form[action="/settings/signature/"]')['_csrf'] as string | undefined;
       assert.ok(token !== undefined && token !== stale, 'the form carries the current session token');
 
-      const resent = await member.browser.post('/settings/', { _csrf: token!, action: 'signature', signature: 'My new signature' });
+      const resent = await member.browser.post('/settings/signature/', { _csrf: token!, signature: 'My new signature' });
       assert.equal(resent.status, 303);
       assert.equal((await t.services.users.get(member.user.id)).signature, 'My new signature');
     });
@@ -150,9 +150,8 @@ describeEachDatabase('forms whose CSRF token expired', (db) => {
     it('never echoes passwords', async () => {
       const member = await loggedIn(t);
       await member.browser.get('/settings/');
-      const refused = await member.browser.post('/settings/', {
+      const refused = await member.browser.post('/settings/password/', {
         _csrf: 'forged-token-value-123',
-        action: 'password',
         current_password: 'secret-one-1',
         password: 'secret-two-2',
         password_confirmation: 'secret-two-2',

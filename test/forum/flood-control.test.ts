@@ -130,9 +130,9 @@ describeEachDatabase('flood control', (db) => {
     it('shows a refused reply form again with the text kept and how long to wait (429, Retry-After)', async () => {
       const path = `/topic/busy-topic.${topic.id}/`;
       await member.browser.get(path);
-      assert.equal((await member.browser.post(path, { action: 'reply', body: 'Page reply one' })).status, 303);
+      assert.equal((await member.browser.post(`${path}reply/`, { body: 'Page reply one' })).status, 303);
       await member.browser.get(path);
-      const refused = await member.browser.post(path, { action: 'reply', body: 'Page reply <two> & more' });
+      const refused = await member.browser.post(`${path}reply/`, { body: 'Page reply <two> & more' });
       assert.equal(refused.status, 429);
       assert.ok(Number(refused.headers['retry-after']) >= 1);
       assert.match(refused.headers['content-type'] as string, /^text\/html/);
@@ -169,7 +169,7 @@ describeEachDatabase('flood control', (db) => {
       assert.equal((await mailsTo(t, reader.user.email)).length, 1);
       // Posting is another clock: a mail does not stop a reply.
       await writer.browser.get(`/topic/busy-topic.${topic.id}/`);
-      assert.equal((await writer.browser.post(`/topic/busy-topic.${topic.id}/`, { body: 'A reply after a mail' })).status, 303);
+      assert.equal((await writer.browser.post(`/topic/busy-topic.${topic.id}/reply/`, { body: 'A reply after a mail' })).status, 303);
     });
   });
 

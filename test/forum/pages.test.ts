@@ -168,6 +168,7 @@ describeEachDatabase('forum pages', (db) => {
         value: '   ',
         required: '',
         maxlength: '255',
+        autocomplete: 'off',
         'aria-describedby': 'title-error',
         'aria-invalid': 'true',
       });
@@ -293,7 +294,7 @@ describeEachDatabase('forum pages', (db) => {
     it('lets members reply with the form: 303 to the new post', async () => {
       const page = await bob.browser.get(path());
       assert.equal(dom(page).text('label[for="body"]'), 'Your reply');
-      const response = await bob.browser.post(path(), { action: 'reply', body: 'Replying on the page' });
+      const response = await bob.browser.post(`${path()}reply/`, { body: 'Replying on the page' });
       assert.equal(response.status, 303);
       const match = new RegExp(`^/topic/reading-posts\\.${topic.id}/\\?post=(\\d+)#post-(\\d+)$`).exec(response.location!);
       assert.ok(match, response.location);
@@ -307,10 +308,10 @@ describeEachDatabase('forum pages', (db) => {
       const before = (await t.services.forum.getTopic(topic.id, null)).posts_count;
       await createRule(t, 'blockedreply', 'block', ['posts']);
       await bob.browser.get(path());
-      const blank = await bob.browser.post(path(), { action: 'reply', body: '  ' });
+      const blank = await bob.browser.post(`${path()}reply/`, { body: '  ' });
       assert.equal(blank.status, 422);
       assert.equal(dom(blank).text('p.field-error#body-error'), 'The body field is required.');
-      const blocked = await bob.browser.post(path(), { action: 'reply', body: 'A blockedreply word' });
+      const blocked = await bob.browser.post(`${path()}reply/`, { body: 'A blockedreply word' });
       assert.equal(blocked.status, 422);
       assert.match(dom(blocked).textContent, /The body contains words that are not allowed here./);
       assert.equal(dom(blocked).one('textarea[name="body"]').text, 'A blockedreply word');
@@ -330,10 +331,10 @@ describeEachDatabase('forum pages', (db) => {
       const watched = await createTopic(t, alice.user, forum, 'Watch me');
       const at = `/topic/watch-me.${watched.id}/`;
       const page = await bob.browser.get(at);
-      const watchForm = dom(page).one('form:has(input[type="hidden"][name="action"][value="watch"])');
+      const watchForm = dom(page).one(`form[method="post"][action="${at}watch/"]`);
       assert.equal(dom(watchForm).text('button[type="submit"].secondary'), 'Watch this topic');
-      assert.equal(dom(watchForm).one('input[name="action"]').nextElementSibling?.tagName, 'BUTTON');
-      const watch = await bob.browser.post(at, { action: 'watch' });
+      assert.deepEqual(Object.keys(dom(page).fields(`form[action="${at}watch/"]`)), ['_csrf']);
+      const watch = await bob.browser.post(`${at}watch/`, {});
       assert.equal(watch.status, 303);
       assert.equal(watch.location, at);
       assert.match(dom(await bob.browser.get(at)).textContent, /Stop watching this topic/);
@@ -343,7 +344,8 @@ describeEachDatabase('forum pages', (db) => {
       const mail = await lastMailTo(t, bob.user.email);
       assert.equal(mail.subject, 'New reply in "Watch me"');
 
-      await bob.browser.post(at, { action: 'unwatch' });
+      assert.ok(dom(await bob.browser.get(at)).has(`form[method="post"][action="${at}unwatch/"]`));
+      assert.equal((await bob.browser.post(`${at}unwatch/`, {})).status, 303);
       assert.match(dom(await bob.browser.get(at)).textContent, /Watch this topic/);
       assert.doesNotMatch((await bob.browser.get('/profile/watchlist/')).body, /Watch me/);
     });
@@ -357,32 +359,37 @@ describeEachDatabase('forum pages', (db) => {
       assert.equal(textOf(renameLabel), 'New title');
       assert.equal(renameLabel.nextElementSibling?.id, 'rename-title');
       assert.equal(dom(page).attr('input#rename-title[name="title"][type="text"]', 'value'), 'Typo in titel');
-      const response = await alice.browser.post(at, { action: 'rename', title: 'Typo in title' });
+      const response = await alice.browser.post(`${at}rename/`, { title: 'Typo in title' });
       assert.equal(response.status, 303);
       assert.equal(response.location, `/topic/typo-in-title.${renamed.id}/`);
       assert.equal((await guest().get(at)).location, `/topic/typo-in-title.${renamed.id}/`);
 
       await moderator.browser.get(response.location!);
-      const byModerator = await moderator.browser.post(response.location!, { action: 'rename', title: 'Fixed by a moderator' });
+      const byModerator = await moderator.browser.post(`${response.location!}rename/`, { title: 'Fixed by a moderator' });
       assert.equal(byModerator.location, `/topic/fixed-by-a-moderator.${renamed.id}/`);
 
       await bob.browser.get(byModerator.location!);
-      const refused = await bob.browser.post(byModerator.location!, { action: 'rename', title: 'Hijacked' });
+      const refused = await bob.browser.post(`${byModerator.location!}rename/`, { title: 'Hijacked' });
       assert.equal(refused.status, 403);
       assert.equal((await t.services.forum.getTopic(renamed.id, null)).title, 'Fixed by a moderator');
     });
 
     it('shows a blank new title again with the message (422)', async () => {
       await alice.browser.get(path());
-      const response = await alice.browser.post(path(), { action: 'rename', title: '' });
+      const response = await alice.browser.post(`${path()}rename/`, { title: '' });
       assert.equal(response.status, 422);
       assert.ok(dom(response).one('details.edit-title').hasAttribute('open'));
       assert.equal(dom(response).text('p.field-error#rename-title-error'), 'The title field is required.');
     });
 
-    it('answers an unknown form action with 400', async () => {
+    it('answers a post to the page itself that is no former text form with the 400 page', async () => {
       await bob.browser.get(path());
-      assert.equal((await bob.browser.post(path(), { action: 'explode' })).status, 400);
+      for (const action of ['explode', 'watch', 'unwatch']) {
+        const response = await bob.browser.post(path(), { action });
+        assert.equal(response.status, 400, action);
+        assert.match(dom(response).textContent, /came from an older version of the page/);
+      }
+      assert.equal(await t.services.forum.isWatching({ id: bob.user.id, name: bob.user.username, email: bob.user.email, role: 'user' }, topic.id), false);
     });
 
     it('counts views in memory, shows them at once, and writes them in one batch', async () => {

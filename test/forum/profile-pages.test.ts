@@ -177,11 +177,13 @@ describeEachDatabase('profile pages', (db) => {
       assert.equal(textOf(stop), 'Stop watching Watched here');
       assert.equal(dom(stop).text('span.visually-hidden'), 'Watched here');
 
-      const response = await watcher.browser.post('/profile/watchlist/', { action: 'unwatch', topic_id: String(topic.id) });
+      const response = await watcher.browser.post('/profile/watchlist/unwatch/', { topic_id: String(topic.id) });
       assert.equal(response.status, 303);
       assert.equal(response.location, '/profile/watchlist/');
       assert.doesNotMatch((await watcher.browser.get('/profile/watchlist/')).body, /Watched here/);
-      assert.equal((await watcher.browser.post('/profile/watchlist/', { action: 'unwatch', topic_id: 'x' })).status, 400);
+      const invalid = await watcher.browser.post('/profile/watchlist/unwatch/', { topic_id: 'x' });
+      assert.equal(invalid.status, 422);
+      assert.match(dom(invalid).text('.notice.error'), /The topic id field must be an integer\./);
     });
 
     it('does not list a watched topic that was held for moderation later', async () => {

@@ -19,7 +19,9 @@ const EXPECTED_ACTIONS = [
   '/login/',
   '/register/',
   '/password-recovery/',
-  '/settings/',
+  '/settings/email/',
+  '/settings/password/',
+  '/settings/signature/',
   '/logout/',
   '/admin/word-filters/',
   '/admin/forums/',
@@ -48,7 +50,7 @@ describeEachDatabase('fuzz: the forms', ({ start }) => {
     const actions = new Set(forms.map((form) => form.action));
     const missing = EXPECTED_ACTIONS.filter((action) => !actions.has(action));
     if (missing.length > 0) throw new Error(`forms not found on any page: ${missing.join(', ')}`);
-    if (!forms.some((form) => form.action.startsWith('/topic/')) || !forms.some((form) => form.action.startsWith('/forum/')))
+    if (!forms.some((form) => /^\/topic\/.*\/reply\/$/.test(form.action)) || !forms.some((form) => form.action.startsWith('/forum/')))
       throw new Error('no reply or new-topic form found');
     for (const form of forms) {
       const name = `POST ${form.action} (${

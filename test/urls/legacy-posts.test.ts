@@ -62,7 +62,7 @@ describeEachDatabase('POST to a legacy URL whose CSRF token is refused', (db) =>
     assert.equal(response.status, 403);
     const form = dom(response).one('form.stacked:has(textarea#body)');
     assert.equal(form.getAttribute('method'), 'post');
-    assert.equal(form.getAttribute('action'), `/topic/legacy-topic.${topic.id}/`);
+    assert.equal(form.getAttribute('action'), `/topic/legacy-topic.${topic.id}/reply/`);
     assert.equal(dom(response).fields('form.stacked:has(textarea#body)')['body'], 'Typed at an old address');
   });
 

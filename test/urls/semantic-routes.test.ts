@@ -172,10 +172,10 @@ describeEachDatabase('semantic URL routing', (db) => {
 
     it('a form posted to a stale slug is processed there, not redirected, with a canonical Link header', async () => {
       await alice.browser.get(`/topic/hello-world.${topic.id}/`);
-      const response = await alice.browser.post(`/topic/stale-slug.${topic.id}`, { action: 'reply', body: 'Posted to a stale address' });
+      const response = await alice.browser.post(`/topic/stale-slug.${topic.id}/reply`, { body: 'Posted to a stale address' });
       assert.equal(response.status, 303);
       assert.match(response.location!, new RegExp(`^/topic/hello-world\\.${topic.id}/\\?post=\\d+#post-\\d+$`));
-      assert.equal(response.headers['link'], `<http://localhost/topic/hello-world.${topic.id}/>; rel="canonical"`);
+      assert.equal(response.headers['link'], `<http://localhost/topic/hello-world.${topic.id}/reply/>; rel="canonical"`);
     });
   });
 
@@ -233,18 +233,15 @@ describeEachDatabase('semantic URL routing', (db) => {
       }
     });
 
-    it('a reply POSTed to /viewtopic.php?t= is processed like the page, with a canonical Link header', async () => {
+    it('a reply POSTed to /viewtopic.php?t= is not saved: the page shows it again in the reply form (400), with a canonical Link header', async () => {
       await alice.browser.get(`/topic/hello-world.${topic.id}/`);
+      const before = (await t.services.forum.getTopic(topic.id, null)).posts_count;
       const response = await alice.browser.post(`/viewtopic.php?t=${topic.id}`, { body: 'Replying through the old address' });
-      assert.equal(response.status, 303);
+      assert.equal(response.status, 400);
       assert.equal(response.headers['link'], `<http://localhost/topic/hello-world.${topic.id}/>; rel="canonical"`);
-      const page = await alice.browser.get(response.location!);
-      assert.ok(
-        dom(page)
-          .texts('article')
-          .some((text) => text.includes('Replying through the old address')),
-        'the reply is shown as a post',
-      );
+      assert.match(dom(response).textContent, /This form came from an older version of this page, so nothing was saved/);
+      assert.equal(dom(response).fields(`form[action="/topic/hello-world.${topic.id}/reply/"]`)['body'], 'Replying through the old address');
+      assert.equal((await t.services.forum.getTopic(topic.id, null)).posts_count, before);
     });
 
     it('a registration POSTed to /profile.php?mode=register is processed like /register/', async () => {

@@ -10,7 +10,8 @@ import { loginPath, passwordRecoveryPath } from '../../urls/paths.ts';
 import type { FixedPage, PageVisit } from '../../urls/semantic-routes.ts';
 import type { UserRow } from '../../users/repository.ts';
 import { PASSWORD_MIN } from '../../users/fields.ts';
-import { CHECK_FIELDS, attempt, failedNotice, failedStatus, formNotice, inputField, submitted, type FormRefusal } from '../../web/form.ts';
+import { CHECK_FIELDS, attempt, failedNotice, failedStatus, formNotice, submittedText, type FormRefusal } from '../../web/form.ts';
+import { pageFormState, textInput } from '../../web/form-controls.ts';
 import { html } from '../../web/html.ts';
 import { csrfInput, sendPage } from '../../web/page.ts';
 import { NewPasswordForm, RecoveryForm, withConfirmation } from '../forms.ts';
@@ -31,18 +32,18 @@ export function passwordRecoveryPage({ accounts }: AccountPageDeps): FixedPage {
 ${errors === undefined ? '' : failedNotice(refusal, errors, ['email'])}
 <form method="post" action="${passwordRecoveryPath()}" class="stacked">
 ${csrfInput(request, reply)}
-${inputField('email', { name: 'email', label: 'E-mail address', value: values['email'], errors, required: true, autocomplete: 'email' })}
+${textInput(pageFormState(values, errors), { type: 'email', name: 'email', label: 'E-mail address', required: true, autocomplete: 'email' })}
 <div><button type="submit">Send me a link</button></div>
 </form>`,
     });
   }
 
   return {
-    refused: async (request, reply, _visit, refusal) => form(request, reply, submitted(request.body), {}, refusal),
+    refused: async (request, reply, _visit, refusal) => form(request, reply, submittedText(request.body), {}, refusal),
     async serve(request, reply) {
       if (request.method !== 'POST') return form(request, reply);
       const check = checkForm(RecoveryForm, request.body);
-      if (!check.ok) return form(request, reply, submitted(request.body), check.errors);
+      if (!check.ok) return form(request, reply, submittedText(request.body), check.errors);
       await accounts.requestPasswordReset(check.value.email);
       return sendPage(request, reply, {
         title: 'Check your mail',
@@ -76,8 +77,8 @@ export function passwordResetPage({ accounts }: AccountPageDeps): FixedPage {
 ${errors === undefined ? '' : formNotice(CHECK_FIELDS, errors, ['password', 'password_confirmation'])}
 <form method="post" action="${visit.canonicalPath}" class="stacked">
 ${csrfInput(request, reply)}
-${inputField('password', { name: 'password', label: 'New password', errors, required: true, autocomplete: 'new-password', hint: `At least ${PASSWORD_MIN} characters.` })}
-${inputField('password', { name: 'password_confirmation', label: 'Repeat the new password', errors, required: true, autocomplete: 'new-password' })}
+${textInput(pageFormState({}, errors), { type: 'password', name: 'password', label: 'New password', required: true, autocomplete: 'new-password', hint: `At least ${PASSWORD_MIN} characters.` })}
+${textInput(pageFormState({}, errors), { type: 'password', name: 'password_confirmation', label: 'Repeat the new password', required: true, autocomplete: 'new-password' })}
 <div><button type="submit">Save the new password</button></div>
 </form>`,
     });
@@ -90,7 +91,7 @@ ${inputField('password', { name: 'password_confirmation', label: 'Repeat the new
         const user = await accounts.checkPasswordReset(key);
         if (request.method !== 'POST') return form(request, reply, visit, user);
         const check = checkForm(NewPasswordForm, request.body);
-        const errors = withConfirmation(check.ok ? undefined : check.errors, submitted(request.body));
+        const errors = withConfirmation(check.ok ? undefined : check.errors, submittedText(request.body));
         if (!check.ok || errors !== undefined) return form(request, reply, visit, user, errors ?? {});
         const reset = await attempt(() => accounts.resetPassword(key, check.value.password));
         if (!reset.ok) return form(request, reply, visit, user, reset.errors);

@@ -7,7 +7,8 @@ import { checkForm } from '../../http/validation.ts';
 import { loginPath, passwordRecoveryPath, registerPath } from '../../urls/paths.ts';
 import type { FixedPage } from '../../urls/semantic-routes.ts';
 import { PASSWORD_MIN, USERNAME_MAX, USERNAME_MIN } from '../../users/fields.ts';
-import { attempt, failedNotice, failedStatus, inputField, submitted, type FormRefusal } from '../../web/form.ts';
+import { attempt, failedNotice, failedStatus, submittedText, type FormRefusal } from '../../web/form.ts';
+import { pageFormState, textInput } from '../../web/form-controls.ts';
 import { html } from '../../web/html.ts';
 import { csrfInput, sendPage } from '../../web/page.ts';
 import { RegisterForm, withConfirmation } from '../forms.ts';
@@ -26,10 +27,10 @@ export function registerPage({ accounts }: AccountPageDeps): FixedPage {
 ${errors === undefined ? '' : failedNotice(refusal, errors, FIELDS)}
 <form method="post" action="${registerPath()}" class="stacked">
 ${csrfInput(request, reply)}
-${inputField('text', { name: 'username', label: 'User name', value: values['username'], errors, required: true, autocomplete: 'username', maxLength: USERNAME_MAX, hint: `${USERNAME_MIN} to ${USERNAME_MAX} characters: letters, digits, spaces, _ - and . Everyone sees it.` })}
-${inputField('email', { name: 'email', label: 'E-mail address', value: values['email'], errors, required: true, autocomplete: 'email', hint: 'We send the activation link there. Nobody else sees it.' })}
-${inputField('password', { name: 'password', label: 'Password', errors, required: true, autocomplete: 'new-password', hint: `At least ${PASSWORD_MIN} characters.` })}
-${inputField('password', { name: 'password_confirmation', label: 'Repeat the password', errors, required: true, autocomplete: 'new-password' })}
+${textInput(pageFormState(values, errors), { name: 'username', label: 'User name', required: true, autocomplete: 'username', maxlength: USERNAME_MAX, hint: `${USERNAME_MIN} to ${USERNAME_MAX} characters: letters, digits, spaces, _ - and . Everyone sees it.` })}
+${textInput(pageFormState(values, errors), { type: 'email', name: 'email', label: 'E-mail address', required: true, autocomplete: 'email', hint: 'We send the activation link there. Nobody else sees it.' })}
+${textInput(pageFormState({}, errors), { type: 'password', name: 'password', label: 'Password', required: true, autocomplete: 'new-password', hint: `At least ${PASSWORD_MIN} characters.` })}
+${textInput(pageFormState({}, errors), { type: 'password', name: 'password_confirmation', label: 'Repeat the password', required: true, autocomplete: 'new-password' })}
 <div><button type="submit">Create account</button></div>
 </form>
 <p>Already registered? <a href="${loginPath()}">Log in</a>.</p>`,
@@ -39,11 +40,11 @@ ${inputField('password', { name: 'password_confirmation', label: 'Repeat the pas
   return {
     // Passwords are not echoed: the name and address come back, the passwords are typed again.
     refused: async (request, reply, _visit, refusal) =>
-      request.user !== null ? reply.redirect('/', 303) : form(request, reply, submitted(request.body), {}, refusal),
+      request.user !== null ? reply.redirect('/', 303) : form(request, reply, submittedText(request.body), {}, refusal),
     async serve(request, reply) {
       if (request.user !== null) return reply.redirect('/', 303);
       if (request.method !== 'POST') return form(request, reply);
-      const values = submitted(request.body);
+      const values = submittedText(request.body);
       const check = checkForm(RegisterForm, request.body);
       const errors = withConfirmation(check.ok ? undefined : check.errors, values);
       if (!check.ok || errors !== undefined) return form(request, reply, values, errors ?? {});

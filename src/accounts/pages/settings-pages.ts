@@ -1,30 +1,31 @@
 // `/settings/` (login required): the owner's e-mail address, password and
-// signature, one form each (the `action` field says which). Address and
+// signature, one form each, posted to `/settings/email/`, `/settings/password/`
+// and `/settings/signature/` and checked there by their schemas. Address and
 // password changes need the current password. A new address takes effect
 // when the link mailed to it is opened at `/settings/email/{key}/`.
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { TSchema } from 'typebox';
 import { assertUser } from '../../auth/guard.ts';
 import { startBrowserSession } from './login-pages.ts';
 import type { FieldErrors } from '../../http/errors.ts';
-import { checkForm } from '../../http/validation.ts';
 import { loginPath, profilePath, settingsPath } from '../../urls/paths.ts';
-import type { FixedPage } from '../../urls/semantic-routes.ts';
+import { fixedForm, type FixedForm, type FixedPage, type PageVisit } from '../../urls/semantic-routes.ts';
 import { PASSWORD_MIN, SIGNATURE_MAX } from '../../users/fields.ts';
 import type { UserRow } from '../../users/repository.ts';
 import { csrfMismatch } from '../../auth/csrf.ts';
 import {
+  OUTDATED_FORM_REFUSAL,
   attempt,
   failedNotice,
   failedStatus,
-  formAction,
-  inputField,
+  formerAction,
   okNotice,
+  outdatedForm,
   sessionEndedPage,
-  submitted,
-  textareaField,
-  unknownAction,
+  submittedText,
   type FormRefusal,
 } from '../../web/form.ts';
+import { pageFormState, textArea, textInput } from '../../web/form-controls.ts';
 import { html, type SafeHtml } from '../../web/html.ts';
 import { csrfInput, sendPage } from '../../web/page.ts';
 import { EmailChangeForm, PasswordChangeForm, SignatureForm, withConfirmation } from '../forms.ts';
@@ -80,8 +81,8 @@ ${section(
   ['email', 'current_password'],
   html`
 <p class="muted">Now: ${me.email}. Only you and the administrators see it.</p>
-${inputField('email', { name: 'email', id: 'email-new', label: 'New e-mail address', value: valueOf('email', 'email'), errors: errorsOf('email'), required: true, autocomplete: 'email' })}
-${inputField('password', { name: 'current_password', id: 'email-current-password', label: 'Your current password', errors: errorsOf('email'), required: true, autocomplete: 'current-password' })}
+${textInput(pageFormState({ email: valueOf('email', 'email') }, errorsOf('email') ?? {}), { type: 'email', name: 'email', id: 'email-new', label: 'New e-mail address', required: true, autocomplete: 'email' })}
+${textInput(pageFormState({}, errorsOf('email') ?? {}), { type: 'password', name: 'current_password', id: 'email-current-password', label: 'Your current password', required: true, autocomplete: 'current-password' })}
 <div><button type="submit">Change e-mail address</button></div>`,
 )}
 ${section(
@@ -92,9 +93,9 @@ ${section(
   failed,
   ['current_password', 'password', 'password_confirmation'],
   html`
-${inputField('password', { name: 'current_password', id: 'password-current-password', label: 'Current password', errors: errorsOf('password'), required: true, autocomplete: 'current-password' })}
-${inputField('password', { name: 'password', id: 'password-new', label: 'New password', errors: errorsOf('password'), required: true, autocomplete: 'new-password', hint: `At least ${PASSWORD_MIN} characters.` })}
-${inputField('password', { name: 'password_confirmation', id: 'password-confirmation', label: 'Repeat the new password', errors: errorsOf('password'), required: true, autocomplete: 'new-password' })}
+${textInput(pageFormState({}, errorsOf('password') ?? {}), { type: 'password', name: 'current_password', id: 'password-current-password', label: 'Current password', required: true, autocomplete: 'current-password' })}
+${textInput(pageFormState({}, errorsOf('password') ?? {}), { type: 'password', name: 'password', id: 'password-new', label: 'New password', required: true, autocomplete: 'new-password', hint: `At least ${PASSWORD_MIN} characters.` })}
+${textInput(pageFormState({}, errorsOf('password') ?? {}), { type: 'password', name: 'password_confirmation', id: 'password-confirmation', label: 'Repeat the new password', required: true, autocomplete: 'new-password' })}
 <div><button type="submit">Change password</button></div>`,
 )}
 ${section(
@@ -105,7 +106,7 @@ ${section(
   failed,
   ['signature'],
   html`
-${textareaField({ name: 'signature', label: 'Signature', value: valueOf('signature', 'signature', me.signature), errors: errorsOf('signature'), maxLength: SIGNATURE_MAX, rows: 4, hint: `Shown under your posts and on your profile. At most ${SIGNATURE_MAX} characters; leave it empty for none.` })}
+${textArea(pageFormState({ signature: valueOf('signature', 'signature', me.signature) }, errorsOf('signature') ?? {}), { name: 'signature', label: 'Signature', maxlength: SIGNATURE_MAX, rows: 4, hint: `Shown under your posts and on your profile. At most ${SIGNATURE_MAX} characters; leave it empty for none.` })}
 <div><button type="submit">Save signature</button></div>`,
 )}`,
     });
@@ -123,58 +124,93 @@ ${textareaField({ name: 'signature', label: 'Signature', value: valueOf('signatu
     return html`<section aria-labelledby="${name}-heading">
 <h2 id="${name}-heading">${title}</h2>
 ${failed?.section !== name ? '' : failedNotice(failed.refusal, failed.errors, fields)}
-<form method="post" action="${settingsPath()}" class="stacked">
-${csrfInput(request, reply)}<input type="hidden" name="action" value="${name}">
+<form method="post" action="${settingsPath()}${name}/" class="stacked">
+${csrfInput(request, reply)}
 ${controls}
 </form>
 </section>`;
   }
 
-  async function save(request: FastifyRequest, reply: FastifyReply, query: URLSearchParams): Promise<FastifyReply> {
-    const user = assertUser(request);
-    const values = submitted(request.body);
-    const fail = (section: Section, errors: FieldErrors) => show(request, reply, query, { section, values, errors });
-    switch (formAction(request.body, '')) {
-      case 'email': {
-        const check = checkForm(EmailChangeForm, request.body);
-        if (!check.ok) return fail('email', check.errors);
-        const result = await attempt(() => accounts.requestEmailChange(user, check.value.current_password, check.value.email));
-        if (!result.ok) return fail('email', result.errors);
-        return reply.redirect(settingsPath({ saved: result.value === 'unchanged' ? 'email-unchanged' : 'email' }), 303);
-      }
-      case 'password': {
-        const check = checkForm(PasswordChangeForm, request.body);
-        const errors = withConfirmation(check.ok ? undefined : check.errors, values);
-        if (!check.ok || errors !== undefined) return fail('password', errors ?? {});
-        const result = await attempt(() => accounts.changePassword(user, check.value.current_password, check.value.password));
-        if (!result.ok) return fail('password', result.errors);
+  /** A section's form shown again with what was typed (passwords never) and why nothing was saved. */
+  async function refill(request: FastifyRequest, reply: FastifyReply, visit: PageVisit, section: Section, refusal: FormRefusal): Promise<FastifyReply> {
+    const values = submittedText(request.body);
+    if (request.user === null) return sessionEndedPage(request, reply, visit.canonicalPath, { fields: DRAFT_FIELDS[section], values });
+    return show(request, reply, visit.query, { section, values, errors: {}, refusal });
+  }
+
+  /** A section's form at `/settings/{section}/`: its schema, then the service; field errors show the section again (422). */
+  function sectionForm<S extends TSchema>(
+    section: Section,
+    body: S,
+    submit: FixedForm<S>['submit'],
+    check: (values: Record<string, string>, errors: FieldErrors | undefined) => FieldErrors | undefined = (_, errors) => errors,
+  ): FixedForm<S> {
+    return fixedForm({
+      name: section,
+      body,
+      async submit(request, reply, visit, valid) {
+        const errors = check(submittedText(request.body), undefined);
+        if (errors !== undefined) return show(request, reply, visit.query, { section, values: submittedText(request.body), errors });
+        return submit(request, reply, visit, valid);
+      },
+      invalid: (request, reply, visit, errors) => {
+        const values = submittedText(request.body);
+        return show(request, reply, visit.query, { section, values, errors: check(values, errors) ?? errors });
+      },
+      refused: (request, reply, visit, refusal) => refill(request, reply, visit, section, refusal),
+    });
+  }
+
+  const failed = (request: FastifyRequest, reply: FastifyReply, visit: PageVisit, section: Section, errors: FieldErrors) =>
+    show(request, reply, visit.query, { section, values: submittedText(request.body), errors });
+
+  const forms: FixedForm[] = [
+    sectionForm('email', EmailChangeForm, async (request, reply, visit, body) => {
+      const result = await attempt(() => accounts.requestEmailChange(assertUser(request), body.current_password, body.email));
+      if (!result.ok) return failed(request, reply, visit, 'email', result.errors);
+      return reply.redirect(settingsPath({ saved: result.value === 'unchanged' ? 'email-unchanged' : 'email' }), 303);
+    }),
+    sectionForm(
+      'password',
+      PasswordChangeForm,
+      async (request, reply, visit, body) => {
+        const user = assertUser(request);
+        const result = await attempt(() => accounts.changePassword(user, body.current_password, body.password));
+        if (!result.ok) return failed(request, reply, visit, 'password', result.errors);
         // The change ended every session, this one too; this browser gets a new one.
         await startBrowserSession(auth, user.id, request, reply);
         return reply.redirect(settingsPath({ saved: 'password' }), 303);
-      }
-      case 'signature': {
-        const check = checkForm(SignatureForm, request.body);
-        if (!check.ok) return fail('signature', check.errors);
-        const result = await attempt(() => accounts.changeSignature(user, check.value.signature));
-        if (!result.ok) return fail('signature', result.errors);
-        return reply.redirect(settingsPath({ saved: 'signature' }), 303);
-      }
-      default:
-        throw unknownAction();
-    }
+      },
+      (values, errors) => withConfirmation(errors, values),
+    ),
+    sectionForm('signature', SignatureForm, async (request, reply, visit, body) => {
+      const result = await attempt(() => accounts.changeSignature(assertUser(request), body.signature));
+      if (!result.ok) return failed(request, reply, visit, 'signature', result.errors);
+      return reply.redirect(settingsPath({ saved: 'signature' }), 303);
+    }),
+  ];
+
+  /** A POST to `/settings/` itself: a section's form from before each had its address. Shown again, nothing saved (400). */
+  async function former(request: FastifyRequest, reply: FastifyReply, visit: PageVisit): Promise<FastifyReply> {
+    const section = formerSection(request.body);
+    if (section === undefined) throw outdatedForm();
+    return refill(request, reply, visit, section, OUTDATED_FORM_REFUSAL);
   }
 
   return {
     loginRequired: true,
-    serve: (request, reply, visit) => (request.method === 'POST' ? save(request, reply, visit.query) : show(request, reply, visit.query)),
+    serve: (request, reply, visit) => (request.method === 'POST' ? former(request, reply, visit) : show(request, reply, visit.query)),
     async refused(request, reply, visit, refusal) {
-      const section = SECTIONS.find((name) => name === formAction(request.body, ''));
+      const section = formerSection(request.body);
       if (section === undefined) throw csrfMismatch();
-      const values = submitted(request.body);
-      if (request.user === null) return sessionEndedPage(request, reply, visit.canonicalPath, { fields: DRAFT_FIELDS[section], values });
-      return show(request, reply, visit.query, { section, values, errors: {}, refusal });
+      return refill(request, reply, visit, section, refusal);
     },
+    forms,
   };
+}
+
+function formerSection(body: unknown): Section | undefined {
+  return SECTIONS.find((name) => name === formerAction(body));
 }
 
 const PROBLEMS: KeyProblemTexts = {

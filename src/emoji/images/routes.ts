@@ -7,7 +7,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
-import { requireRole } from '../../auth/guard.ts';
+import { requireRole, ADMINS } from '../../auth/guard.ts';
 import { ApiError, ValidationError } from '../../http/errors.ts';
 import { DataOf, errorResponses } from '../../http/schemas.ts';
 import { IMAGE_PATHS, IMAGE_RULES, checkImage, sizeText, type ImageKind, type ImageStore, type StoredImage } from './store.ts';
@@ -62,7 +62,7 @@ export const imageUploadRoutes: FastifyPluginAsyncTypebox<{ images: ImageStore }
     app.post(
       path,
       {
-        preValidation: requireRole('admin'),
+        preValidation: requireRole(ADMINS),
         config: multipartLimit(kind),
         // The body is a file, checked by its content in the handler; the schema documents it.
         validatorCompiler: () => () => true,

@@ -9,9 +9,9 @@ import type { FieldErrors } from '../../http/errors.ts';
 import { PER_PAGE_DEFAULT } from '../../http/pagination.ts';
 import { checkForm } from '../../http/validation.ts';
 import { forumFeedPath, forumPath, loginPath, withQuery } from '../../urls/paths.ts';
-import { pageNotFound, type EntityPage, type PageVisit } from '../../urls/semantic-routes.ts';
-import { csrfMismatch } from '../../auth/csrf.ts';
-import { attempt, failedNotice, formAction, failedStatus, inputField, sessionEndedPage, submitted, textareaField, type FormRefusal } from '../../web/form.ts';
+import { entityForm, pageNotFound, type EntityPage, type PageVisit } from '../../urls/semantic-routes.ts';
+import { attempt, failedNotice, failedStatus, sessionEndedPage, submittedText, type FormRefusal } from '../../web/form.ts';
+import { pageFormState, textArea, textInput } from '../../web/form-controls.ts';
 import { html } from '../../web/html.ts';
 import { lastPage, pageNav, requestedPage } from '../../web/page-nav.ts';
 import { csrfInput, sendPage } from '../../web/page.ts';
@@ -20,7 +20,7 @@ import { ForumBodies, POST_BODY_MAX, TOPIC_TITLE_MAX } from '../routes.ts';
 import { filled, PageCache, uncached, viewerKind, type Fragment } from '../page-cache.ts';
 import type { AuthUser } from '../../auth/service.ts';
 import type { ForumPageDeps } from './deps.ts';
-import { breadcrumb, buttonForm, feedLinks, topicTable, unreadMarker } from './parts.ts';
+import { breadcrumb, buttonForm, feedLinks, NoFields, topicTable, unreadMarker } from './parts.ts';
 
 export const TOPICS_PER_PAGE = PER_PAGE_DEFAULT;
 
@@ -67,7 +67,7 @@ export function forumPage({ forum, presenter, views, addons, pageCache }: ForumP
       body: html`${breadcrumb([])}
 <h1>${row.name}</h1>
 ${row.description === '' ? '' : html`<p class="muted">${row.description}</p>`}
-${request.user === null ? '' : html`<div class="actions">${buttonForm(request, reply, visit.canonicalPath, 'mark-read', 'Mark this forum read')}</div>`}
+${request.user === null ? '' : html`<div class="actions">${buttonForm(request, reply, `${visit.canonicalPath}mark-read/`, 'Mark this forum read')}</div>`}
 ${filled(topics, (hole) => {
   if (hole < listed.length) return listed[hole]!.stored + views.unwritten(listed[hole]!.id);
   const topic = listed[hole - listed.length]!;
@@ -82,8 +82,8 @@ ${
     : html`${failed === undefined ? '' : failedNotice(failed.refusal, failed.errors, ['title', 'body'])}
 <form method="post" action="${visit.canonicalPath}" class="stacked">
 ${csrfInput(request, reply)}
-${inputField('text', { name: 'title', label: 'Title', value: failed?.values['title'], errors: failed?.errors, required: true, maxLength: TOPIC_TITLE_MAX })}
-${textareaField({ name: 'body', label: 'Message', value: failed?.values['body'], errors: failed?.errors, required: true, maxLength: POST_BODY_MAX, rows: 10 })}
+${textInput(pageFormState(failed?.values, failed?.errors), { name: 'title', label: 'Title', required: true, maxlength: TOPIC_TITLE_MAX })}
+${textArea(pageFormState(failed?.values, failed?.errors), { name: 'body', label: 'Message', required: true, maxlength: POST_BODY_MAX, rows: 10 })}
 <div><button type="submit">Start topic</button></div>
 </form>
 ${addons?.newTopic?.(request, row) ?? ''}`
@@ -126,11 +126,7 @@ ${addons?.newTopic?.(request, row) ?? ''}`
         await requirePageUser(request, reply);
         return reply;
       }
-      if (formAction(request.body, 'topic') === 'mark-read') {
-        await forum.unread.markForumRead(assertUser(request), row.id);
-        return reply.redirect(withQuery(visit.canonicalPath, visit.query), 303);
-      }
-      const values = submitted(request.body);
+      const values = submittedText(request.body);
       const form = checkForm(NewTopicForm, request.body);
       if (!form.ok) return show(request, reply, row, visit, { values, errors: form.errors });
       const created = await attempt(() => forum.createTopic(assertUser(request), { forum_id: row.id, ...form.value }));
@@ -138,11 +134,20 @@ ${addons?.newTopic?.(request, row) ?? ''}`
       return reply.redirect((await presenter.heading(created.value)).path, 303);
     },
     async refused(request, reply, row, visit, refusal) {
-      // The mark-read button carries no text to keep: the 403 page is enough.
-      if (formAction(request.body, 'topic') === 'mark-read') throw csrfMismatch();
-      const values = submitted(request.body);
+      const values = submittedText(request.body);
       if (request.user === null) return sessionEndedPage(request, reply, visit.canonicalPath, { fields: DRAFT_FIELDS, values });
       return show(request, reply, row, visit, { values, errors: {}, refusal });
     },
+    forms: [
+      entityForm({
+        name: 'mark-read',
+        body: NoFields,
+        async submit(request, reply, row, visit) {
+          await forum.unread.markForumRead(assertUser(request), row.id);
+          return reply.redirect(withQuery(visit.canonicalPath, visit.query), 303);
+        },
+        invalid: (request, reply, row, visit) => show(request, reply, row, visit),
+      }),
+    ],
   };
 }

@@ -1,46 +1,36 @@
 // `/`: the forums, in their display order.
 import { PER_PAGE_DEFAULT, pageRequest } from '../../http/pagination.ts';
 import { forumPath, siteFeedPath, withQuery } from '../../urls/paths.ts';
-import { pageNotFound, type FixedPage } from '../../urls/semantic-routes.ts';
-import { assertUser, requirePageUser } from '../../auth/guard.ts';
-import { formAction, unknownAction } from '../../web/form.ts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { fixedForm, pageNotFound, type FixedPage, type PageVisit } from '../../urls/semantic-routes.ts';
+import { assertUser } from '../../auth/guard.ts';
+import { outdatedForm } from '../../web/form.ts';
 import { counted } from '../../web/format.ts';
 import { html, type SafeHtml } from '../../web/html.ts';
 import { lastPage, pageNav, requestedPage } from '../../web/page-nav.ts';
 import { sendPage } from '../../web/page.ts';
 import type { ForumPageDeps } from './deps.ts';
-import { buttonForm, feedLinks } from './parts.ts';
+import { buttonForm, feedLinks, NoFields } from './parts.ts';
 
 export const FORUMS_PER_PAGE = PER_PAGE_DEFAULT;
 
 export function homePage({ forum }: ForumPageDeps): FixedPage {
-  return {
-    async serve(request, reply, visit) {
-      if (request.method === 'POST') {
-        // The one form here: "Mark all forums read".
-        if (request.user === null) {
-          await requirePageUser(request, reply);
-          return reply;
-        }
-        if (formAction(request.body, 'mark-read') !== 'mark-read') throw unknownAction();
-        await forum.unread.markAllRead(assertUser(request));
-        return reply.redirect(withQuery('/', visit.query), 303);
-      }
-      const page = requestedPage(visit.query);
-      if (page === null) throw pageNotFound();
-      const [{ rows, total }, unread] = await Promise.all([
-        forum.listForums(pageRequest({ page, per_page: FORUMS_PER_PAGE })),
-        forum.unread.forumsWithUnread(request.user),
-      ]);
-      const last = lastPage(total, FORUMS_PER_PAGE);
-      if (page > last) throw pageNotFound();
-      const href = (n: number) => withQuery('/', n === 1 ? {} : { page: n });
-      return sendPage(request, reply, {
-        title: 'Forums',
-        canonical: href(page),
-        head: feedLinks('Newest topics', siteFeedPath),
-        body: html`<h1>Forums</h1>
-${request.user === null ? '' : html`<div class="actions">${buttonForm(request, reply, href(page), 'mark-read', 'Mark all forums read')}</div>`}
+  async function show(request: FastifyRequest, reply: FastifyReply, visit: PageVisit): Promise<FastifyReply> {
+    const page = requestedPage(visit.query);
+    if (page === null) throw pageNotFound();
+    const [{ rows, total }, unread] = await Promise.all([
+      forum.listForums(pageRequest({ page, per_page: FORUMS_PER_PAGE })),
+      forum.unread.forumsWithUnread(request.user),
+    ]);
+    const last = lastPage(total, FORUMS_PER_PAGE);
+    if (page > last) throw pageNotFound();
+    const href = (n: number) => withQuery('/', n === 1 ? {} : { page: n });
+    return sendPage(request, reply, {
+      title: 'Forums',
+      canonical: href(page),
+      head: feedLinks('Newest topics', siteFeedPath),
+      body: html`<h1>Forums</h1>
+${request.user === null ? '' : html`<div class="actions">${buttonForm(request, reply, withQuery('/mark-read/', page === 1 ? {} : { page }), 'Mark all forums read')}</div>`}
 ${
   rows.length === 0
     ? html`<p>There are no forums yet.</p>`
@@ -53,8 +43,26 @@ ${rows.map((row) => html`<tr><td><a href="${forumPath(row)}">${row.name}</a>${fo
 </table>`
 }
 ${pageNav(page, last, href)}`,
-      });
+    });
+  }
+
+  return {
+    async serve(request, reply, visit) {
+      // The page's only form ("Mark all forums read") has its own address; a POST here is from a page loaded before that.
+      if (request.method === 'POST') throw outdatedForm();
+      return show(request, reply, visit);
     },
+    forms: [
+      fixedForm({
+        name: 'mark-read',
+        body: NoFields,
+        async submit(request, reply, visit) {
+          await forum.unread.markAllRead(assertUser(request));
+          return reply.redirect(withQuery('/', visit.query), 303);
+        },
+        invalid: (request, reply, visit) => show(request, reply, visit),
+      }),
+    ],
   };
 }
 

@@ -1,6 +1,7 @@
 // Pieces several forum pages show: the breadcrumb trail, the list of topics,
 // the small one-button forms.
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
 import { counted, timeHtml } from '../../web/format.ts';
 import type { TopicUnread } from '../unread.ts';
 import { html, type SafeHtml } from '../../web/html.ts';
@@ -72,16 +73,18 @@ export class AuthorLinks {
 
 const DELETED_USER = html`<span class="muted">Deleted user</span>`;
 
-/** A form that is only a button (watch, unwatch): posts `action` (and `fields`) to `target`. */
+/** A form that is only a button (watch, unwatch): posts its hidden `fields` to `target`, the action's own address. */
+/** The body of a form that is only a button. */
+export const NoFields = Type.Object({});
+
 export function buttonForm(
   request: FastifyRequest,
   reply: FastifyReply,
   target: string,
-  action: string,
   label: string | SafeHtml,
   fields: Record<string, string | number> = {},
 ): SafeHtml {
-  return html`<form method="post" action="${target}" class="inline">${csrfInput(request, reply)}<input type="hidden" name="action" value="${action}">${Object.entries(fields).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`)}<button type="submit" class="secondary">${label}</button></form>`;
+  return html`<form method="post" action="${target}" class="inline">${csrfInput(request, reply)}${Object.entries(fields).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`)}<button type="submit" class="secondary">${label}</button></form>`;
 }
 
 export function postsCount(count: number): string {

@@ -7,7 +7,8 @@ import { checkForm } from '../../http/validation.ts';
 import { profileEmailPath, profilePath, withQuery } from '../../urls/paths.ts';
 import type { EntityPage, PageVisit } from '../../urls/semantic-routes.ts';
 import type { UserRow } from '../../users/repository.ts';
-import { CHECK_FIELDS, attempt, formNotice, inputField, okNotice, sessionEndedPage, submitted, textareaField } from '../../web/form.ts';
+import { CHECK_FIELDS, attempt, formNotice, okNotice, sessionEndedPage, submittedText } from '../../web/form.ts';
+import { pageFormState, textArea, textInput } from '../../web/form-controls.ts';
 import { html } from '../../web/html.ts';
 import { csrfInput, sendPage } from '../../web/page.ts';
 import { PROFILE_MAIL_MESSAGE_MAX, PROFILE_MAIL_SUBJECT_MAX, PROFILE_MAILS_PER_HOUR, ProfileMailForm } from '../profile-mail.ts';
@@ -50,8 +51,8 @@ ${sent ? okNotice(`Your message to ${user.username} was sent.`) : ''}
 ${formNotice(state.message, state.errors, ['subject', 'message'])}
 <form method="post" action="${visit.canonicalPath}" class="stacked">
 ${csrfInput(request, reply)}
-${inputField('text', { name: 'subject', label: 'Subject', value: state.values?.['subject'], errors: state.errors, required: true, maxLength: PROFILE_MAIL_SUBJECT_MAX })}
-${textareaField({ name: 'message', label: 'Message', value: state.values?.['message'], errors: state.errors, required: true, maxLength: PROFILE_MAIL_MESSAGE_MAX, rows: 10 })}
+${textInput(pageFormState(state.values, state.errors), { name: 'subject', label: 'Subject', required: true, maxlength: PROFILE_MAIL_SUBJECT_MAX })}
+${textArea(pageFormState(state.values, state.errors), { name: 'message', label: 'Message', required: true, maxlength: PROFILE_MAIL_MESSAGE_MAX, rows: 10 })}
 <div><button type="submit">Send</button></div>
 </form>`,
     });
@@ -63,7 +64,7 @@ ${textareaField({ name: 'message', label: 'Message', value: state.values?.['mess
     path: (user) => profileEmailPath({ id: user.id, name: user.username }),
     async serve(request, reply, user, visit) {
       if (request.method !== 'POST') return show(request, reply, user, visit, { status: 200 });
-      const values = submitted(request.body);
+      const values = submittedText(request.body);
       const form = checkForm(ProfileMailForm, request.body);
       if (!form.ok) return show(request, reply, user, visit, { status: 422, message: CHECK_FIELDS, values, errors: form.errors });
       const result = await attempt(() => profileMail.send(assertUser(request), user, form.value));
@@ -84,7 +85,7 @@ ${textareaField({ name: 'message', label: 'Message', value: state.values?.['mess
       return reply.redirect(withQuery(visit.canonicalPath, { sent: 1 }), 303);
     },
     async refused(request, reply, user, visit, refusal) {
-      const values = submitted(request.body);
+      const values = submittedText(request.body);
       if (request.user === null) return sessionEndedPage(request, reply, visit.canonicalPath, { fields: DRAFT_FIELDS, values });
       return show(request, reply, user, visit, { status: refusal.status, message: refusal.message, values });
     },

@@ -1,29 +1,30 @@
 // `/topic/{slug}.{id}/`: a topic's posts, oldest first, fifty to a page.
 // `?post=<id>` opens the page holding that post; `?start=<offset>` (the
 // legacy viewtopic parameter) the page holding that offset. Members reply,
-// watch or stop watching, and the author or a moderator edits the title, all
-// by POST to the same address (the form's `action` field says which).
+// watch or stop watching, and the author or a moderator edits the title,
+// each form posted to its own address below the topic's (`reply/`,
+// `rename/`, `watch/`, `unwatch/`) and its body checked by its schema there.
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { TSchema } from 'typebox';
 import { assertUser, requirePageUser } from '../../auth/guard.ts';
 import type { AuthUser } from '../../auth/service.ts';
 import type { FieldErrors } from '../../http/errors.ts';
 import { PER_PAGE_DEFAULT } from '../../http/pagination.ts';
-import { checkForm } from '../../http/validation.ts';
 import { forumPath, loginPath, parseId, topicFeedPath, topicUnreadPath, withQuery } from '../../urls/paths.ts';
-import { pageNotFound, type EntityPage, type PageVisit } from '../../urls/semantic-routes.ts';
+import { entityForm, pageNotFound, type EntityForm, type EntityPage, type PageVisit } from '../../urls/semantic-routes.ts';
 import { csrfMismatch } from '../../auth/csrf.ts';
 import {
+  OUTDATED_FORM_REFUSAL,
   attempt,
   failedNotice,
   failedStatus,
-  formAction,
-  inputField,
+  formerAction,
+  outdatedForm,
   sessionEndedPage,
-  submitted,
-  textareaField,
-  unknownAction,
+  submittedText,
   type FormRefusal,
 } from '../../web/form.ts';
+import { pageFormState, textArea, textInput } from '../../web/form-controls.ts';
 import { counted, timeHtml } from '../../web/format.ts';
 import { html, type SafeHtml } from '../../web/html.ts';
 import { lastPage, pageNav, requestedPage } from '../../web/page-nav.ts';
@@ -35,7 +36,7 @@ import { ForumBodies, POST_BODY_MAX, TOPIC_TITLE_MAX } from '../routes.ts';
 import { isStaff } from '../service.ts';
 import { filled, uncached, viewerKind, type Fragment } from '../page-cache.ts';
 import type { ForumPageDeps } from './deps.ts';
-import { AuthorLinks, breadcrumb, buttonForm, feedLinks } from './parts.ts';
+import { AuthorLinks, breadcrumb, buttonForm, feedLinks, NoFields } from './parts.ts';
 
 export const POSTS_PER_PAGE = PER_PAGE_DEFAULT;
 
@@ -45,9 +46,12 @@ export interface LoadedTopic {
   heading: TopicHeading;
 }
 
+type TextForm = 'reply' | 'rename';
+
 /** A form of this page that failed, shown again with its values and messages. */
 interface FailedForm {
-  form: 'reply' | 'rename';
+  /** `watch` stands for both buttons, whose bodies have no fields. */
+  form: TextForm | 'watch';
   values: Record<string, string>;
   errors: FieldErrors;
   /** Refused as a whole (expired form 403, posting too fast 429) rather than for its fields. */
@@ -59,6 +63,10 @@ const DRAFT_FIELDS = {
   reply: [{ name: 'body', label: 'Your reply' }],
   rename: [{ name: 'title', label: 'New title' }],
 } as const;
+
+/** The watch buttons send nothing but the CSRF token. */
+
+const topicForm = <S extends TSchema>(form: EntityForm<LoadedTopic, S>): EntityForm<LoadedTopic, S> => entityForm(form);
 
 export function topicPage({ forum, presenter, views, addons, pageCache }: ForumPageDeps): EntityPage<LoadedTopic> {
   async function pageToShow(topic: LoadedTopic, query: URLSearchParams, viewer: AuthUser | null): Promise<number | null> {
@@ -103,13 +111,14 @@ export function topicPage({ forum, presenter, views, addons, pageCache }: ForumP
 <h1>${topic.heading.html}</h1>
 ${topic.row.status === 'pending' ? html`<p class="notice">This topic is waiting for moderation. Until a moderator approves it, only its author and the moderators can see it.</p>` : ''}
 <p class="muted">${counted(topic.row.posts_count, 'post', 'posts')} · ${counted(topic.row.views_count + views.unwritten(topic.row.id), 'view', 'views')}</p>
+${failed?.form === 'watch' ? failedNotice(failed.refusal, failed.errors, []) : ''}
 ${
   viewer === null
     ? ''
     : html`<div class="actions">${
         watching
-          ? buttonForm(request, reply, visit.canonicalPath, 'unwatch', 'Stop watching this topic')
-          : buttonForm(request, reply, visit.canonicalPath, 'watch', 'Watch this topic')
+          ? buttonForm(request, reply, `${visit.canonicalPath}unwatch/`, 'Stop watching this topic')
+          : buttonForm(request, reply, `${visit.canonicalPath}watch/`, 'Watch this topic')
       }</div>`
 }
 ${mayRename ? renameForm(request, reply, topic, visit, failed?.form === 'rename' ? failed : undefined) : ''}
@@ -150,38 +159,74 @@ ${replySection(request, reply, visit, failed?.form === 'reply' ? failed : undefi
     return new Map(texts.map((text, index) => [text, rendered[index]!]));
   }
 
-  async function act(request: FastifyRequest, reply: FastifyReply, topic: LoadedTopic, visit: PageVisit): Promise<FastifyReply> {
+  /** A text form shown again, with what was typed and why nothing was saved; a guest's is kept on the session-ended page. */
+  async function refill(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    topic: LoadedTopic,
+    visit: PageVisit,
+    form: TextForm,
+    refusal: FormRefusal,
+  ): Promise<FastifyReply> {
+    const values = submittedText(request.body);
+    if (request.user === null) return sessionEndedPage(request, reply, visit.canonicalPath, { fields: DRAFT_FIELDS[form], values });
+    return show(request, reply, topic, visit, { form, values, errors: {}, refusal });
+  }
+
+  /**
+   * A POST to the topic's own address: a form of the page as it was before
+   * each form had its address (a tab opened before an upgrade). Nothing is
+   * done; a reply or title is shown again to be sent from the new form (400).
+   */
+  async function former(request: FastifyRequest, reply: FastifyReply, topic: LoadedTopic, visit: PageVisit): Promise<FastifyReply> {
+    const form = formerTextForm(request.body);
+    if (form === undefined) throw outdatedForm();
     if (request.user === null) {
       await requirePageUser(request, reply);
       return reply;
     }
-    const user = assertUser(request);
-    const values = submitted(request.body);
-    switch (formAction(request.body, 'reply')) {
-      case 'reply': {
-        const form = checkForm(ForumBodies.post, request.body);
-        if (!form.ok) return show(request, reply, topic, visit, { form: 'reply', values, errors: form.errors });
-        const posted = await attempt(() => forum.reply(topic.row.id, user, form.value.body));
-        if (!posted.ok) return show(request, reply, topic, visit, { form: 'reply', values, errors: posted.errors, refusal: posted.refusal });
-        return reply.redirect(postPathOn(topic.heading.path, posted.value.id), 303);
-      }
-      case 'rename': {
-        const form = checkForm(ForumBodies.rename, request.body);
-        if (!form.ok) return show(request, reply, topic, visit, { form: 'rename', values, errors: form.errors });
-        const renamed = await attempt(() => forum.renameTopic(topic.row.id, user, form.value.title));
-        if (!renamed.ok) return show(request, reply, topic, visit, { form: 'rename', values, errors: renamed.errors, refusal: renamed.refusal });
-        return reply.redirect((await presenter.heading(renamed.value)).path, 303);
-      }
-      case 'watch':
-        await forum.watch(user, topic.row.id);
-        return reply.redirect(withQuery(visit.canonicalPath, visit.query), 303);
-      case 'unwatch':
-        await forum.unwatch(user, topic.row.id);
-        return reply.redirect(withQuery(visit.canonicalPath, visit.query), 303);
-      default:
-        throw unknownAction();
-    }
+    return refill(request, reply, topic, visit, form, OUTDATED_FORM_REFUSAL);
   }
+
+  const watchButton = (name: 'watch' | 'unwatch', change: (user: AuthUser, topicId: number) => Promise<unknown>) =>
+    topicForm({
+      name,
+      body: NoFields,
+      async submit(request, reply, topic, visit) {
+        await change(assertUser(request), topic.row.id);
+        return reply.redirect(withQuery(visit.canonicalPath, visit.query), 303);
+      },
+      invalid: (request, reply, topic, visit, errors) => show(request, reply, topic, visit, { form: 'watch', values: {}, errors }),
+    });
+
+  const forms: Array<EntityForm<LoadedTopic>> = [
+    topicForm({
+      name: 'reply',
+      body: ForumBodies.post,
+      async submit(request, reply, topic, visit, body) {
+        const posted = await attempt(() => forum.reply(topic.row.id, assertUser(request), body.body));
+        if (!posted.ok)
+          return show(request, reply, topic, visit, { form: 'reply', values: submittedText(request.body), errors: posted.errors, refusal: posted.refusal });
+        return reply.redirect(postPathOn(topic.heading.path, posted.value.id), 303);
+      },
+      invalid: (request, reply, topic, visit, errors) => show(request, reply, topic, visit, { form: 'reply', values: submittedText(request.body), errors }),
+      refused: (request, reply, topic, visit, refusal) => refill(request, reply, topic, visit, 'reply', refusal),
+    }),
+    topicForm({
+      name: 'rename',
+      body: ForumBodies.rename,
+      async submit(request, reply, topic, visit, body) {
+        const renamed = await attempt(() => forum.renameTopic(topic.row.id, assertUser(request), body.title));
+        if (!renamed.ok)
+          return show(request, reply, topic, visit, { form: 'rename', values: submittedText(request.body), errors: renamed.errors, refusal: renamed.refusal });
+        return reply.redirect((await presenter.heading(renamed.value)).path, 303);
+      },
+      invalid: (request, reply, topic, visit, errors) => show(request, reply, topic, visit, { form: 'rename', values: submittedText(request.body), errors }),
+      refused: (request, reply, topic, visit, refusal) => refill(request, reply, topic, visit, 'rename', refusal),
+    }),
+    watchButton('watch', (user, topicId) => forum.watch(user, topicId)),
+    watchButton('unwatch', (user, topicId) => forum.unwatch(user, topicId)),
+  ];
 
   return {
     async load(id, request) {
@@ -189,16 +234,21 @@ ${replySection(request, reply, visit, failed?.form === 'reply' ? failed : undefi
       return { row, heading: await presenter.heading(row) };
     },
     path: (topic) => topic.heading.path,
-    serve: (request, reply, topic, visit) => (request.method === 'POST' ? act(request, reply, topic, visit) : show(request, reply, topic, visit)),
+    serve: (request, reply, topic, visit) => (request.method === 'POST' ? former(request, reply, topic, visit) : show(request, reply, topic, visit)),
     async refused(request, reply, topic, visit, refusal) {
-      const form = formAction(request.body, 'reply');
       // Watch buttons carry no text to keep: the 403 page is enough.
-      if (form !== 'reply' && form !== 'rename') throw csrfMismatch();
-      const values = submitted(request.body);
-      if (request.user === null) return sessionEndedPage(request, reply, visit.canonicalPath, { fields: DRAFT_FIELDS[form], values });
-      return show(request, reply, topic, visit, { form, values, errors: {}, refusal });
+      const form = formerTextForm(request.body);
+      if (form === undefined) throw csrfMismatch();
+      return refill(request, reply, topic, visit, form, refusal);
     },
+    forms,
   };
+}
+
+/** Which text form a post to the page's own address came from: its `action` field, a reply when it has none. */
+function formerTextForm(body: unknown): TextForm | undefined {
+  const action = formerAction(body) ?? 'reply';
+  return action === 'reply' || action === 'rename' ? action : undefined;
 }
 
 interface PostParts {
@@ -221,9 +271,9 @@ ${parts.signature.value === '' ? '' : html`<footer class="signature">${parts.sig
 function renameForm(request: FastifyRequest, reply: FastifyReply, topic: LoadedTopic, visit: PageVisit, failed: FailedForm | undefined): SafeHtml {
   return html`<details class="edit-title"${failed === undefined ? '' : html` open`}><summary>Edit the title</summary>
 ${failed === undefined ? '' : failedNotice(failed.refusal, failed.errors, ['title'])}
-<form method="post" action="${visit.canonicalPath}" class="stacked">
-${csrfInput(request, reply)}<input type="hidden" name="action" value="rename">
-${inputField('text', { name: 'title', id: 'rename-title', label: 'New title', value: failed?.values['title'] ?? topic.row.title, errors: failed?.errors, required: true, maxLength: TOPIC_TITLE_MAX })}
+<form method="post" action="${visit.canonicalPath}rename/" class="stacked">
+${csrfInput(request, reply)}
+${textInput(pageFormState({ title: failed?.values['title'] ?? topic.row.title }, failed?.errors ?? {}), { name: 'title', id: 'rename-title', label: 'New title', required: true, maxlength: TOPIC_TITLE_MAX })}
 <div><button type="submit">Save title</button></div>
 </form>
 </details>`;
@@ -236,9 +286,9 @@ function replySection(request: FastifyRequest, reply: FastifyReply, visit: PageV
   return html`<section aria-labelledby="reply-heading">
 <h2 id="reply-heading">Reply</h2>
 ${failed === undefined ? '' : failedNotice(failed.refusal, failed.errors, ['body'])}
-<form method="post" action="${visit.canonicalPath}" class="stacked">
-${csrfInput(request, reply)}<input type="hidden" name="action" value="reply">
-${textareaField({ name: 'body', label: 'Your reply', value: failed?.values['body'], errors: failed?.errors, required: true, maxLength: POST_BODY_MAX, rows: 8 })}
+<form method="post" action="${visit.canonicalPath}reply/" class="stacked">
+${csrfInput(request, reply)}
+${textArea(pageFormState(failed?.values, failed?.errors), { name: 'body', label: 'Your reply', required: true, maxlength: POST_BODY_MAX, rows: 8 })}
 <div><button type="submit">Post reply</button></div>
 </form>
 </section>`;

@@ -1,13 +1,15 @@
 // `/profile/watchlist/`: the topics you watch (login required); you get a mail
-// for every new reply in them. POST with `action=unwatch` removes one.
+// for every new reply in them. Each one's button posts `topic_id` to
+// `/profile/watchlist/unwatch/` (with the list's page in the query).
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { assertUser } from '../../auth/guard.ts';
+import type { FieldErrors } from '../../http/errors.ts';
 import { PER_PAGE_DEFAULT, pageRequest } from '../../http/pagination.ts';
 import { IdParams } from '../../http/schemas.ts';
-import { checkForm } from '../../http/validation.ts';
-import { watchlistPath } from '../../urls/paths.ts';
-import { pageNotFound, type FixedPage } from '../../urls/semantic-routes.ts';
-import { formAction, unknownAction } from '../../web/form.ts';
+import { watchlistPath, withQuery } from '../../urls/paths.ts';
+import { fixedForm, pageNotFound, type FixedPage, type PageVisit } from '../../urls/semantic-routes.ts';
+import { failedNotice, outdatedForm } from '../../web/form.ts';
 import { html } from '../../web/html.ts';
 import { lastPage, pageNav, requestedPage } from '../../web/page-nav.ts';
 import { sendPage } from '../../web/page.ts';
@@ -19,34 +21,28 @@ export const WATCHED_PER_PAGE = PER_PAGE_DEFAULT;
 const UnwatchForm = Type.Object({ topic_id: IdParams.properties.id });
 
 export function watchlistPage({ forum, presenter, views }: ForumPageDeps): FixedPage {
-  return {
-    loginRequired: true,
-    async serve(request, reply, visit) {
-      const user = assertUser(request);
-      if (request.method === 'POST') {
-        const form = checkForm(UnwatchForm, request.body);
-        if (formAction(request.body, 'unwatch') !== 'unwatch' || !form.ok) throw unknownAction();
-        await forum.unwatch(user, form.value.topic_id);
-        return reply.redirect(watchlistPath(Object.fromEntries(visit.query)), 303);
-      }
-
-      const page = requestedPage(visit.query);
-      if (page === null) throw pageNotFound();
-      const { rows, total } = await forum.watchedTopics(user, pageRequest({ page, per_page: WATCHED_PER_PAGE }));
-      const last = lastPage(total, WATCHED_PER_PAGE);
-      if (page > last) throw pageNotFound();
-      const [headings, unread] = await Promise.all([
-        presenter.headings(rows),
-        forum.unread.ofTopics(
-          user,
-          rows.map((row) => row.id),
-        ),
-      ]);
-      const href = (n: number) => watchlistPath(n === 1 ? {} : { page: n });
-      return sendPage(request, reply, {
-        title: 'Your watchlist',
-        canonical: href(page),
-        body: html`<h1>Your watchlist</h1>
+  async function show(request: FastifyRequest, reply: FastifyReply, visit: PageVisit, errors?: FieldErrors): Promise<FastifyReply> {
+    const user = assertUser(request);
+    const page = requestedPage(visit.query);
+    if (page === null) throw pageNotFound();
+    const { rows, total } = await forum.watchedTopics(user, pageRequest({ page, per_page: WATCHED_PER_PAGE }));
+    const last = lastPage(total, WATCHED_PER_PAGE);
+    if (page > last) throw pageNotFound();
+    const [headings, unread] = await Promise.all([
+      presenter.headings(rows),
+      forum.unread.ofTopics(
+        user,
+        rows.map((row) => row.id),
+      ),
+    ]);
+    const href = (n: number) => watchlistPath(n === 1 ? {} : { page: n });
+    const unwatchPath = withQuery(`${watchlistPath()}unwatch/`, page === 1 ? {} : { page });
+    return sendPage(request, reply, {
+      title: 'Your watchlist',
+      canonical: href(page),
+      status: errors === undefined ? 200 : 422,
+      body: html`<h1>Your watchlist</h1>
+${errors === undefined ? '' : failedNotice(undefined, errors, [])}
 <p class="muted">You get an e-mail for every new reply in these topics. Topics with replies you have not read show how many, linked to the first.</p>
 ${
   rows.length === 0
@@ -56,11 +52,30 @@ ${
         unwrittenViews: (id) => views.unwritten(id),
         unreadCell: (topic, _index, heading) => unreadMarker(unread.get(topic.id), { id: topic.id, title: heading.title }),
         action: (topic, heading) =>
-          buttonForm(request, reply, href(page), 'unwatch', html`Stop watching<span class="visually-hidden"> ${heading.html}</span>`, { topic_id: topic.id }),
+          buttonForm(request, reply, unwatchPath, html`Stop watching<span class="visually-hidden"> ${heading.html}</span>`, { topic_id: topic.id }),
       })
 }
 ${pageNav(page, last, href)}`,
-      });
+    });
+  }
+
+  return {
+    loginRequired: true,
+    async serve(request, reply, visit) {
+      // The list's only form has its own address; a POST here is from a page loaded before that.
+      if (request.method === 'POST') throw outdatedForm();
+      return show(request, reply, visit);
     },
+    forms: [
+      fixedForm({
+        name: 'unwatch',
+        body: UnwatchForm,
+        async submit(request, reply, visit, body) {
+          await forum.unwatch(assertUser(request), body.topic_id);
+          return reply.redirect(watchlistPath(Object.fromEntries(visit.query)), 303);
+        },
+        invalid: (request, reply, visit, errors) => show(request, reply, visit, errors),
+      }),
+    ],
   };
 }

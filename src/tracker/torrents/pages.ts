@@ -18,7 +18,8 @@ import { origin, pageRequest } from '../../http/pagination.ts';
 import { checkForm } from '../../http/validation.ts';
 import { forumPath, loginPath, profilePath, topicPath, withQuery } from '../../urls/paths.ts';
 import { pageNotFound, type PageRoutes } from '../../urls/semantic-routes.ts';
-import { CHECK_FIELDS, attempt, formNotice, inputField, submitted, textareaField } from '../../web/form.ts';
+import { CHECK_FIELDS, attempt, formNotice, submittedText } from '../../web/form.ts';
+import { pageFormState, textArea, textInput } from '../../web/form-controls.ts';
 import { counted, timeHtml } from '../../web/format.ts';
 import { html, type SafeHtml } from '../../web/html.ts';
 import { lastPage, pageNav, requestedPage } from '../../web/page-nav.ts';
@@ -196,8 +197,8 @@ ${failed === undefined ? '' : formNotice(CHECK_FIELDS, failed.errors, ['title', 
 ${csrfInput(request, reply)}
 ${
   isNew
-    ? html`${inputField('text', { name: 'title', label: 'Title', value: failed?.values['title'], errors: failed?.errors, required: true, maxLength: TOPIC_TITLE_MAX })}
-${textareaField({ name: 'body', label: 'Description', value: failed?.values['body'], errors: failed?.errors, required: true, maxLength: POST_BODY_MAX, rows: 10 })}`
+    ? html`${textInput(pageFormState(failed?.values, failed?.errors), { name: 'title', label: 'Title', required: true, maxlength: TOPIC_TITLE_MAX })}
+${textArea(pageFormState(failed?.values, failed?.errors), { name: 'body', label: 'Description', required: true, maxlength: POST_BODY_MAX, rows: 10 })}`
     : ''
 }
 <div class="field"><label for="torrent-file">.torrent file</label>
@@ -214,7 +215,7 @@ ${failed?.errors['file'] ? html`<p class="error" id="torrent-file-error">${faile
   app.post('/tracker/upload/', uploadOptions, async (request, reply) => {
     const target = await uploadTarget(request);
     const user = assertUser(request);
-    const values = submitted(request.body);
+    const values = submittedText(request.body);
     const file = uploadedFile(request);
     const site = origin(request, request.server.site.baseUrl);
     if ('topic' in target) {
@@ -246,7 +247,7 @@ ${failed?.errors['file'] ? html`<p class="error" id="torrent-file-error">${faile
     const form = checkForm(ModerateForm, request.body);
     if (!form.ok) throw new ApiError('BAD_REQUEST', 'Choose a status and a freeleech kind from the lists.');
     const torrent = await torrents.update(pageId(request), user, form.value);
-    const back = localPath(submitted(request.body)['return_to'], '');
+    const back = localPath(submittedText(request.body)['return_to'], '');
     return reply.redirect(back !== '' ? back : await topicHref(torrent.topic_id, user), 303);
   });
 

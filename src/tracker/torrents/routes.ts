@@ -4,7 +4,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
-import { assertUser, requireRole, requireUser } from '../../auth/guard.ts';
+import { assertUser, requireRole, requireUser, STAFF } from '../../auth/guard.ts';
 import { uploadedFile } from '../../emoji/images/routes.ts';
 import { ApiError, FieldErrorBag } from '../../http/errors.ts';
 import { CollectionOf, PageQueryProperties, collection, origin, pageRequest } from '../../http/pagination.ts';
@@ -127,7 +127,7 @@ export const torrentRoutes: FastifyPluginAsyncTypebox<{ torrents: TorrentsServic
   app.patch(
     '/torrents/:id',
     {
-      preValidation: requireRole('moderator', 'admin'),
+      preValidation: requireRole(STAFF),
       schema: {
         tags: ['torrents'],
         summary: "Set a torrent's status or freeleech (moderators)",
