@@ -57,8 +57,9 @@ export class Instance {
     });
     const instance = new Instance(child, port);
     try {
+      // Start-up is seconds on a quiet machine; a CI box running every suite at once once took over 30 s.
       await within(
-        30_000,
+        90_000,
         async () => {
           if (child.exitCode !== null) throw new Error(`exited with ${child.exitCode}: ${instance.output.slice(-2000)}`);
           return (await fetch(`${instance.url}/api/hello`)).status === 200 ? true : undefined;

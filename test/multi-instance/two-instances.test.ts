@@ -32,7 +32,7 @@ const missing =
       ? 'redis-server is not installed'
       : false;
 
-describe('two instances on one PostgreSQL and one Redis', { skip: missing, timeout: 120_000 }, () => {
+describe('two instances on one PostgreSQL and one Redis', { skip: missing, timeout: 240_000 }, () => {
   let database: TestDatabase;
   let redis: PrivateRedis;
   let proxy: TcpProxy;
