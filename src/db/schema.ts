@@ -292,6 +292,12 @@ export interface TrackerBonusHistoryTable {
   created_at: Timestamp;
 }
 
+/** A TorrentPier 2.x attachment id (`dl.php?id=`) of an imported torrent (migration 0011). */
+export interface ImportAttachmentsTable {
+  attach_id: number;
+  torrent_id: number;
+}
+
 export interface Database {
   users: UsersTable;
   api_tokens: ApiTokensTable;
@@ -318,4 +324,5 @@ export interface Database {
   tracker_user_torrents: TrackerUserTorrentsTable;
   tracker_bonus_windows: TrackerBonusWindowsTable;
   tracker_bonus_history: TrackerBonusHistoryTable;
+  import_attachments: ImportAttachmentsTable;
 }

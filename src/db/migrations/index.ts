@@ -8,6 +8,7 @@ import * as emailChanges from './0005_email_changes.ts';
 import * as tracker from './0006_tracker.ts';
 import * as trackerSwarm from './0007_tracker_swarm.ts';
 import * as usersBonusPoints from './0008_users_bonus_points.ts';
+import * as importTorrentPier from './0011_import_torrentpier.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_users': users,
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '0006_tracker': tracker,
   '0007_tracker_swarm': trackerSwarm,
   '0008_users_bonus_points': usersBonusPoints,
+  '0011_import_torrentpier': importTorrentPier,
 };
