@@ -24,12 +24,12 @@ export interface UpstreamForum {
 }
 
 /** The forums in the upstream index's order, each with its display_order; forums of a missing category come last. */
-export function orderForums(categories: readonly UpstreamCategory[], forums: readonly UpstreamForum[], now: string): (Insertable<ForumsTable> & { id: number })[] {
-  const rank = new Map(
-    [...categories]
-      .sort((a, b) => a.cat_order - b.cat_order || a.cat_id - b.cat_id)
-      .map((c, index) => [c.cat_id, index] as const),
-  );
+export function orderForums(
+  categories: readonly UpstreamCategory[],
+  forums: readonly UpstreamForum[],
+  now: string,
+): (Insertable<ForumsTable> & { id: number })[] {
+  const rank = new Map([...categories].sort((a, b) => a.cat_order - b.cat_order || a.cat_id - b.cat_id).map((c, index) => [c.cat_id, index] as const));
   const missing = categories.length;
   return [...forums]
     .sort((a, b) => (rank.get(a.cat_id) ?? missing) - (rank.get(b.cat_id) ?? missing) || a.forum_order - b.forum_order || a.forum_id - b.forum_id)
