@@ -73,30 +73,68 @@ async function generate(conn: mysql.Connection, files: string, s: Sizes): Promis
   // Hashes cost nothing to make here: md5(md5()) as pre-2.4 boards hold them, one shared bcrypt hash for the rest.
   const md5 = (text: string) => createHash('md5').update(text).digest('hex');
   const bcryptHash = '$2y$10$QeekUGqdfMO0db30ixPmOerpVRGRsQTY3LIpmDLnGJhS.uD9SmUDK';
-  await fill(conn, 'bb_users', ['user_id', 'user_active', 'username', 'user_password', 'user_regdate', 'user_level', 'user_email', 'user_sig', 'user_points'], s.users, (i) => {
-    const id = i + 2;
-    return [id, 1, phpEscapeQuotes(`member <${id}>`), i % 2 === 0 ? bcryptHash : md5(md5(`pw${id}`)), BASE_TIME + id, i === 0 ? 1 : 0, `m${id}@example.org`, '', (id % 1000) / 4];
-  });
-  const passkey = (id: number) => createHash('sha256').update(String(id)).digest('base64').replace(/[^A-Za-z0-9]/g, 'x').slice(0, 20);
+  await fill(
+    conn,
+    'bb_users',
+    ['user_id', 'user_active', 'username', 'user_password', 'user_regdate', 'user_level', 'user_email', 'user_sig', 'user_points'],
+    s.users,
+    (i) => {
+      const id = i + 2;
+      return [
+        id,
+        1,
+        phpEscapeQuotes(`member <${id}>`),
+        i % 2 === 0 ? bcryptHash : md5(md5(`pw${id}`)),
+        BASE_TIME + id,
+        i === 0 ? 1 : 0,
+        `m${id}@example.org`,
+        '',
+        (id % 1000) / 4,
+      ];
+    },
+  );
+  const passkey = (id: number) =>
+    createHash('sha256')
+      .update(String(id))
+      .digest('base64')
+      .replace(/[^A-Za-z0-9]/g, 'x')
+      .slice(0, 20);
   await fill(conn, 'bb_bt_users', ['user_id', 'auth_key', 'u_up_total', 'u_down_total'], Math.floor(s.users / 2), (i) => {
     const id = i * 2 + 2;
     return [id, passkey(id), id * 1_000_000, id * 500_000];
   });
-  await insert(conn, 'bb_categories', ['cat_id', 'cat_title', 'cat_order'], [1, 2, 3, 4, 5].map((c) => [c, `Category ${c}`, c * 10]));
-  await fill(conn, 'bb_forums', ['forum_id', 'cat_id', 'forum_name', 'forum_desc', 'forum_order'], s.forums, (i) => [i + 1, (i % 5) + 1, `Forum ${i + 1}`, '', i]);
+  await insert(
+    conn,
+    'bb_categories',
+    ['cat_id', 'cat_title', 'cat_order'],
+    [1, 2, 3, 4, 5].map((c) => [c, `Category ${c}`, c * 10]),
+  );
+  await fill(conn, 'bb_forums', ['forum_id', 'cat_id', 'forum_name', 'forum_desc', 'forum_order'], s.forums, (i) => [
+    i + 1,
+    (i % 5) + 1,
+    `Forum ${i + 1}`,
+    '',
+    i,
+  ]);
   const postsPer = Math.floor(s.posts / s.topics);
   const extra = s.posts - postsPer * s.topics;
   const firstPost = (t: number) => t * postsPer + Math.min(t, extra) + 1;
-  await fill(conn, 'bb_topics', ['topic_id', 'forum_id', 'topic_title', 'topic_poster', 'topic_time', 'topic_replies', 'topic_first_post_id', 'topic_last_post_time'], s.topics, (t) => [
-    t + 1,
-    (t % s.forums) + 1,
-    phpEscapeQuotes(`Release "${t + 1}" & more`),
-    (t % s.users) + 2,
-    BASE_TIME + t * 60,
-    postsPer - 1,
-    firstPost(t),
-    BASE_TIME + t * 60 + 3600,
-  ]);
+  await fill(
+    conn,
+    'bb_topics',
+    ['topic_id', 'forum_id', 'topic_title', 'topic_poster', 'topic_time', 'topic_replies', 'topic_first_post_id', 'topic_last_post_time'],
+    s.topics,
+    (t) => [
+      t + 1,
+      (t % s.forums) + 1,
+      phpEscapeQuotes(`Release "${t + 1}" & more`),
+      (t % s.users) + 2,
+      BASE_TIME + t * 60,
+      postsPer - 1,
+      firstPost(t),
+      BASE_TIME + t * 60 + 3600,
+    ],
+  );
   // Posts in topic order, so that post ids grow with topics as on a real board.
   let topic = 0;
   await fill(conn, 'bb_posts', ['post_id', 'topic_id', 'forum_id', 'poster_id', 'post_time', 'mc_comment'], s.posts, (i) => {
@@ -124,7 +162,12 @@ async function generate(conn: mysql.Connection, files: string, s: Sizes): Promis
       desc.push([attachId, name, `release-${topicId}.torrent`, 'torrent', bytes.length, 1]);
       attach.push([attachId, firstPost(n), (n % s.users) + 2]);
     }
-    await insert(conn, 'bb_bt_torrents', ['info_hash', 'topic_id', 'post_id', 'poster_id', 'forum_id', 'attach_id', 'size', 'reg_time', 'tor_status', 'tor_type'], torrents);
+    await insert(
+      conn,
+      'bb_bt_torrents',
+      ['info_hash', 'topic_id', 'post_id', 'poster_id', 'forum_id', 'attach_id', 'size', 'reg_time', 'tor_status', 'tor_type'],
+      torrents,
+    );
     await insert(conn, 'bb_attachments_desc', ['attach_id', 'physical_filename', 'real_filename', 'extension', 'filesize', 'tracker_status'], desc);
     await insert(conn, 'bb_attachments', ['attach_id', 'post_id', 'user_id_1'], attach);
   }
@@ -146,7 +189,12 @@ export async function importBench(): Promise<void> {
     const generation = (performance.now() - started) / 1000;
     process.stderr.write(`generated ${s.users} users, ${s.topics} topics, ${s.posts} posts, ${s.torrents} torrents in ${generation.toFixed(1)} s\n`);
 
-    const config = loadConfig({ DATABASE_URL: `sqlite:${join(dir, 'forum.db')}`, EMOJI_CATALOG: 'none', UPLOAD_DIR: join(dir, 'uploads'), LOG_LEVEL: 'silent' });
+    const config = loadConfig({
+      DATABASE_URL: `sqlite:${join(dir, 'forum.db')}`,
+      EMOJI_CATALOG: 'none',
+      UPLOAD_DIR: join(dir, 'uploads'),
+      LOG_LEVEL: 'silent',
+    });
     let peak = process.memoryUsage().rss;
     const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 250);
     started = performance.now();
@@ -164,7 +212,9 @@ export async function importBench(): Promise<void> {
     console.log(`\n### TorrentPier import (scale ${process.env['BENCH_IMPORT_SCALE'] ?? '1'}): target < 600 s on SQLite\n`);
     console.log('| step | rows | seconds | rows/s |');
     console.log('| --- | ---: | ---: | ---: |');
-    console.log(`| generate upstream (MariaDB, multi-row INSERTs, .torrent files) | ${s.users + s.topics + s.posts * 2 + s.torrents * 3} | ${generation.toFixed(1)} | — |`);
+    console.log(
+      `| generate upstream (MariaDB, multi-row INSERTs, .torrent files) | ${s.users + s.topics + s.posts * 2 + s.torrents * 3} | ${generation.toFixed(1)} | — |`,
+    );
     console.log(`| import into SQLite | ${rows} | ${seconds.toFixed(1)} | ${Math.round(rows / seconds)} |`);
     console.log(`\nPeak RSS during the import: ${(peak / 1024 / 1024).toFixed(0)} MiB.`);
   } finally {
