@@ -131,6 +131,8 @@ export interface TopicsTable {
   forum_id: number;
   title: string;
   author_id: number | null;
+  /** Shown instead of an author account (imported guests' topics, migration 0011); null otherwise. */
+  guest_name: ColumnType<string | null, string | null | undefined, string | null>;
   status: ContentStatus;
   posts_count: Generated<number>;
   views_count: Generated<number>;
@@ -143,6 +145,8 @@ export interface PostsTable {
   id: Generated<number>;
   topic_id: number;
   author_id: number | null;
+  /** Shown instead of an author account (imported guests' posts, migration 0011); null otherwise. */
+  guest_name: ColumnType<string | null, string | null | undefined, string | null>;
   body: string;
   status: ContentStatus;
   held_by_filter_id: number | null;

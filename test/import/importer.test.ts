@@ -171,6 +171,8 @@ describe('TorrentPier import', { skip: !mariaDbAvailable() && 'mariadb-server is
           assert.match(posts[0]!.body, /\[code\]if \(a < b && c > d\) \{\}\[\/code\]/);
           assert.match(posts[0]!.body, /© Fish & Chips/);
           assert.equal(posts[1]!.author_id, null, 'a guest post (poster -1) has no author');
+          assert.equal(posts[1]!.guest_name, 'Visitor <guest>', 'and shows the name the guest gave');
+          assert.equal(posts[0]!.guest_name, null);
           assert.equal(posts[0]!.created_at, new Date((1_600_000_000 + 3600) * 1000).toISOString());
           const watch = await db.selectFrom('watchlist').selectAll().execute();
           assert.equal(watch.length, fixture.rows['bb_topics_watch']);
@@ -256,6 +258,7 @@ describe('TorrentPier import', { skip: !mariaDbAvailable() && 'mariadb-server is
           const page = await get(String(post.headers.location).split('#')[0]!);
           assert.equal(page.statusCode, 200);
           assert.match(page.body, /id="post-6"/);
+          assert.match(page.body, /<span class="muted">Visitor &lt;guest&gt;<\/span>/, 'a guest post shows its name as upstream did');
           const forum = await get('/viewforum.php?f=3');
           assert.equal(forum.statusCode, 301);
           assert.match(String(forum.headers.location), /^\/forum\/forum-3-releases\.3\/$/);

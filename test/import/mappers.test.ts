@@ -186,14 +186,26 @@ describe('mapTopic, mapPost, mapWatch', () => {
     assert.equal(locked.notes.length, 2);
   });
   it('decodes a post body and keeps authors only when imported', () => {
-    const post = { post_id: 3, topic_id: 5, poster_id: 2, post_time: 1_600_000_000, post_edit_time: 1_600_000_100, post_text: '[code]a &lt; b[/code] &amp;' };
+    const post = {
+      post_id: 3,
+      topic_id: 5,
+      poster_id: 2,
+      post_time: 1_600_000_000,
+      post_edit_time: 1_600_000_100,
+      post_username: '',
+      post_text: '[code]a &lt; b[/code] &amp;',
+    };
     const m = mapPost(post, { topics: ids(5), users: ids(2) }, NOW);
     assert.ok(m.ok);
     assert.equal(m.row.body, '[code]a < b[/code] &');
     assert.equal(m.row.author_id, 2);
     assert.equal(m.row.updated_at, '2020-09-13T12:28:20.000Z');
+    assert.equal(m.row.guest_name, null);
     const gone = mapPost({ ...post, poster_id: 99 }, { topics: ids(5), users: ids(2) }, NOW);
     assert.ok(gone.ok && gone.row.author_id === null);
+    assert.equal(gone.row.guest_name, 'Guest', 'as upstream shows a post without a name');
+    const named = mapPost({ ...post, poster_id: -1, post_username: 'Ann &amp; co' }, { topics: ids(5), users: ids(2) }, NOW);
+    assert.ok(named.ok && named.row.guest_name === 'Ann & co');
     assert.equal(mapPost({ ...post, topic_id: 6 }, { topics: ids(5), users: ids() }, NOW).ok, false);
     assert.equal(mapPost({ ...post, post_text: null }, { topics: ids(5), users: ids() }, NOW).ok, false);
   });

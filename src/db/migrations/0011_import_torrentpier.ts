@@ -1,10 +1,14 @@
 // What the TorrentPier import keeps beside the service's own tables: the 2.x
 // attachment ids of imported torrents, so that an old `dl.php?id=<attach_id>`
-// link (an attachment id there, not a topic id) still reaches its download.
-// Deleting the torrent forgets the mapping.
+// link (an attachment id there, not a topic id) still reaches its download
+// (deleting the torrent forgets the mapping); and the name a guest's post or
+// topic showed upstream (`post_username`, else "Guest"), shown where an
+// author account would be.
 import type { Kysely } from 'kysely';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
+  await db.schema.alterTable('posts').addColumn('guest_name', 'text').execute();
+  await db.schema.alterTable('topics').addColumn('guest_name', 'text').execute();
   await db.schema
     .createTable('import_attachments')
     .addColumn('attach_id', 'integer', (c) => c.primaryKey())

@@ -2,7 +2,8 @@
 // posts, ids kept. The text is the BBCode source with TorrentPier's entities
 // decoded; our renderer draws it at display time like any post. A guest's or
 // a deleted user's post (poster_id -1, or a user that is gone) has no author
-// here. Afterwards the counters are recounted from what arrived.
+// here and shows the name upstream showed: post_username, else "Guest".
+// Afterwards the counters are recounted from what arrived.
 import type mysql from 'mysql2/promise';
 import { sql, type Insertable } from 'kysely';
 import type { PostsTable } from '../../db/schema.ts';
@@ -17,18 +18,24 @@ export interface UpstreamPost {
   poster_id: number;
   post_time: number;
   post_edit_time: number;
+  post_username: string;
   /** Null when the post has no text row. */
   post_text: string | null;
 }
+
+/** What TorrentPier shows for a post without a member account. */
+export const GUEST_NAME = 'Guest';
 
 export function mapPost(row: UpstreamPost, known: { topics: IdSet; users: IdSet }, now: string): Mapped<Insertable<PostsTable> & { id: number }> {
   if (!known.topics.has(row.topic_id)) return skip('its topic was not imported (missing upstream, or a moved-topic link)');
   if (row.post_text === null) return skip('the post has no text row upstream');
   const created = firstTime(now, row.post_time);
+  const author = known.users.has(row.poster_id) ? row.poster_id : null;
   return keep({
     id: row.post_id,
     topic_id: row.topic_id,
-    author_id: known.users.has(row.poster_id) ? row.poster_id : null,
+    author_id: author,
+    guest_name: author === null ? decodeEntities(row.post_username).trim() || GUEST_NAME : null,
     body: decodeEntities(row.post_text),
     status: 'published',
     held_by_filter_id: null,
@@ -45,6 +52,7 @@ function upstreamPost(row: mysql.RowDataPacket): UpstreamPost {
     poster_id: int(row['poster_id']),
     post_time: int(row['post_time']),
     post_edit_time: int(row['post_edit_time']),
+    post_username: String(row['post_username'] ?? ''),
     post_text: text === null || text === undefined ? null : Buffer.isBuffer(text) ? text.toString('utf8') : String(text),
   };
 }
@@ -55,7 +63,7 @@ export async function importPosts(ctx: ImportContext, total: number): Promise<vo
   report.table('bb_posts');
   ctx.progress.start('bb_posts', total);
   const batches = readQueryBatches(ctx.source, {
-    select: `SELECT p.post_id, p.topic_id, p.poster_id, p.post_time, p.post_edit_time, t.post_text FROM bb_posts p LEFT JOIN ${texts} t ON t.post_id = p.post_id`,
+    select: `SELECT p.post_id, p.topic_id, p.poster_id, p.post_time, p.post_edit_time, p.post_username, t.post_text FROM bb_posts p LEFT JOIN ${texts} t ON t.post_id = p.post_id`,
     key: 'p.post_id',
     keyAlias: 'post_id',
     batchSize: ctx.batchSize,
@@ -100,6 +108,12 @@ async function recount(ctx: ImportContext): Promise<void> {
       await trx.deleteFrom('topics').where('posts_count', '=', 0).execute();
       for (const { id } of empty) ctx.imported.topics.delete(id);
     }
+    // A guest's topic shows the name of its opening post's author, as upstream's lists do.
+    await trx
+      .updateTable('topics')
+      .set({ guest_name: sql<string | null>`(select posts.guest_name from posts where posts.topic_id = topics.id order by posts.id limit 1)` })
+      .where('author_id', 'is', null)
+      .execute();
     await trx
       .updateTable('forums')
       .set({
