@@ -5,6 +5,7 @@
 // their old passwords, old links land on the new pages, and an old passkey's
 // announce of an imported torrent is answered with its swarm.
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,6 +27,16 @@ import { mariaDbAvailable, startPrivateMariaDb, type PrivateMariaDb } from './ma
 import { EVERY_TAG_POST, createTorrentPierFixture, phpPrepareMessage, type FixtureSummary, type TorrentPierVersion } from './torrentpier-fixture.ts';
 
 const silent = pino({ level: 'silent' });
+const CLI = join(import.meta.dirname, '../../src/import/torrentpier/cli.ts');
+
+function run(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, args, { env, timeout: 120_000 }, (error, stdout, stderr) => {
+      if (error !== null && typeof error.code !== 'number') return reject(error);
+      resolve({ code: error === null ? 0 : (error.code as number), stdout, stderr });
+    });
+  });
+}
 
 function table(report: ImportReport, name: string): TableReport {
   const found = report.tables().find((t) => t.table === name);
@@ -54,6 +65,37 @@ describe('TorrentPier import', { skip: !mariaDbAvailable() && 'mariadb-server is
   after(async () => {
     await server?.stop();
     if (files) rmSync(files, { recursive: true, force: true });
+  });
+
+  it('runs as `npm run import:torrentpier`: progress on stderr, the report on stdout, exit 0; then refuses the filled target (exit 2)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tp-import-cli-'));
+    try {
+      const env = { ...process.env, DATABASE_URL: `sqlite:${join(dir, 'forum.db')}`, UPLOAD_DIR: join(dir, 'uploads'), EMOJI_CATALOG: 'none' };
+      const args = [CLI, '--from', server.url('tp30'), '--files', join(files, 'tp30'), '--batch-size', '5'];
+      const first = await run(args, env);
+      assert.equal(first.code, 0, first.stderr);
+      assert.match(first.stdout, /^Import finished in/);
+      assert.match(first.stdout, /bb_posts\s+48\s+48\s+0/);
+      assert.match(first.stderr, /TorrentPier 3\.0\.x database; importing into SQLite\./);
+      assert.match(first.stderr, /bb_posts: 48 rows in/);
+      const again = await run(args, env);
+      assert.equal(again.code, 2);
+      assert.match(again.stderr, /Import refused: the target database is not empty/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses bad arguments and an unreachable source with exit code 2', async () => {
+    const env = { ...process.env, DATABASE_URL: 'sqlite::memory:' };
+    const missing = await run([CLI], env);
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /--from is required\nusage: npm run import:torrentpier/);
+    assert.equal((await run([CLI, '--from', server.url('tp24'), '--batch-size', '0'], env)).code, 2);
+    assert.equal((await run([CLI, '--from', server.url('tp24'), '--files', '/nonexistent/folder'], env)).code, 2);
+    const unreachable = await run([CLI, '--from', 'mysql://root@localhost/tp?socket=%2Fnonexistent.sock'], env);
+    assert.equal(unreachable.code, 2);
+    assert.match(unreachable.stderr, /Import refused: cannot connect to the TorrentPier database/);
   });
 
   for (const version of ['2.4', '3.0'] as const) {
