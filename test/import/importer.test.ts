@@ -27,6 +27,7 @@ import { mariaDbAvailable, startPrivateMariaDb, type PrivateMariaDb } from './ma
 import { EVERY_TAG_POST, createTorrentPierFixture, phpPrepareMessage, type FixtureSummary, type TorrentPierVersion } from './torrentpier-fixture.ts';
 
 const silent = pino({ level: 'silent' });
+const CLASH_ID = 500;
 const CLI = join(import.meta.dirname, '../../src/import/torrentpier/cli.ts');
 
 function run(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -59,6 +60,11 @@ describe('TorrentPier import', { skip: !mariaDbAvailable() && 'mariadb-server is
       const db = version === '2.4' ? 'tp24' : 'tp30';
       const conn = await server.connect(db);
       fixtures.set(version, await createTorrentPierFixture(conn, version, join(files, db)));
+      // A member whose name and e-mail clash, ignoring case, with earlier ones in other batches (MySQL's collation let them in).
+      await conn.query(
+        "INSERT INTO bb_users (user_id, username, user_password, user_email, user_sig, user_regdate) VALUES (?, 'ADMIN', ?, 'User4@Example.org', '', 1600000000)",
+        [CLASH_ID, 'f'.repeat(32)],
+      );
       await conn.end();
     }
   });
@@ -76,6 +82,7 @@ describe('TorrentPier import', { skip: !mariaDbAvailable() && 'mariadb-server is
       assert.equal(first.code, 0, first.stderr);
       assert.match(first.stdout, /^Import finished in/);
       assert.match(first.stdout, /bb_posts\s+48\s+48\s+0/);
+      assert.match(first.stdout, /bb_users: 1 imported with a change: user name clashes with an earlier one ignoring case/);
       assert.match(first.stderr, /TorrentPier 3\.0\.x database; importing into SQLite\./);
       assert.match(first.stderr, /bb_posts: 48 rows in/);
       const again = await run(args, env);
@@ -133,8 +140,8 @@ describe('TorrentPier import', { skip: !mariaDbAvailable() && 'mariadb-server is
 
         it('reports every table with its counts, the system accounts and private messages skipped with their reasons', () => {
           const users = table(report, 'bb_users');
-          assert.equal(users.read, fixture.users.length + 2);
-          assert.equal(users.imported, fixture.users.length);
+          assert.equal(users.read, fixture.users.length + 3);
+          assert.equal(users.imported, fixture.users.length + 1);
           assert.deepEqual(
             users.skips.map((s) => s.count),
             [2],
@@ -158,8 +165,12 @@ describe('TorrentPier import', { skip: !mariaDbAvailable() && 'mariadb-server is
           const rows = await db.selectFrom('users').selectAll().orderBy('id').execute();
           assert.deepEqual(
             rows.map((r) => r.id),
-            fixture.users.map((u) => u.id),
+            [...fixture.users.map((u) => u.id), CLASH_ID],
           );
+          const clash = rows.find((r) => r.id === CLASH_ID)!;
+          assert.equal(clash.username, `ADMIN (${CLASH_ID})`, 'renamed: "admin" came first');
+          assert.equal(clash.email, `user-${CLASH_ID}@imported.invalid`, 'user4@example.org came first');
+          assert.equal(table(report, 'bb_users').notes.length, 2);
           for (const u of fixture.users) {
             const row = rows.find((r) => r.id === u.id)!;
             assert.equal(row.username, u.name);
@@ -348,7 +359,7 @@ describe('TorrentPier import', { skip: !mariaDbAvailable() && 'mariadb-server is
             role: 'user',
             status: 'active',
           });
-          assert.ok(user.id > Math.max(...fixture.users.map((u) => u.id)));
+          assert.ok(user.id > CLASH_ID);
           const forum = await db.insertInto('forums').values({ name: 'New', created_at: now, updated_at: now }).returning('id').executeTakeFirstOrThrow();
           assert.ok(forum.id > Math.max(...fixture.forumIds));
           const topic = await db

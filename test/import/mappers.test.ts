@@ -43,6 +43,7 @@ describe('text helpers', () => {
   it('decodes every HTML entity TorrentPier stored, named and numeric', () => {
     assert.equal(decodeEntities('a &amp; &lt;b&gt; &quot;q&quot; &#039;s&#039; &copy; &#x263A;'), 'a & <b> "q" \'s\' © ☺');
     assert.equal(decodeEntities('no entities'), 'no entities');
+    assert.equal(decodeEntities('nul\u0000 &amp;\u0000'), 'nul &', 'NUL is dropped (PostgreSQL refuses it)');
   });
   it('turns Unix seconds into ISO timestamps and refuses 0', () => {
     assert.equal(unixToIso(1_600_000_000), '2020-09-13T12:26:40.000Z');

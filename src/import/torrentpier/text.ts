@@ -6,7 +6,9 @@
 import { decodeHTML } from 'entities';
 
 export function decodeEntities(text: string): string {
-  return text.includes('&') ? decodeHTML(text) : text;
+  const decoded = text.includes('&') ? decodeHTML(text) : text;
+  // NUL is no character anyone typed, and PostgreSQL refuses it in text.
+  return decoded.includes('\u0000') ? decoded.replaceAll('\u0000', '') : decoded;
 }
 
 /** Unix seconds as the ISO timestamp both databases store; null for 0 or nonsense. */

@@ -177,6 +177,41 @@ function upstreamUser(row: mysql.RowDataPacket, banned: ReadonlySet<number>): Up
   };
 }
 
+/**
+ * The keys of this batch already held by users imported before it, asked of
+ * the target rather than kept in memory (memory stays flat however many
+ * members the board has); settleUnique adds the batch's own as it goes.
+ */
+async function takenKeys(ctx: ImportContext, batch: readonly MappedUser[]): Promise<{ names: Set<string>; emails: Set<string> }> {
+  const names = new Set<string>();
+  const emails = new Set<string>();
+  for (const part of chunks(batch, 2000)) {
+    const rows = await ctx.target.db
+      .selectFrom('users')
+      .select(['username_key', 'email_key'])
+      .where((eb) =>
+        eb.or([
+          eb(
+            'username_key',
+            'in',
+            part.map((m) => m.user.username_key),
+          ),
+          eb(
+            'email_key',
+            'in',
+            part.map((m) => m.user.email_key),
+          ),
+        ]),
+      )
+      .execute();
+    for (const row of rows) {
+      names.add(row.username_key);
+      emails.add(row.email_key);
+    }
+  }
+  return { names, emails };
+}
+
 /** User ids with a ban (2.4.0 and later keep only user bans; older IP and e-mail bans have ban_userid 0). */
 async function readBans(ctx: ImportContext): Promise<Set<number>> {
   const [rows] = await ctx.source.query<mysql.RowDataPacket[]>('SELECT ban_id, ban_userid FROM bb_banlist ORDER BY ban_id');
@@ -194,7 +229,6 @@ async function readBans(ctx: ImportContext): Promise<Set<number>> {
 
 export async function importUsers(ctx: ImportContext, total: number): Promise<void> {
   const banned = await readBans(ctx);
-  const taken = { names: new Set<string>(), emails: new Set<string>() };
   const { report, target } = ctx;
   report.table('bb_users');
   report.table('bb_bt_users');
@@ -220,9 +254,11 @@ export async function importUsers(ctx: ImportContext, total: number): Promise<vo
         if (upstream.tracker !== null) report.skipped('bb_bt_users', 'belongs to an upstream system account', upstream.user_id);
         continue;
       }
-      for (const note of [...mapped.notes, ...settleUnique(mapped.row, taken)]) report.note('bb_users', note, upstream.user_id);
+      for (const note of mapped.notes) report.note('bb_users', note, upstream.user_id);
       accepted.push(mapped.row);
     }
+    const taken = await takenKeys(ctx, accepted);
+    for (const m of accepted) for (const note of settleUnique(m, taken)) report.note('bb_users', note, m.user.id);
     await target.db.transaction().execute(async (trx) => {
       for (const part of chunks(accepted, 500)) {
         await trx
