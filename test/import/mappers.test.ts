@@ -297,5 +297,8 @@ describe('ImportReport', () => {
     assert.deepEqual([empty!.read, empty!.imported, empty!.skipped], [0, 0, 0]);
     assert.deepEqual([posts!.read, posts!.imported, posts!.skipped], [8, 4, 4]);
     assert.match(report.format(), /bb_posts: 4 skipped: orphan \(id 2, 4, 6, 8\)/);
+    report.withdrawn('bb_posts', 'taken out later', 1);
+    const after = report.tables()[1]!;
+    assert.deepEqual([after.read, after.imported, after.skipped], [8, 3, 5]);
   });
 });

@@ -25,7 +25,7 @@ import { importPosts } from './posts.ts';
 import { Progress, type ProgressSink } from './progress.ts';
 import { ImportReport } from './report.ts';
 import { importSmilies } from './smilies.ts';
-import { countRows, detectVersion, sourceOptions } from './source.ts';
+import { countRows, detectVersion, sourceOptions, type UpstreamVersion } from './source.ts';
 import { importTopics } from './topics.ts';
 import { importTorrents } from './torrents.ts';
 import { importUsers } from './users.ts';
@@ -65,7 +65,7 @@ export async function importTorrentPier(options: ImportOptions): Promise<ImportR
   }
   const target = openDatabase(options.config.database, options.log);
   try {
-    let version;
+    let version: UpstreamVersion;
     try {
       version = await detectVersion(source);
     } catch (error) {

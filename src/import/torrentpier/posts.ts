@@ -103,8 +103,7 @@ async function recount(ctx: ImportContext): Promise<void> {
       .execute();
     const empty = await trx.selectFrom('topics').select('id').where('posts_count', '=', 0).orderBy('id').execute();
     if (empty.length > 0) {
-      for (const { id } of empty) ctx.report.skipped('bb_topics', 'no post of the topic could be imported', id);
-      ctx.report.imported('bb_topics', -empty.length);
+      for (const { id } of empty) ctx.report.withdrawn('bb_topics', 'no post of the topic could be imported', id);
       await trx.deleteFrom('topics').where('posts_count', '=', 0).execute();
       for (const { id } of empty) ctx.imported.topics.delete(id);
     }

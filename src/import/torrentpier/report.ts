@@ -74,6 +74,12 @@ export class ImportReport {
     bump(this.#table(table).skips, reason, id, rows);
   }
 
+  /** A row counted as imported that a later step had to take out again (a topic left without posts). */
+  withdrawn(table: string, reason: string, id: string | number | null): void {
+    this.#table(table).imported -= 1;
+    this.skipped(table, reason, id);
+  }
+
   note(table: string, note: string, id: string | number | null, rows = 1): void {
     bump(this.#table(table).notes, note, id, rows);
   }

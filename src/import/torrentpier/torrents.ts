@@ -9,7 +9,7 @@ import { basename, join } from 'node:path';
 import type mysql from 'mysql2/promise';
 import type { Insertable } from 'kysely';
 import type { TorrentFilesTable, TorrentStatusChangesTable, TorrentsTable } from '../../db/schema.ts';
-import { MetainfoError, readTorrentAsIs } from '../../tracker/metainfo.ts';
+import { MetainfoError, readTorrentAsIs, type Metainfo } from '../../tracker/metainfo.ts';
 import type { Freeleech, TorrentStatus } from '../../tracker/torrents/statuses.ts';
 import { chunks, int, keep, skip, type ImportContext, type Mapped } from './context.ts';
 import type { IdSet } from './id-set.ts';
@@ -94,7 +94,7 @@ export type TorrentFile = { ok: true; bytes: Buffer } | { ok: false; reason: str
 export function mapTorrent(row: UpstreamTorrent, file: TorrentFile, known: { topics: IdSet; users: IdSet }, now: string): Mapped<ImportedTorrent> {
   if (!known.topics.has(row.topic_id)) return skip('its topic was not imported');
   if (!file.ok) return skip(file.reason);
-  let facts;
+  let facts: Metainfo;
   try {
     facts = readTorrentAsIs(file.bytes, { maxBytes: MAX_TORRENT_BYTES });
   } catch (error) {
