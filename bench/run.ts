@@ -2,6 +2,7 @@
 // target next to /api/hello (and hello next to a bare node:http server) in the
 // same run. Results are printed as Markdown tables for bench/RESULTS.md.
 import { callApi, machine, measure, printTable, startBareServer, startService, type Measurement } from './lib.ts';
+import { importBench } from './import-torrentpier.ts';
 import { trackerBench } from './tracker.ts';
 import { wordFilters } from './word-filters.ts';
 
@@ -70,6 +71,7 @@ const groups: Record<string, Group> = {
   },
   'word-filters': wordFilters,
   tracker: trackerBench,
+  import: importBench,
 
   async emoji() {
     const service = await startService({ EMOJI_CATALOG: 'unicode' });

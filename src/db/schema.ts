@@ -131,6 +131,8 @@ export interface TopicsTable {
   forum_id: number;
   title: string;
   author_id: number | null;
+  /** Shown instead of an author account (imported guests' topics, migration 0011); null otherwise. */
+  guest_name: ColumnType<string | null, string | null | undefined, string | null>;
   status: ContentStatus;
   posts_count: Generated<number>;
   views_count: Generated<number>;
@@ -143,6 +145,8 @@ export interface PostsTable {
   id: Generated<number>;
   topic_id: number;
   author_id: number | null;
+  /** Shown instead of an author account (imported guests' posts, migration 0011); null otherwise. */
+  guest_name: ColumnType<string | null, string | null | undefined, string | null>;
   body: string;
   status: ContentStatus;
   held_by_filter_id: number | null;
@@ -315,6 +319,12 @@ export interface TrackerBonusHistoryTable {
   created_at: Timestamp;
 }
 
+/** A TorrentPier 2.x attachment id (`dl.php?id=`) of an imported torrent (migration 0011). */
+export interface ImportAttachmentsTable {
+  attach_id: number;
+  torrent_id: number;
+}
+
 export interface Database {
   users: UsersTable;
   api_tokens: ApiTokensTable;
@@ -344,4 +354,5 @@ export interface Database {
   tracker_user_torrents: TrackerUserTorrentsTable;
   tracker_bonus_windows: TrackerBonusWindowsTable;
   tracker_bonus_history: TrackerBonusHistoryTable;
+  import_attachments: ImportAttachmentsTable;
 }

@@ -15,9 +15,9 @@ export interface Author {
 export type TopicWithAuthor = TopicRow & Author;
 export type PostWithAuthor = PostRow & Author & { author_signature: string | null; author_email: string | null };
 /** What a list of topics on a page shows of each: fewer columns than the API's row. */
-export type TopicInList = Pick<TopicRow, 'id' | 'title' | 'author_id' | 'status' | 'posts_count' | 'views_count' | 'last_post_at'> & Author;
+export type TopicInList = Pick<TopicRow, 'id' | 'title' | 'author_id' | 'guest_name' | 'status' | 'posts_count' | 'views_count' | 'last_post_at'> & Author;
 /** What a topic page shows of a post: fewer columns than the API's row, read fifty at a time on every view. */
-export type PostOnPage = Pick<PostRow, 'id' | 'author_id' | 'body' | 'status' | 'created_at'> & Author & { author_signature: string | null };
+export type PostOnPage = Pick<PostRow, 'id' | 'author_id' | 'guest_name' | 'body' | 'status' | 'created_at'> & Author & { author_signature: string | null };
 /** A topic as a feed lists it: with its opening post's text and when that was last edited. */
 export type TopicInFeed = Pick<TopicRow, 'id' | 'forum_id' | 'title' | 'author_id' | 'created_at' | 'updated_at'> &
   Author & { body: string; body_updated_at: string };
@@ -153,6 +153,7 @@ export class ForumRepository {
         'topics.id',
         'topics.title',
         'topics.author_id',
+        'topics.guest_name',
         'topics.status',
         'topics.posts_count',
         'topics.views_count',
@@ -234,6 +235,7 @@ export class ForumRepository {
       .select([
         'posts.id',
         'posts.author_id',
+        'posts.guest_name',
         'posts.body',
         'posts.status',
         'posts.created_at',

@@ -100,6 +100,39 @@ export function parseTorrent(bytes: Uint8Array, options: ParseOptions): Metainfo
   };
 }
 
+/**
+ * Validates a .torrent and keeps it as it is: no private flag, no announce
+ * rewrite. The hashes are those of the info dictionary's bytes exactly as the
+ * file holds them, which is what clients that already have the file announce
+ * (the TorrentPier import carries registered torrents over this way).
+ */
+export function readTorrentAsIs(bytes: Uint8Array, options: { maxBytes: number }): Metainfo {
+  if (bytes.length === 0) throw new MetainfoError('The .torrent file is empty.');
+  if (bytes.length > options.maxBytes) {
+    throw new MetainfoError(`The .torrent file is ${formatBytes(bytes.length)}, more than the limit of ${formatBytes(options.maxBytes)}.`);
+  }
+  let decoded: ReturnType<typeof decodeDocument>;
+  try {
+    decoded = decodeDocument(bytes, { maxDepth: MAX_DEPTH });
+  } catch (error) {
+    if (error instanceof BencodeError) throw new MetainfoError(`The file is not a valid .torrent (bencode): ${error.message}.`);
+    throw error;
+  }
+  const top = decoded.value;
+  if (!isDict(top)) throw new MetainfoError('The file is not a valid .torrent: it is not a bencoded dictionary.');
+  const info = top.get('info');
+  const span = decoded.spans.get('info');
+  if (!isDict(info) || span === undefined) throw new MetainfoError('The .torrent file has no info dictionary.');
+  const facts = readInfo(info, top);
+  const infoBytes = Buffer.from(bytes.buffer, bytes.byteOffset + span.start, span.end - span.start);
+  return {
+    ...facts,
+    infoHashV1: facts.version === 'v2' ? null : createHash('sha1').update(infoBytes).digest('hex'),
+    infoHashV2: facts.version === 'v1' ? null : createHash('sha256').update(infoBytes).digest('hex'),
+    torrent: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+  };
+}
+
 type InfoFacts = Omit<Metainfo, 'infoHashV1' | 'infoHashV2' | 'torrent'>;
 
 function readInfo(info: BencodeDict, top: BencodeDict): InfoFacts {

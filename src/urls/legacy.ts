@@ -10,7 +10,9 @@ export type LegacyTarget =
       /** The request's other parameters, in their order, for the new URL. */
       query: URLSearchParams;
     }
-  | { kind: 'page'; path: string; query: URLSearchParams };
+  | { kind: 'page'; path: string; query: URLSearchParams }
+  /** `viewtopic.php?p=` names a post: its topic page opened where the post is. */
+  | { kind: 'post'; id: number; query: URLSearchParams };
 
 /** `/viewtopic` and `/viewtopic.php` are the same page. */
 function pageName(path: string): string {
@@ -73,8 +75,12 @@ const PROFILE_MODES: Readonly<Record<string, ProfileMode>> = {
 export function legacyTarget(path: string, query: URLSearchParams): LegacyTarget | null {
   switch (pageName(path)) {
     case '/viewtopic': {
-      const id = idParameter(query, 't');
-      return id === null ? null : { kind: 'topic', id, query: without(query, 't') };
+      if (query.has('t')) {
+        const id = idParameter(query, 't');
+        return id === null ? null : { kind: 'topic', id, query: without(query, 't') };
+      }
+      const post = idParameter(query, 'p');
+      return post === null ? null : { kind: 'post', id: post, query: without(query, 'p') };
     }
     case '/viewforum': {
       const id = idParameter(query, 'f');

@@ -30,7 +30,7 @@ import { fieldErrors, formValidatorCompiler } from '../http/validation.ts';
 import type { FormRefusal } from '../web/form.ts';
 import { requirePageUser } from '../auth/guard.ts';
 import { legacyTarget } from './legacy.ts';
-import { parseSemanticSegment, withQuery } from './paths.ts';
+import { FRAGMENT_KEY, parseSemanticSegment, withQuery } from './paths.ts';
 
 export const PAGE_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
@@ -46,6 +46,9 @@ const ENTITY_PATTERNS: Readonly<Record<EntityKind, string>> = {
 };
 
 const LEGACY_PATHS = ['/viewtopic', '/viewforum', '/profile'] as const;
+
+/** The topic id of a post this request may see; throws ModelNotFoundError (→ 404 page) otherwise. */
+export type PostLocator = (postId: number, request: FastifyRequest) => Promise<number>;
 
 /** How a request reached its page, as the page needs it. */
 export interface PageVisit {
@@ -173,6 +176,12 @@ type AnyEntityPage = EntityPage<unknown>;
 export class PageRoutes {
   readonly #entities = new Map<EntityKind, AnyEntityPage>();
   readonly #fixed = FindMyWay({ ignoreTrailingSlash: false, ignoreDuplicateSlashes: false });
+  #postTopic: PostLocator | null = null;
+
+  /** How `viewtopic.php?p=` finds the topic of a post (the forum's pages register it). */
+  locatePosts(locate: PostLocator): void {
+    this.#postTopic = locate;
+  }
 
   /** `/{type}/{slug}.{id}/` (and its spelling without the trailing slash). */
   entity<E>(app: FastifyInstance, kind: EntityKind, page: EntityPage<E>): void {
@@ -271,6 +280,16 @@ export class PageRoutes {
     const handler = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
       const target = legacyTarget(requestPath(request), requestQuery(request));
       if (target === null) throw pageNotFound();
+      if (target.kind === 'post') {
+        const topics = this.#entities.get('topic');
+        if (topics === undefined || this.#postTopic === null) throw pageNotFound();
+        const topicId = await this.#postTopic(target.id, request);
+        // The topic page opens on the page holding the post, scrolled to it (forum/resource.ts postPath).
+        const query = new URLSearchParams(target.query);
+        query.set('post', String(target.id));
+        query.set(FRAGMENT_KEY, `post-${target.id}`);
+        return this.#serveEntity(topics, topicId, request, reply, query);
+      }
       if (target.kind !== 'page') {
         const page = this.#entities.get(target.kind);
         if (page === undefined) throw pageNotFound();

@@ -279,12 +279,17 @@ function infoHashes(bytes: Buffer): { v1: Buffer | null; v2: Buffer | null } {
   };
 }
 
+/** Multi-row INSERTs; rows that set different columns (the seed users) go in statements of their own, the rest keep their defaults. */
 async function insertRows(conn: mysql.Connection, table: string, rows: Record<string, unknown>[], batch: number): Promise<void> {
-  for (let start = 0; start < rows.length; start += batch) {
-    const chunk = rows.slice(start, start + batch);
-    const columns = Object.keys(chunk[0]!);
-    const values = chunk.map((row) => columns.map((c) => row[c]));
+  let start = 0;
+  while (start < rows.length) {
+    const columns = Object.keys(rows[start]!);
+    const signature = columns.join(',');
+    let end = start + 1;
+    while (end < rows.length && end - start < batch && Object.keys(rows[end]!).join(',') === signature) end++;
+    const values = rows.slice(start, end).map((row) => columns.map((c) => row[c]));
     await conn.query(`INSERT INTO ${table} (${columns.join(', ')}) VALUES ?`, [values]);
+    start = end;
   }
 }
 

@@ -19,6 +19,11 @@ describe('legacyTarget: /viewtopic, /viewforum', () => {
     assert.deepEqual(target('/viewtopic?view=newest&t=5&start=20&view=x'), { kind: 'topic', id: 5, query: 'view=newest&start=20&view=x' });
   });
 
+  it('maps /viewtopic?p=<id> to the post (its topic page opens where the post is); t wins when both are given', () => {
+    assert.deepEqual(target('/viewtopic.php?p=7&highlight=x'), { kind: 'post', id: 7, query: 'highlight=x' });
+    assert.deepEqual(target('/viewtopic?t=5&p=7'), { kind: 'topic', id: 5, query: 'p=7' });
+  });
+
   it('maps /viewforum?f=<id> to the forum', () => {
     assert.deepEqual(target('/viewforum?f=3&start=50'), { kind: 'forum', id: 3, query: 'start=50' });
   });
@@ -42,7 +47,8 @@ describe('legacyTarget: /viewtopic, /viewforum', () => {
       '/viewtopic?t=5.5',
       '/viewtopic?t=05',
       '/viewtopic?t=2147483648',
-      '/viewtopic?p=5',
+      '/viewtopic?p=abc',
+      '/viewtopic?t=&p=5',
       '/viewforum?t=5',
       '/viewforum.php?f=x',
     ]) {

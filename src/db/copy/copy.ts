@@ -126,7 +126,7 @@ function toTarget(value: unknown, column: ColumnInfo, dialect: Dialect): unknown
 }
 
 /** Next generated id = highest copied id + 1, for every identity/serial column. */
-async function moveSequences(dst: AnyDb, tables: readonly TableInfo[]): Promise<void> {
+export async function moveSequences(dst: AnyDb, tables: readonly TableInfo[]): Promise<void> {
   for (const table of tables) {
     for (const column of table.sequenced) {
       await sql`select setval(pg_get_serial_sequence(quote_ident(${table.name}), ${column}),

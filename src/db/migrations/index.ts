@@ -9,6 +9,7 @@ import * as tracker from './0006_tracker.ts';
 import * as trackerSwarm from './0007_tracker_swarm.ts';
 import * as usersBonusPoints from './0008_users_bonus_points.ts';
 import * as unreadMarks from './0010_unread_marks.ts';
+import * as importTorrentPier from './0011_import_torrentpier.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_users': users,
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   '0007_tracker_swarm': trackerSwarm,
   '0008_users_bonus_points': usersBonusPoints,
   '0010_unread_marks': unreadMarks,
+  '0011_import_torrentpier': importTorrentPier,
 };

@@ -17,6 +17,7 @@ export const forumPages: FastifyPluginAsync<ForumPageDeps> = async (app, deps) =
   pages.entity(app, 'forum', forumPage(deps));
   pages.entity(app, 'topic', topicPage(deps));
   pages.entity(app, 'topic-unread', topicUnreadPage(deps));
+  pages.locatePosts(async (postId, request) => (await deps.forum.getPost(postId, request.user)).topic_id);
   pages.entity(app, 'profile', profilePage(deps));
   pages.entity(app, 'profile-email', profileEmailPage(deps));
   pages.fixed(app, '/profile/watchlist/', watchlistPage(deps));

@@ -43,7 +43,7 @@ ${rows.map((topic, index) => {
   const heading = headings[index]!;
   return html`<tr${topic.status === 'pending' ? html` class="pending"` : ''}>
 <td><a href="${heading.path}">${heading.html}</a>${topic.status === 'pending' ? PENDING_BADGE : ''}${options.unreadCell?.(topic, index, heading) ?? ''}</td>
-<td>${authors.link(topic.author_id, topic.author_name)}</td>
+<td>${authors.link(topic.author_id, topic.author_name, topic.guest_name)}</td>
 <td>${topic.posts_count}</td>
 <td>${options.viewsCell?.(topic, index) ?? topic.views_count + options.unwrittenViews(topic.id)}</td>
 <td>${timeHtml(topic.last_post_at)}</td>
@@ -60,8 +60,9 @@ const PENDING_BADGE = html` <span class="badge">Waiting for moderation</span>`;
 export class AuthorLinks {
   readonly #links = new Map<number, SafeHtml>();
 
-  link(id: number | null, name: string | null): SafeHtml {
-    if (id === null || name === null) return DELETED_USER;
+  /** `guestName`: what an imported guest's post or topic showed upstream, in place of an account. */
+  link(id: number | null, name: string | null, guestName: string | null = null): SafeHtml {
+    if (id === null || name === null) return guestName === null ? DELETED_USER : html`<span class="muted">${guestName}</span>`;
     let link = this.#links.get(id);
     if (link === undefined) {
       link = html`<a href="${profilePath({ id, name })}">${name}</a>`;

@@ -140,7 +140,7 @@ ${replySection(request, reply, visit, failed?.form === 'reply' ? failed : undefi
         postHtml(row, {
           body: bodies[index]!,
           signature: signatures.get(row.author_signature ?? '')!,
-          author: authors.link(row.author_id, row.author_name),
+          author: authors.link(row.author_id, row.author_name, row.guest_name),
           permalink: postPathOn(topic.heading.path, row.id),
         }),
       )}`;

@@ -87,3 +87,27 @@ export async function* readBatches(conn: mysql.Connection, spec: ReadSpec): Asyn
     last = spec.key.map((k): unknown => tail[k]);
   }
 }
+
+export interface QuerySpec {
+  /** `SELECT … FROM … [JOIN …]` without WHERE or ORDER BY. */
+  select: string;
+  /** The one key column, qualified as the query needs it (`p.post_id`). */
+  key: string;
+  /** The key's name in the result rows (`post_id`). */
+  keyAlias: string;
+  batchSize: number;
+}
+
+/** Like readBatches, for a query that joins tables: keyset pagination on one key column. */
+export async function* readQueryBatches(conn: mysql.Connection, spec: QuerySpec): AsyncGenerator<mysql.RowDataPacket[]> {
+  const limit = Math.max(1, Math.floor(spec.batchSize));
+  let last: unknown = null;
+  for (;;) {
+    const where = last === null ? '' : ` WHERE ${spec.key} > ?`;
+    const [rows] = await conn.query<mysql.RowDataPacket[]>(`${spec.select}${where} ORDER BY ${spec.key} LIMIT ${limit}`, last === null ? [] : [last]);
+    if (rows.length === 0) return;
+    yield rows;
+    if (rows.length < limit) return;
+    last = rows[rows.length - 1]![spec.keyAlias];
+  }
+}

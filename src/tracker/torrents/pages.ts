@@ -331,14 +331,24 @@ ${pageNav(page, last, href, 'Pages of results')}`,
     },
   });
 
-  // Legacy links: /dl.php?t=ID → the download; /tracker.php?… → /tracker/ (nm → search, f → forum).
+  // Legacy links: /dl.php?t=ID → the download; TorrentPier 2.x's /dl.php?id=ATTACH_ID (an attachment id,
+  // kept by the importer) → that torrent's download; /tracker.php?… → /tracker/ (nm → search, f → forum).
+  const legacyId = (value: string | undefined): number | null =>
+    value === undefined || !/^[1-9][0-9]{0,9}$/.test(value) || Number(value) > 2147483647 ? null : Number(value);
   for (const path of ['/dl.php', '/dl']) {
     app.get(path, async (request, reply) => {
       const query = new URLSearchParams(request.url.split('?')[1] ?? '');
-      const id = query.getAll('t').at(-1);
-      if (id === undefined || !/^[1-9][0-9]{0,9}$/.test(id) || Number(id) > 2147483647) throw pageNotFound();
-      query.delete('t');
-      return reply.redirect(withQuery(downloadPath(Number(id)), query), 301);
+      if (query.has('t')) {
+        const id = legacyId(query.getAll('t').at(-1));
+        if (id === null) throw pageNotFound();
+        query.delete('t');
+        return reply.redirect(withQuery(downloadPath(id), query), 301);
+      }
+      const attachId = legacyId(query.getAll('id').at(-1));
+      const torrentId = attachId === null ? null : await torrents.byLegacyAttachment(attachId);
+      if (torrentId === null) throw pageNotFound();
+      query.delete('id');
+      return reply.redirect(withQuery(downloadPath(torrentId), query), 301);
     });
   }
   {

@@ -132,6 +132,12 @@ export class TorrentsRepository {
       .executeTakeFirst();
   }
 
+  /** The torrent a TorrentPier 2.x attachment id (`dl.php?id=`) became at import, if any. */
+  async torrentOfAttachment(attachId: number): Promise<number | undefined> {
+    const row = await this.#db.selectFrom('import_attachments').select('torrent_id').where('attach_id', '=', attachId).executeTakeFirst();
+    return row?.torrent_id;
+  }
+
   async metainfo(id: number): Promise<Buffer | undefined> {
     const row = await this.#db.selectFrom('torrents').select('metainfo').where('id', '=', id).executeTakeFirst();
     return row === undefined ? undefined : Buffer.from(row.metainfo.buffer, row.metainfo.byteOffset, row.metainfo.byteLength);

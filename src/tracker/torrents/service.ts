@@ -149,6 +149,11 @@ export class TorrentsService {
     return facts;
   }
 
+  /** The torrent an imported TorrentPier 2.x attachment id stands for (old `dl.php?id=` links), or null. */
+  async byLegacyAttachment(attachId: number): Promise<number | null> {
+    return (await this.#repository.torrentOfAttachment(attachId)) ?? null;
+  }
+
   /** The torrent, if the viewer may see its topic. */
   async get(id: number, viewer: AuthUser | null): Promise<TorrentView> {
     const row = await this.#visible(id, viewer);

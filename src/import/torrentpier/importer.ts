@@ -1,0 +1,136 @@
+// The whole TorrentPier import, in dependency order: users (with passkeys,
+// transfer totals, bonus points and bans), forums, topics, posts, watched
+// topics, torrents, smilies, censor words; private messages are counted and
+// left behind (the service has none yet). The target is the service's own
+// database, opened and migrated the way the server does it, and must be empty.
+import mysql from 'mysql2/promise';
+import type { Logger } from 'pino';
+import type { Clock } from '../../clock.ts';
+import { isoNow, systemClock } from '../../clock.ts';
+import type { Config } from '../../config.ts';
+import { readCatalog } from '../../db/copy/catalog.ts';
+import { moveSequences } from '../../db/copy/copy.ts';
+import { countRows as countTargetRows } from '../../db/copy/scan.ts';
+import { openDatabase, type DatabaseHandle } from '../../db/database.ts';
+import { migrateToLatest } from '../../db/migrate.ts';
+import { ImageStore } from '../../emoji/images/store.ts';
+import { createEmojiServices } from '../../emoji/services.ts';
+import { WordFiltersRepository } from '../../word-filters/repository.ts';
+import { WordFiltersService } from '../../word-filters/service.ts';
+import { importCensor } from './censor.ts';
+import type { ImportContext } from './context.ts';
+import { importForums } from './forums.ts';
+import { IdSet } from './id-set.ts';
+import { importPosts } from './posts.ts';
+import { Progress, type ProgressSink } from './progress.ts';
+import { ImportReport } from './report.ts';
+import { importSmilies } from './smilies.ts';
+import { countRows, detectVersion, sourceOptions, type UpstreamVersion } from './source.ts';
+import { importTopics } from './topics.ts';
+import { importTorrents } from './torrents.ts';
+import { importUsers } from './users.ts';
+import { importWatchlist } from './watchlist.ts';
+
+/** The import was not started; the message says what to fix. */
+export class ImportRefused extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ImportRefused';
+  }
+}
+
+export interface ImportOptions {
+  /** `mysql://user:pass@host[:port]/db[?socket=…]` */
+  from: string;
+  /** Folder of the upstream site (holding data/uploads or storage/…, and the smilies); null: no files. */
+  files: string | null;
+  /** The service's configuration: DATABASE_URL names the target, UPLOAD_DIR takes the smiley images. */
+  config: Config;
+  log: Logger;
+  progress?: ProgressSink;
+  batchSize?: number;
+  clock?: Clock;
+}
+
+export const DEFAULT_BATCH_SIZE = 5000;
+
+export const PRIVATE_MESSAGES_REASON = 'not imported: private messages are not available yet';
+
+export async function importTorrentPier(options: ImportOptions): Promise<ImportReport> {
+  let source: mysql.Connection;
+  try {
+    source = await mysql.createConnection(sourceOptions(options.from));
+  } catch (error) {
+    throw new ImportRefused(`cannot connect to the TorrentPier database: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const target = openDatabase(options.config.database, options.log);
+  try {
+    let version: UpstreamVersion;
+    try {
+      version = await detectVersion(source);
+    } catch (error) {
+      throw new ImportRefused(error instanceof Error ? error.message : String(error));
+    }
+    await refuseUnlessEmpty(target, 'before its migrations');
+    await migrateToLatest(target, options.log);
+    await refuseUnlessEmpty(target, 'after its migrations');
+    const clock = options.clock ?? systemClock;
+    const report = new ImportReport();
+    const ctx: ImportContext = {
+      source,
+      version,
+      target,
+      files: options.files,
+      report,
+      progress: new Progress(options.progress ?? (() => {})),
+      batchSize: options.batchSize ?? DEFAULT_BATCH_SIZE,
+      now: isoNow(clock),
+      imported: { users: new IdSet(), forums: new IdSet(), topics: new IdSet() },
+    };
+    options.progress?.(`TorrentPier ${version}.x database; importing into ${target.dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL'}.`);
+    await importUsers(ctx, await countRows(source, 'bb_users'));
+    await importForums(ctx);
+    await importTopics(ctx, await countRows(source, 'bb_topics'));
+    await importPosts(ctx, await countRows(source, 'bb_posts'));
+    await importWatchlist(ctx, await countRows(source, 'bb_topics_watch'));
+    await importTorrents(ctx, await countRows(source, 'bb_bt_torrents'));
+
+    const emoji = createEmojiServices(target, clock);
+    // The catalog the server would import at its first start: done here, since the smilies make the catalog non-empty.
+    if (options.config.emojiCatalog === 'unicode') await emoji.unicodeImport.importIfEmpty(options.log);
+    const images = new ImageStore(options.config.uploadDir);
+    await images.init();
+    await importSmilies(ctx, emoji, images);
+    await importCensor(ctx, new WordFiltersService(target.db, target.dialect, new WordFiltersRepository(target.db, target.dialect), target.changes, clock));
+    await countPrivateMessages(ctx);
+
+    if (target.dialect === 'postgres') await moveSequences(target.db, await readCatalog(target.db, target.dialect));
+    return report;
+  } finally {
+    await target.close().catch(() => {});
+    await source.end().catch(() => {});
+  }
+}
+
+/** Counted so the report shows them, honestly left behind. */
+async function countPrivateMessages(ctx: ImportContext): Promise<void> {
+  ctx.report.table('bb_privmsgs');
+  const total = await countRows(ctx.source, 'bb_privmsgs');
+  if (total > 0) {
+    ctx.report.read('bb_privmsgs', total);
+    ctx.report.skipped('bb_privmsgs', PRIVATE_MESSAGES_REASON, null, total);
+  }
+}
+
+async function refuseUnlessEmpty(target: DatabaseHandle, when: string): Promise<void> {
+  const filled: string[] = [];
+  for (const table of await readCatalog(target.db, target.dialect)) {
+    const rows = await countTargetRows(target.db, table.name);
+    if (rows > 0) filled.push(`${table.name} (${rows} rows)`);
+  }
+  if (filled.length > 0) {
+    throw new ImportRefused(
+      `the target database is not empty ${when}: ${filled.join(', ')}. Import into a new, empty database (the service fills one at its first start, so import before that).`,
+    );
+  }
+}

@@ -1,0 +1,300 @@
+// bb_users (with bb_bt_users and bb_banlist) → users, passkeys and the
+// tracker's per-user figures. Ids stay. Names and e-mail addresses are
+// decoded from the HTML entities TorrentPier stored them with; password
+// hashes move as they are (bcrypt `$2y$` and the pre-2.4 md5(md5()) are
+// verified at login and rehashed on the first success, auth/passwords.ts);
+// the plaintext temporary password (user_newpasswd) is never read.
+import type mysql from 'mysql2/promise';
+import type { Insertable } from 'kysely';
+import type { Role, TrackerUserStatsTable, UsersTable, UserStatus } from '../../db/schema.ts';
+import { isPasskeyShape } from '../../tracker/passkeys.ts';
+import { emailKey, usernameKey } from '../../users/repository.ts';
+import { chunks, int, keep, skip, type ImportContext, type Mapped } from './context.ts';
+import { readQueryBatches } from './source.ts';
+import { decodeEntities, firstTime } from './text.ts';
+
+export interface UpstreamUser {
+  user_id: number;
+  user_active: number;
+  username: string;
+  user_password: string;
+  user_regdate: number;
+  user_level: number;
+  user_email: string;
+  user_sig: string;
+  user_points: number;
+  /** From bb_banlist. */
+  banned: boolean;
+  /** bb_bt_users; null when the user never had a passkey generated. */
+  tracker: { auth_key: string; up: string[]; down: string } | null;
+}
+
+export interface MappedUser {
+  user: Insertable<UsersTable> & { id: number };
+  passkey: string | null;
+  stats: Insertable<TrackerUserStatsTable> | null;
+}
+
+/** Stored when the upstream hash is in no form we verify: no password matches it, the member resets it by e-mail. */
+export const UNUSABLE_PASSWORD = '!imported-without-usable-password';
+
+const BCRYPT = /^\$2[aby]\$\d\d\$[./A-Za-z0-9]{53}$/;
+const DOUBLE_MD5 = /^[0-9a-f]{32}$/;
+
+/** user_level: 1 ADMIN, 2 MOD; 0 USER and 20 GROUP_MEMBER are plain members (per-forum moderation has no equivalent). */
+export function roleOf(level: number): Role {
+  if (level === 1) return 'admin';
+  if (level === 2) return 'moderator';
+  return 'user';
+}
+
+function statusOf(row: UpstreamUser): UserStatus {
+  if (row.banned) return 'banned';
+  return row.user_active === 1 ? 'active' : 'pending';
+}
+
+/** Sum of BIGINT UNSIGNED byte counts (strings), as a number the target stores. */
+function bytes(values: string[]): { value: number; clamped: boolean } {
+  const total = values.reduce((sum, v) => sum + (/^\d+$/.test(v) ? BigInt(v) : 0n), 0n);
+  return total > BigInt(Number.MAX_SAFE_INTEGER) ? { value: Number.MAX_SAFE_INTEGER, clamped: true } : { value: Number(total), clamped: false };
+}
+
+/**
+ * One upstream user as our rows, before uniqueness across users is settled
+ * (`settleUnique`). Guest (-1), the bot (-746) and any id below 1 are the
+ * upstream's system accounts, not members.
+ */
+export function mapUser(row: UpstreamUser, now: string): Mapped<MappedUser> {
+  if (row.user_id < 1) return skip('upstream system account (guest or bot), not a member');
+  const notes: string[] = [];
+  let username = decodeEntities(row.username).trim();
+  if (username === '') {
+    username = `user-${row.user_id}`;
+    notes.push('empty user name replaced by user-<id>');
+  }
+  let email = decodeEntities(row.user_email).trim();
+  if (!/^[^@\s]+@[^@\s]+$/.test(email)) {
+    email = placeholderEmail(row.user_id);
+    notes.push('no usable e-mail address: a placeholder @imported.invalid address was set');
+  }
+  let passwordHash = row.user_password;
+  if (!BCRYPT.test(passwordHash) && !DOUBLE_MD5.test(passwordHash)) {
+    passwordHash = UNUSABLE_PASSWORD;
+    notes.push('password hash in no known form: the member must reset the password by e-mail');
+  }
+  const created = firstTime(now, row.user_regdate);
+  let stats: Insertable<TrackerUserStatsTable> | null = null;
+  let points = Math.round(Number(row.user_points) * 100);
+  if (!Number.isFinite(points) || points < 0) {
+    if (points < 0) notes.push('negative bonus points set to 0');
+    points = 0;
+  }
+  let passkey: string | null = null;
+  if (row.tracker !== null || points > 0) {
+    // Upstream's ratio counts release and only-seeder upload on top of the total (get_bt_ratio): keep the ratio members had.
+    const up = bytes(row.tracker?.up ?? []);
+    const down = bytes(row.tracker === null ? [] : [row.tracker.down]);
+    if (up.clamped || down.clamped) notes.push('transfer total above 2^53 bytes clamped');
+    stats = { user_id: row.user_id, uploaded: up.value, downloaded: down.value, bonus_points: points, updated_at: now };
+  }
+  if (row.tracker !== null) {
+    if (isPasskeyShape(row.tracker.auth_key)) passkey = row.tracker.auth_key;
+    else if (row.tracker.auth_key !== '') notes.push('passkey not 20 letters and digits: not carried over (a new one is made on first need)');
+  }
+  return keep(
+    {
+      user: {
+        id: row.user_id,
+        username,
+        username_key: usernameKey(username),
+        email,
+        email_key: emailKey(email),
+        password_hash: passwordHash,
+        role: roleOf(row.user_level),
+        status: statusOf(row),
+        signature: decodeEntities(row.user_sig ?? ''),
+        created_at: created,
+        updated_at: created,
+      },
+      passkey,
+      stats,
+    },
+    notes,
+  );
+}
+
+export function placeholderEmail(id: number): string {
+  return `user-${id}@imported.invalid`;
+}
+
+/**
+ * Names and e-mail addresses are unique here ignoring case (NFKC, lower
+ * case); upstream compared them with MySQL's collation, which lets a few
+ * through that clash here. The later user gets a changed name or a
+ * placeholder address, and the report says so.
+ */
+export function settleUnique(mapped: MappedUser, taken: { names: Set<string>; emails: Set<string> }): string[] {
+  const notes: string[] = [];
+  const user = mapped.user;
+  if (taken.names.has(user.username_key)) {
+    let candidate = `${user.username} (${user.id})`;
+    for (let n = 2; taken.names.has(usernameKey(candidate)); n++) candidate = `${user.username} (${user.id}-${n})`;
+    user.username = candidate;
+    user.username_key = usernameKey(candidate);
+    notes.push('user name clashes with an earlier one ignoring case: renamed to "name (id)"');
+  }
+  if (taken.emails.has(user.email_key)) {
+    user.email = placeholderEmail(user.id);
+    user.email_key = emailKey(user.email);
+    notes.push('e-mail address already used by an earlier user: a placeholder @imported.invalid address was set');
+  }
+  taken.names.add(user.username_key);
+  taken.emails.add(user.email_key);
+  return notes;
+}
+
+function upstreamUser(row: mysql.RowDataPacket, banned: ReadonlySet<number>): UpstreamUser {
+  const id = int(row['user_id']);
+  return {
+    user_id: id,
+    user_active: int(row['user_active']),
+    username: String(row['username'] ?? ''),
+    user_password: String(row['user_password'] ?? ''),
+    user_regdate: int(row['user_regdate']),
+    user_level: int(row['user_level']),
+    user_email: String(row['user_email'] ?? ''),
+    user_sig: String(row['user_sig'] ?? ''),
+    user_points: Number(row['user_points'] ?? 0),
+    banned: banned.has(id),
+    tracker:
+      row['bt_user_id'] === null || row['bt_user_id'] === undefined
+        ? null
+        : {
+            auth_key: String(row['auth_key'] ?? ''),
+            up: [row['u_up_total'], row['u_up_release'], row['u_up_bonus']].map((v) => String(v ?? '0')),
+            down: String(row['u_down_total'] ?? '0'),
+          },
+  };
+}
+
+/**
+ * The keys of this batch already held by users imported before it, asked of
+ * the target rather than kept in memory (memory stays flat however many
+ * members the board has); settleUnique adds the batch's own as it goes.
+ */
+async function takenKeys(ctx: ImportContext, batch: readonly MappedUser[]): Promise<{ names: Set<string>; emails: Set<string> }> {
+  const names = new Set<string>();
+  const emails = new Set<string>();
+  for (const part of chunks(batch, 2000)) {
+    const rows = await ctx.target.db
+      .selectFrom('users')
+      .select(['username_key', 'email_key'])
+      .where((eb) =>
+        eb.or([
+          eb(
+            'username_key',
+            'in',
+            part.map((m) => m.user.username_key),
+          ),
+          eb(
+            'email_key',
+            'in',
+            part.map((m) => m.user.email_key),
+          ),
+        ]),
+      )
+      .execute();
+    for (const row of rows) {
+      names.add(row.username_key);
+      emails.add(row.email_key);
+    }
+  }
+  return { names, emails };
+}
+
+/** User ids with a ban (2.4.0 and later keep only user bans; older IP and e-mail bans have ban_userid 0). */
+async function readBans(ctx: ImportContext): Promise<Set<number>> {
+  const [rows] = await ctx.source.query<mysql.RowDataPacket[]>('SELECT ban_id, ban_userid FROM bb_banlist ORDER BY ban_id');
+  const banned = new Set<number>();
+  ctx.report.table('bb_banlist');
+  for (const row of rows) {
+    ctx.report.read('bb_banlist');
+    const id = int(row['ban_userid']);
+    if (id > 0 && banned.has(id)) ctx.report.skipped('bb_banlist', 'a second ban of the same user', int(row['ban_id']));
+    else if (id > 0) banned.add(id);
+    else ctx.report.skipped('bb_banlist', 'an IP or e-mail ban: only bans of member accounts move', int(row['ban_id']));
+  }
+  return banned;
+}
+
+export async function importUsers(ctx: ImportContext, total: number): Promise<void> {
+  const banned = await readBans(ctx);
+  const { report, target } = ctx;
+  report.table('bb_users');
+  report.table('bb_bt_users');
+  ctx.progress.start('bb_users', total);
+  const batches = readQueryBatches(ctx.source, {
+    select:
+      'SELECT u.user_id, u.user_active, u.username, u.user_password, u.user_regdate, u.user_level, u.user_email, u.user_sig, u.user_points,' +
+      ' b.user_id AS bt_user_id, b.auth_key, b.u_up_total, b.u_up_release, b.u_up_bonus, b.u_down_total' +
+      ' FROM bb_users u LEFT JOIN bb_bt_users b ON b.user_id = u.user_id',
+    key: 'u.user_id',
+    keyAlias: 'user_id',
+    batchSize: ctx.batchSize,
+  });
+  for await (const batch of batches) {
+    const accepted: MappedUser[] = [];
+    for (const raw of batch) {
+      const upstream = upstreamUser(raw, banned);
+      report.read('bb_users');
+      if (upstream.tracker !== null) report.read('bb_bt_users');
+      const mapped = mapUser(upstream, ctx.now);
+      if (!mapped.ok) {
+        report.skipped('bb_users', mapped.reason, upstream.user_id);
+        if (upstream.tracker !== null) report.skipped('bb_bt_users', 'belongs to an upstream system account', upstream.user_id);
+        continue;
+      }
+      for (const note of mapped.notes) report.note('bb_users', note, upstream.user_id);
+      accepted.push(mapped.row);
+    }
+    const taken = await takenKeys(ctx, accepted);
+    for (const m of accepted) for (const note of settleUnique(m, taken)) report.note('bb_users', note, m.user.id);
+    await target.db.transaction().execute(async (trx) => {
+      for (const part of chunks(accepted, 500)) {
+        await trx
+          .insertInto('users')
+          .values(part.map((m) => m.user))
+          .execute();
+        const passkeys = part.filter((m) => m.passkey !== null).map((m) => ({ user_id: m.user.id, passkey: m.passkey!, created_at: ctx.now }));
+        if (passkeys.length > 0) await trx.insertInto('passkeys').values(passkeys).execute();
+        const stats = part.flatMap((m) => (m.stats === null ? [] : [m.stats]));
+        if (stats.length > 0) await trx.insertInto('tracker_user_stats').values(stats).execute();
+      }
+    });
+    for (const m of accepted) {
+      ctx.imported.users.add(m.user.id);
+      report.imported('bb_users');
+    }
+    for (const raw of batch) {
+      if (raw['bt_user_id'] !== null && raw['bt_user_id'] !== undefined && ctx.imported.users.has(int(raw['user_id']))) report.imported('bb_bt_users');
+    }
+    ctx.progress.advance(batch.length);
+  }
+  ctx.progress.finish();
+  for (const id of banned) {
+    if (ctx.imported.users.has(id)) report.imported('bb_banlist');
+    else report.skipped('bb_banlist', 'the banned user does not exist upstream', id);
+  }
+  await countOrphanTrackerUsers(ctx);
+}
+
+/** bb_bt_users rows of users that do not exist (no foreign keys upstream): counted, never imported. */
+async function countOrphanTrackerUsers(ctx: ImportContext): Promise<void> {
+  const [rows] = await ctx.source.query<mysql.RowDataPacket[]>(
+    'SELECT b.user_id FROM bb_bt_users b LEFT JOIN bb_users u ON u.user_id = b.user_id WHERE u.user_id IS NULL ORDER BY b.user_id',
+  );
+  for (const row of rows) {
+    ctx.report.read('bb_bt_users');
+    ctx.report.skipped('bb_bt_users', 'tracker figures of a user that does not exist upstream', int(row['user_id']));
+  }
+}

@@ -1,0 +1,385 @@
+// The TorrentPier import end to end: the 2.4.x and 3.0.x fixtures on a
+// private MariaDB imported into each configured database (SQLite always,
+// PostgreSQL when TEST_DATABASE_URL is set), every row checked against the
+// fixture, then the real app started on the result: members log in with
+// their old passwords, old links land on the new pages, and an old passkey's
+// announce of an imported torrent is answered with its swarm.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { decodeHTML } from 'entities';
+import pino from 'pino';
+import { buildApp, type BuiltApp } from '../../src/app.ts';
+import type { Config } from '../../src/config.ts';
+import { ImportRefused, PRIVATE_MESSAGES_REASON, importTorrentPier } from '../../src/import/torrentpier/importer.ts';
+import type { ImportReport, TableReport } from '../../src/import/torrentpier/report.ts';
+import { SMILIES_CATEGORY } from '../../src/import/torrentpier/smilies.ts';
+import { UNUSABLE_PASSWORD } from '../../src/import/torrentpier/users.ts';
+import { isDict } from '../../src/tracker/bencode.ts';
+import { testConfig } from '../helpers/app.ts';
+import { createTestDatabase, databaseKinds, type TestDatabase } from '../helpers/databases.ts';
+import { announceUrl, field, peerId } from '../helpers/tracker.ts';
+import { decode } from '../../src/tracker/bencode.ts';
+import { mariaDbAvailable, startPrivateMariaDb, type PrivateMariaDb } from './mariadb.ts';
+import { EVERY_TAG_POST, createTorrentPierFixture, phpPrepareMessage, type FixtureSummary, type TorrentPierVersion } from './torrentpier-fixture.ts';
+
+const silent = pino({ level: 'silent' });
+const CLASH_ID = 500;
+const CLI = join(import.meta.dirname, '../../src/import/torrentpier/cli.ts');
+
+function run(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, args, { env, timeout: 120_000 }, (error, stdout, stderr) => {
+      if (error !== null && typeof error.code !== 'number') return reject(error);
+      resolve({ code: error === null ? 0 : (error.code as number), stdout, stderr });
+    });
+  });
+}
+
+function table(report: ImportReport, name: string): TableReport {
+  const found = report.tables().find((t) => t.table === name);
+  assert.ok(found, `the report has a line for ${name}`);
+  return found;
+}
+
+describe('TorrentPier import', { skip: !mariaDbAvailable() && 'mariadb-server is not installed' }, () => {
+  let server: PrivateMariaDb;
+  let files: string;
+  const fixtures = new Map<TorrentPierVersion, FixtureSummary>();
+
+  before(async () => {
+    server = await startPrivateMariaDb();
+    files = mkdtempSync(join(tmpdir(), 'tp-import-files-'));
+    const admin = await server.connect();
+    await admin.query('CREATE DATABASE tp24; CREATE DATABASE tp30');
+    await admin.end();
+    for (const version of ['2.4', '3.0'] as const) {
+      const db = version === '2.4' ? 'tp24' : 'tp30';
+      const conn = await server.connect(db);
+      fixtures.set(version, await createTorrentPierFixture(conn, version, join(files, db)));
+      // A member whose name and e-mail clash, ignoring case, with earlier ones in other batches (MySQL's collation let them in).
+      await conn.query(
+        "INSERT INTO bb_users (user_id, username, user_password, user_email, user_sig, user_regdate) VALUES (?, 'ADMIN', ?, 'User4@Example.org', '', 1600000000)",
+        [CLASH_ID, 'f'.repeat(32)],
+      );
+      await conn.end();
+    }
+  });
+  after(async () => {
+    await server?.stop();
+    if (files) rmSync(files, { recursive: true, force: true });
+  });
+
+  it('runs as `npm run import:torrentpier`: progress on stderr, the report on stdout, exit 0; then refuses the filled target (exit 2)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tp-import-cli-'));
+    try {
+      const env = { ...process.env, DATABASE_URL: `sqlite:${join(dir, 'forum.db')}`, UPLOAD_DIR: join(dir, 'uploads'), EMOJI_CATALOG: 'none' };
+      const args = [CLI, '--from', server.url('tp30'), '--files', join(files, 'tp30'), '--batch-size', '5'];
+      const first = await run(args, env);
+      assert.equal(first.code, 0, first.stderr);
+      assert.match(first.stdout, /^Import finished in/);
+      assert.match(first.stdout, /bb_posts\s+48\s+48\s+0/);
+      assert.match(first.stdout, /bb_users: 1 imported with a change: user name clashes with an earlier one ignoring case/);
+      assert.match(first.stderr, /TorrentPier 3\.0\.x database; importing into SQLite\./);
+      assert.match(first.stderr, /bb_posts: 48 rows in/);
+      const again = await run(args, env);
+      assert.equal(again.code, 2);
+      assert.match(again.stderr, /Import refused: the target database is not empty/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses bad arguments and an unreachable source with exit code 2', async () => {
+    const env = { ...process.env, DATABASE_URL: 'sqlite::memory:' };
+    const missing = await run([CLI], env);
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /--from is required\nusage: npm run import:torrentpier/);
+    assert.equal((await run([CLI, '--from', server.url('tp24'), '--batch-size', '0'], env)).code, 2);
+    assert.equal((await run([CLI, '--from', server.url('tp24'), '--files', '/nonexistent/folder'], env)).code, 2);
+    const unreachable = await run([CLI, '--from', 'mysql://root@localhost/tp?socket=%2Fnonexistent.sock'], env);
+    assert.equal(unreachable.code, 2);
+    assert.match(unreachable.stderr, /Import refused: cannot connect to the TorrentPier database/);
+  });
+
+  for (const version of ['2.4', '3.0'] as const) {
+    for (const kind of databaseKinds()) {
+      describe(`${version}.x into ${kind}`, () => {
+        let database: TestDatabase;
+        let uploads: string;
+        let config: Config;
+        let report: ImportReport;
+        let built: BuiltApp;
+        let fixture: FixtureSummary;
+        const lines: string[] = [];
+        const source = () => server.url(version === '2.4' ? 'tp24' : 'tp30');
+
+        before(async () => {
+          fixture = fixtures.get(version)!;
+          database = await createTestDatabase(kind, { sqliteFile: true });
+          uploads = mkdtempSync(join(tmpdir(), 'tp-import-uploads-'));
+          config = testConfig(database, { UPLOAD_DIR: uploads });
+          report = await importTorrentPier({
+            from: source(),
+            files: join(files, version === '2.4' ? 'tp24' : 'tp30'),
+            config,
+            log: silent,
+            batchSize: 7,
+            progress: (line) => lines.push(line),
+          });
+          built = await buildApp(config, { logger: silent });
+        });
+        after(async () => {
+          await built?.app.close();
+          await database?.drop();
+          if (uploads) rmSync(uploads, { recursive: true, force: true });
+        });
+
+        it('reports every table with its counts, the system accounts and private messages skipped with their reasons', () => {
+          const users = table(report, 'bb_users');
+          assert.equal(users.read, fixture.users.length + 3);
+          assert.equal(users.imported, fixture.users.length + 1);
+          assert.deepEqual(
+            users.skips.map((s) => s.count),
+            [2],
+          );
+          const pms = table(report, 'bb_privmsgs');
+          assert.equal(pms.read, fixture.rows['bb_privmsgs']);
+          assert.equal(pms.imported, 0);
+          assert.equal(pms.skips[0]!.reason, PRIVATE_MESSAGES_REASON);
+          for (const t of report.tables()) assert.equal(t.read, t.imported + t.skipped, `${t.table}: read = imported + skipped`);
+          assert.equal(table(report, 'bb_posts').imported, fixture.postIds.length);
+          assert.equal(table(report, 'bb_bt_torrents').imported, fixture.torrents.length);
+          assert.match(report.format(), /bb_privmsgs: \d+ skipped: not imported: private messages are not available yet/);
+          assert.ok(
+            lines.some((line) => line.startsWith('bb_posts: ')),
+            'progress names each table',
+          );
+        });
+
+        it('moves users with decoded names and e-mails, roles, bans, hashes as they were, passkeys and tracker figures', async () => {
+          const db = built.database.db;
+          const rows = await db.selectFrom('users').selectAll().orderBy('id').execute();
+          assert.deepEqual(
+            rows.map((r) => r.id),
+            [...fixture.users.map((u) => u.id), CLASH_ID],
+          );
+          const clash = rows.find((r) => r.id === CLASH_ID)!;
+          assert.equal(clash.username, `ADMIN (${CLASH_ID})`, 'renamed: "admin" came first');
+          assert.equal(clash.email, `user-${CLASH_ID}@imported.invalid`, 'user4@example.org came first');
+          assert.equal(table(report, 'bb_users').notes.length, 2);
+          for (const u of fixture.users) {
+            const row = rows.find((r) => r.id === u.id)!;
+            assert.equal(row.username, u.name);
+            assert.equal(row.email, u.email);
+            assert.equal(row.role, u.level === 1 ? 'admin' : u.level === 2 ? 'moderator' : 'user');
+            assert.equal(row.status, u.banned ? 'banned' : u.active ? 'active' : 'pending');
+            assert.notEqual(row.password_hash, UNUSABLE_PASSWORD);
+            assert.match(row.password_hash, u.scheme === 'bcrypt' ? /^\$2y\$/ : /^[0-9a-f]{32}$/);
+            assert.equal(row.signature, `[i]sig of ${u.name}[/i] & more`);
+          }
+          const passkeys = await db.selectFrom('passkeys').selectAll().orderBy('user_id').execute();
+          assert.deepEqual(
+            passkeys.map((p) => [p.user_id, p.passkey]),
+            fixture.users.filter((u) => u.passkey !== null).map((u) => [u.id, u.passkey]),
+          );
+          const stats = await db.selectFrom('tracker_user_stats').selectAll().where('user_id', '=', 3).executeTakeFirstOrThrow();
+          // Upstream's ratio counts release and bonus upload on top of the total.
+          assert.equal(stats.uploaded, 3 * 1_000_000_000 + 3 * 1000 + 3 * 10);
+          assert.equal(stats.downloaded, 3 * 400_000_000);
+          assert.equal(stats.bonus_points, 375, 'user_points 3.75 in hundredths');
+        });
+
+        it('keeps forums in the board order, topics and posts with their ids, decoded text, and guests without an author', async () => {
+          const db = built.database.db;
+          const forums = await db.selectFrom('forums').selectAll().orderBy('display_order').execute();
+          // Categories are numbered in reverse (category 2 first); forums inside a category by forum_order, also reversed.
+          assert.deepEqual(
+            forums.map((f) => f.id),
+            [4, 3, 2, 1],
+          );
+          assert.equal(forums[0]!.name, 'Forum 4 <releases>');
+          assert.equal(forums[0]!.description, 'Description of forum 4 & more');
+          const topics = await db.selectFrom('topics').selectAll().orderBy('id').execute();
+          assert.deepEqual(
+            topics.map((t) => t.id),
+            fixture.topicIds,
+          );
+          assert.equal(topics[0]!.title, 'Topic 1: "quotes" & <tags>');
+          assert.equal(topics[0]!.posts_count, 4);
+          assert.equal(topics[0]!.views_count, 3);
+          assert.equal(
+            forums.reduce((sum, f) => sum + f.posts_count, 0),
+            fixture.postIds.length,
+          );
+          const posts = await db.selectFrom('posts').selectAll().orderBy('id').execute();
+          assert.deepEqual(
+            posts.map((p) => p.id),
+            fixture.postIds,
+          );
+          assert.equal(posts[0]!.body, decodeHTML(phpPrepareMessage(EVERY_TAG_POST)));
+          assert.match(posts[0]!.body, /\[code\]if \(a < b && c > d\) \{\}\[\/code\]/);
+          assert.match(posts[0]!.body, /© Fish & Chips/);
+          assert.equal(posts[1]!.author_id, null, 'a guest post (poster -1) has no author');
+          assert.equal(posts[1]!.guest_name, 'Visitor <guest>', 'and shows the name the guest gave');
+          assert.equal(posts[0]!.guest_name, null);
+          assert.equal(posts[0]!.created_at, new Date((1_600_000_000 + 3600) * 1000).toISOString());
+          const watch = await db.selectFrom('watchlist').selectAll().execute();
+          assert.equal(watch.length, fixture.rows['bb_topics_watch']);
+        });
+
+        it('keeps torrents byte for byte with the hashes clients seed (the short 2.x hash repaired), statuses and freeleech', async () => {
+          const db = built.database.db;
+          for (const [n, f] of fixture.torrents.entries()) {
+            const row = await db.selectFrom('torrents').selectAll().where('id', '=', f.topicId).executeTakeFirstOrThrow();
+            assert.equal(row.topic_id, f.topicId);
+            assert.equal(row.info_hash_v1, f.infoHashV1?.toString('hex') ?? null);
+            assert.equal(row.info_hash_v2, f.infoHashV2?.toString('hex') ?? null);
+            assert.deepEqual(Buffer.from(row.metainfo), f.bytes);
+            assert.equal(row.status, ['checked', 'not_checked', 'duplicate', 'doubtful'][n % 4]);
+            assert.equal(row.freeleech, ['none', 'gold', 'silver'][n % 3]);
+            assert.equal(row.completed_count, f.topicId * 2);
+          }
+          const quirk = table(report, 'bb_bt_torrents').notes.find((note) => note.note.startsWith('v1 info hash stored right-trimmed'));
+          assert.equal(quirk !== undefined, version === '2.4', 'only 2.x stores the short hash');
+          const mapped = await db.selectFrom('import_attachments').selectAll().orderBy('attach_id').execute();
+          assert.deepEqual(
+            mapped.map((m) => [m.attach_id, m.torrent_id]),
+            fixture.torrents.filter((f) => f.attachId !== null).map((f) => [f.attachId, f.topicId]),
+          );
+        });
+
+        it('turns smilies into image emojis under their codes and censor words into word filters', async () => {
+          const db = built.database.db;
+          const emojis = await db
+            .selectFrom('emojis')
+            .innerJoin('emoji_categories', 'emoji_categories.id', 'emojis.emoji_category_id')
+            .select(['emoji_shortcode', 'emojis.title', 'image_url', 'emoji_categories.title as category'])
+            .orderBy('emojis.display_order')
+            .execute();
+          assert.deepEqual(
+            emojis.map((e) => [e.emoji_shortcode, e.title, e.category]),
+            [
+              [':aa:', 'Smile', SMILIES_CATEGORY],
+              [':ab:', 'Wink & grin', SMILIES_CATEGORY],
+              [':cd:', 'Cool', SMILIES_CATEGORY],
+            ],
+          );
+          assert.match(emojis[0]!.image_url!, /^\/emojis\/custom\/[0-9a-f]{32}\.gif$/);
+          const image = await built.app.inject({ method: 'GET', url: emojis[0]!.image_url! });
+          assert.equal(image.statusCode, 200);
+          const filters = await db.selectFrom('word_filters').selectAll().orderBy('id').execute();
+          assert.deepEqual(
+            filters.map((f) => [f.pattern, f.replacement, f.pattern_type, f.filter_type, Boolean(f.is_active)]),
+            [
+              ['fool', 'f**l', 'exact', 'replace', true],
+              ['spam*', '[censored]', 'wildcard', 'replace', true],
+              ['*bad*', 'good', 'wildcard', 'replace', true],
+            ],
+          );
+        });
+
+        it('lets members log in with their old bcrypt and md5(md5()) passwords and rehashes them; refuses banned and inactive ones', async () => {
+          const login = (username: string, password: string) =>
+            built.app.inject({ method: 'POST', url: '/api/login', payload: { username, password }, headers: { 'content-type': 'application/json' } });
+          for (const scheme of ['bcrypt', 'md5md5'] as const) {
+            const u = fixture.users.find((x) => x.scheme === scheme && x.active && !x.banned)!;
+            assert.equal((await login(u.name, 'wrong password')).statusCode, 401);
+            const ok = await login(u.name, u.password);
+            assert.equal(ok.statusCode, 200, `${scheme}: ${ok.body}`);
+            const row = await built.database.db.selectFrom('users').select('password_hash').where('id', '=', u.id).executeTakeFirstOrThrow();
+            assert.match(row.password_hash, /^scrypt\$/, 'rehashed on the first success');
+            assert.equal((await login(u.name, u.password)).statusCode, 200);
+          }
+          const banned = fixture.users.find((x) => x.banned)!;
+          assert.equal((await login(banned.name, banned.password)).statusCode, 403);
+          const inactive = fixture.users.find((x) => !x.active)!;
+          assert.equal((await login(inactive.name, inactive.password)).statusCode, 403);
+        });
+
+        it('answers old links: viewtopic.php?t=, viewtopic.php?p=, viewforum.php?f= and dl.php?id=', async () => {
+          const get = (url: string) => built.app.inject({ method: 'GET', url });
+          const topic = await get('/viewtopic.php?t=2');
+          assert.equal(topic.statusCode, 301);
+          assert.match(String(topic.headers.location), /^\/topic\/topic-2-quotes-tags\.2\/$/);
+          const post = await get('/viewtopic.php?p=6');
+          assert.equal(post.statusCode, 301);
+          assert.equal(post.headers.location, '/topic/topic-2-quotes-tags.2/?post=6#post-6');
+          const page = await get(String(post.headers.location).split('#')[0]!);
+          assert.equal(page.statusCode, 200);
+          assert.match(page.body, /id="post-6"/);
+          assert.match(page.body, /<span class="muted">Visitor &lt;guest&gt;<\/span>/, 'a guest post shows its name as upstream did');
+          const forum = await get('/viewforum.php?f=3');
+          assert.equal(forum.statusCode, 301);
+          assert.match(String(forum.headers.location), /^\/forum\/forum-3-releases\.3\/$/);
+          assert.equal((await get('/viewtopic.php?p=999999')).statusCode, 404);
+          const withAttachment = fixture.torrents.find((f) => f.attachId !== null);
+          if (withAttachment) {
+            const dl = await get(`/dl.php?id=${withAttachment.attachId}`);
+            assert.equal(dl.statusCode, 301);
+            assert.equal(dl.headers.location, `/tracker/download/${withAttachment.topicId}/`);
+          }
+          assert.equal((await get('/dl.php?id=99999')).statusCode, 404);
+        });
+
+        it('answers an old /bt/announce.php?uk= announce of an imported torrent with its swarm', async () => {
+          const torrent = fixture.torrents[0]!;
+          assert.equal(torrent.trimmed, true);
+          const [seeder, leecher] = fixture.users.filter((u) => u.passkey !== null && u.active && !u.banned);
+          const announce = async (passkey: string, left: number, port: number) => {
+            const response = await built.app.inject({
+              method: 'GET',
+              url: announceUrl({ passkey, infoHash: torrent.infoHashV1!, peerId: peerId(), left, port, event: 'started' }),
+              remoteAddress: '127.0.0.1',
+            });
+            const body = decode(response.rawPayload);
+            assert.ok(isDict(body));
+            return body;
+          };
+          const first = await announce(seeder!.passkey!, 0, 50001);
+          assert.equal(field(first, 'failure reason'), undefined, String(field(first, 'failure reason')));
+          const second = await announce(leecher!.passkey!, 1000, 50002);
+          assert.equal(field(second, 'failure reason'), undefined, String(field(second, 'failure reason')));
+          assert.equal(field(second, 'complete'), 1);
+          const peers = field(second, 'peers');
+          assert.ok(Buffer.isBuffer(peers) && peers.length === 6, 'the seeder is in the leecher’s peer list');
+          assert.equal(peers.readUInt16BE(4), 50001);
+        });
+
+        it('leaves new ids past the imported ones (PostgreSQL sequences moved)', async () => {
+          const db = built.database.db;
+          const now = new Date().toISOString();
+          const user = await built.services.users.create({
+            username: 'newcomer',
+            email: 'newcomer@example.test',
+            password: 'a long new password',
+            role: 'user',
+            status: 'active',
+          });
+          assert.ok(user.id > CLASH_ID);
+          const forum = await db.insertInto('forums').values({ name: 'New', created_at: now, updated_at: now }).returning('id').executeTakeFirstOrThrow();
+          assert.ok(forum.id > Math.max(...fixture.forumIds));
+          const topic = await db
+            .insertInto('topics')
+            .values({ forum_id: forum.id, title: 'New', author_id: user.id, status: 'published', last_post_at: now, created_at: now, updated_at: now })
+            .returning('id')
+            .executeTakeFirstOrThrow();
+          assert.ok(topic.id > Math.max(...fixture.topicIds));
+          const post = await db
+            .insertInto('posts')
+            .values({ topic_id: topic.id, author_id: user.id, body: 'x', status: 'published', held_by_filter_id: null, created_at: now, updated_at: now })
+            .returning('id')
+            .executeTakeFirstOrThrow();
+          assert.ok(post.id > Math.max(...fixture.postIds));
+        });
+
+        it('refuses to import into a database that already has content', async () => {
+          await assert.rejects(importTorrentPier({ from: source(), files: null, config, log: silent }), ImportRefused);
+        });
+      });
+    }
+  }
+});

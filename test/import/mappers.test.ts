@@ -1,0 +1,304 @@
+// The importer's mappers: pure functions from one upstream row to our rows
+// (or the reason it stays behind), and the small helpers they share.
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { describe, it } from 'node:test';
+import { mapCensorWord } from '../../src/import/torrentpier/censor.ts';
+import { orderForums } from '../../src/import/torrentpier/forums.ts';
+import { IdSet } from '../../src/import/torrentpier/id-set.ts';
+import { mapPost } from '../../src/import/torrentpier/posts.ts';
+import { ImportReport } from '../../src/import/torrentpier/report.ts';
+import { decodeEntities, unixToIso } from '../../src/import/torrentpier/text.ts';
+import { mapTopic } from '../../src/import/torrentpier/topics.ts';
+import { compareStoredHash, freeleechOf, mapTorrent, STATUS_BY_CODE, torrentFilePath, type UpstreamTorrent } from '../../src/import/torrentpier/torrents.ts';
+import { mapUser, roleOf, settleUnique, UNUSABLE_PASSWORD, type UpstreamUser } from '../../src/import/torrentpier/users.ts';
+import { mapWatch } from '../../src/import/torrentpier/watchlist.ts';
+import { TORRENT_STATUSES } from '../../src/tracker/torrents/statuses.ts';
+import { makeTorrent } from '../helpers/torrents.ts';
+
+const NOW = '2030-01-01T00:00:00.000Z';
+
+function ids(...values: number[]): IdSet {
+  const set = new IdSet();
+  for (const v of values) set.add(v);
+  return set;
+}
+
+const user = (over: Partial<UpstreamUser> = {}): UpstreamUser => ({
+  user_id: 7,
+  user_active: 1,
+  username: 'Ann &amp; &lt;Bob&gt;',
+  user_password: createHash('md5').update('x').digest('hex'),
+  user_regdate: 1_600_000_000,
+  user_level: 0,
+  user_email: 'ann&amp;bob@example.org',
+  user_sig: '[b]sig[/b] &amp; more',
+  user_points: 12.34,
+  banned: false,
+  tracker: null,
+  ...over,
+});
+
+describe('text helpers', () => {
+  it('decodes every HTML entity TorrentPier stored, named and numeric', () => {
+    assert.equal(decodeEntities('a &amp; &lt;b&gt; &quot;q&quot; &#039;s&#039; &copy; &#x263A;'), 'a & <b> "q" \'s\' © ☺');
+    assert.equal(decodeEntities('no entities'), 'no entities');
+    assert.equal(decodeEntities('nul\u0000 &amp;\u0000'), 'nul &', 'NUL is dropped (PostgreSQL refuses it)');
+  });
+  it('turns Unix seconds into ISO timestamps and refuses 0', () => {
+    assert.equal(unixToIso(1_600_000_000), '2020-09-13T12:26:40.000Z');
+    assert.equal(unixToIso(0), null);
+    assert.equal(unixToIso('abc'), null);
+  });
+});
+
+describe('IdSet', () => {
+  it('adds, answers and deletes ids across its growth', () => {
+    const set = ids(0, 5, 16_777_215);
+    assert.ok(set.has(5) && set.has(16_777_215) && set.has(0));
+    assert.ok(!set.has(6) && !set.has(-1) && !set.has(1.5) && !set.has(99_999_999));
+    set.add(5);
+    assert.equal(set.size, 3);
+    set.delete(5);
+    assert.ok(!set.has(5));
+    assert.equal(set.size, 2);
+    assert.throws(() => set.add(-1), RangeError);
+  });
+});
+
+describe('mapUser', () => {
+  it('decodes the name, e-mail and signature, keeps the hash, converts points to hundredths', () => {
+    const mapped = mapUser(user(), NOW);
+    assert.ok(mapped.ok);
+    assert.equal(mapped.row.user.username, 'Ann & <Bob>');
+    assert.equal(mapped.row.user.email, 'ann&bob@example.org');
+    assert.equal(mapped.row.user.signature, '[b]sig[/b] & more');
+    assert.equal(mapped.row.user.password_hash, user().user_password);
+    assert.equal(mapped.row.user.status, 'active');
+    assert.equal(mapped.row.user.created_at, '2020-09-13T12:26:40.000Z');
+    assert.equal(mapped.row.stats?.bonus_points, 1234);
+    assert.equal(mapped.row.passkey, null);
+    assert.deepEqual(mapped.notes, []);
+  });
+  it('skips the guest and the bot', () => {
+    assert.equal(mapUser(user({ user_id: -1 }), NOW).ok, false);
+    assert.equal(mapUser(user({ user_id: -746 }), NOW).ok, false);
+  });
+  it('maps roles and statuses: banned beats inactive', () => {
+    assert.deepEqual([0, 1, 2, 20, 25].map(roleOf), ['user', 'admin', 'moderator', 'user', 'user']);
+    const status = (over: Partial<UpstreamUser>) => {
+      const m = mapUser(user(over), NOW);
+      assert.ok(m.ok);
+      return m.row.user.status;
+    };
+    assert.equal(status({ user_active: 0 }), 'pending');
+    assert.equal(status({ user_active: 0, banned: true }), 'banned');
+  });
+  it('makes an unknown hash unusable (never a plaintext), and notes it', () => {
+    const m = mapUser(user({ user_password: 'plain-text' }), NOW);
+    assert.ok(m.ok);
+    assert.equal(m.row.user.password_hash, UNUSABLE_PASSWORD);
+    assert.match(m.notes.join(), /reset the password/);
+    const bcrypt = mapUser(user({ user_password: '$2y$10$QeekUGqdfMO0db30ixPmOerpVRGRsQTY3LIpmDLnGJhS.uD9SmUDK' }), NOW);
+    assert.ok(bcrypt.ok && bcrypt.row.user.password_hash.startsWith('$2y$'));
+  });
+  it('keeps a well-formed passkey and sums upload as upstream ratio does', () => {
+    const m = mapUser(user({ tracker: { auth_key: 'aB3dE5gH7jK9mN1pQ3sT', up: ['100', '20', '3'], down: '50' } }), NOW);
+    assert.ok(m.ok);
+    assert.equal(m.row.passkey, 'aB3dE5gH7jK9mN1pQ3sT');
+    assert.equal(m.row.stats?.uploaded, 123);
+    assert.equal(m.row.stats?.downloaded, 50);
+    const bad = mapUser(user({ tracker: { auth_key: 'short', up: [], down: '0' } }), NOW);
+    assert.ok(bad.ok);
+    assert.equal(bad.row.passkey, null);
+    assert.match(bad.notes.join(), /passkey/);
+  });
+  it('gives a placeholder address when the e-mail is unusable', () => {
+    const m = mapUser(user({ user_email: '' }), NOW);
+    assert.ok(m.ok);
+    assert.equal(m.row.user.email, 'user-7@imported.invalid');
+  });
+  it('renames a later user whose name clashes ignoring case, and replaces a reused e-mail address', () => {
+    const taken = { names: new Set<string>(), emails: new Set<string>() };
+    const first = mapUser(user({ user_id: 1, username: 'Ann' }), NOW);
+    const second = mapUser(user({ user_id: 2, username: 'ANN', user_email: 'ANN&amp;bob@example.org' }), NOW);
+    assert.ok(first.ok && second.ok);
+    assert.deepEqual(settleUnique(first.row, taken), []);
+    assert.equal(settleUnique(second.row, taken).length, 2);
+    assert.equal(second.row.user.username, 'ANN (2)');
+    assert.equal(second.row.user.email, 'user-2@imported.invalid');
+  });
+});
+
+describe('orderForums', () => {
+  it('numbers forums in the index order: categories by cat_order, forums by forum_order, orphans last', () => {
+    const rows = orderForums(
+      [
+        { cat_id: 1, cat_order: 20 },
+        { cat_id: 2, cat_order: 10 },
+      ],
+      [
+        { forum_id: 1, cat_id: 1, forum_name: 'A', forum_desc: '', forum_order: 1, forum_status: 0 },
+        { forum_id: 2, cat_id: 2, forum_name: 'B &amp; C', forum_desc: 'd &lt;', forum_order: 5, forum_status: 0 },
+        { forum_id: 3, cat_id: 2, forum_name: 'C', forum_desc: '', forum_order: 2, forum_status: 0 },
+        { forum_id: 4, cat_id: 9, forum_name: 'D', forum_desc: '', forum_order: 0, forum_status: 0 },
+      ],
+      NOW,
+    );
+    assert.deepEqual(
+      rows.map((r) => [r.id, r.display_order]),
+      [
+        [3, 0],
+        [2, 1],
+        [1, 2],
+        [4, 3],
+      ],
+    );
+    assert.equal(rows[1]!.name, 'B & C');
+    assert.equal(rows[1]!.description, 'd <');
+  });
+});
+
+describe('mapTopic, mapPost, mapWatch', () => {
+  const topic = {
+    topic_id: 5,
+    forum_id: 1,
+    topic_title: 'T &quot;x&quot;',
+    topic_poster: -1,
+    topic_time: 1_600_000_000,
+    topic_views: 9,
+    topic_status: 0,
+    topic_type: 0,
+    topic_moved_id: 0,
+    topic_last_post_time: 0,
+  };
+  it('keeps a topic with its id and decoded title; a guest topic has no author; the last post time falls back', () => {
+    const m = mapTopic(topic, { forums: ids(1), users: ids(2) }, NOW);
+    assert.ok(m.ok);
+    assert.equal(m.row.title, 'T "x"');
+    assert.equal(m.row.author_id, null);
+    assert.equal(m.row.last_post_at, m.row.created_at);
+  });
+  it('leaves moved-topic links and orphans behind, and notes locks and stickies', () => {
+    assert.equal(mapTopic({ ...topic, topic_status: 2, topic_moved_id: 9 }, { forums: ids(1), users: ids() }, NOW).ok, false);
+    assert.equal(mapTopic({ ...topic, forum_id: 4 }, { forums: ids(1), users: ids() }, NOW).ok, false);
+    const locked = mapTopic({ ...topic, topic_status: 1, topic_type: 1 }, { forums: ids(1), users: ids() }, NOW);
+    assert.ok(locked.ok);
+    assert.equal(locked.notes.length, 2);
+  });
+  it('decodes a post body and keeps authors only when imported', () => {
+    const post = {
+      post_id: 3,
+      topic_id: 5,
+      poster_id: 2,
+      post_time: 1_600_000_000,
+      post_edit_time: 1_600_000_100,
+      post_username: '',
+      post_text: '[code]a &lt; b[/code] &amp;',
+    };
+    const m = mapPost(post, { topics: ids(5), users: ids(2) }, NOW);
+    assert.ok(m.ok);
+    assert.equal(m.row.body, '[code]a < b[/code] &');
+    assert.equal(m.row.author_id, 2);
+    assert.equal(m.row.updated_at, '2020-09-13T12:28:20.000Z');
+    assert.equal(m.row.guest_name, null);
+    const gone = mapPost({ ...post, poster_id: 99 }, { topics: ids(5), users: ids(2) }, NOW);
+    assert.ok(gone.ok && gone.row.author_id === null);
+    assert.equal(gone.row.guest_name, 'Guest', 'as upstream shows a post without a name');
+    const named = mapPost({ ...post, poster_id: -1, post_username: 'Ann &amp; co' }, { topics: ids(5), users: ids(2) }, NOW);
+    assert.ok(named.ok && named.row.guest_name === 'Ann & co');
+    assert.equal(mapPost({ ...post, topic_id: 6 }, { topics: ids(5), users: ids() }, NOW).ok, false);
+    assert.equal(mapPost({ ...post, post_text: null }, { topics: ids(5), users: ids() }, NOW).ok, false);
+  });
+  it('keeps a watch only when user and topic were imported', () => {
+    assert.equal(mapWatch({ topic_id: 5, user_id: 2 }, { topics: ids(5), users: ids(2) }, NOW).ok, true);
+    assert.equal(mapWatch({ topic_id: 5, user_id: 3 }, { topics: ids(5), users: ids(2) }, NOW).ok, false);
+  });
+});
+
+describe('torrents', () => {
+  it('maps every tor_status to a distinct status of ours and tor_type to freeleech', () => {
+    assert.deepEqual(new Set(Object.values(STATUS_BY_CODE)), new Set(TORRENT_STATUSES));
+    assert.deepEqual([0, 1, 2].map(freeleechOf), ['none', 'gold', 'silver']);
+  });
+  it('finds the stored file where each version keeps it, never outside the upload folder', () => {
+    const row = { topic_id: 123_456, physical_filename: '../../etc/passwd' } as UpstreamTorrent;
+    assert.equal(torrentFilePath('3.0', '', row), 'storage/app/private/uploads/12/56/123456.torrent');
+    assert.equal(torrentFilePath('2.4', 'data/uploads', row), 'data/uploads/passwd');
+    assert.equal(torrentFilePath('2.4', 'data/uploads', { ...row, physical_filename: null }), null);
+  });
+  it('recognises the 2.x right-trimmed hash, an absent one and a different one', () => {
+    const full = Buffer.from('00112233445566778899aabbccddeeff00112020', 'hex');
+    full[19] = 0x20;
+    full[18] = 0x20;
+    assert.equal(compareStoredHash(full, full.toString('hex')), 'same');
+    assert.equal(compareStoredHash(full.subarray(0, 18), full.toString('hex')), 'repaired');
+    assert.equal(compareStoredHash(Buffer.alloc(0), full.toString('hex')), 'absent');
+    assert.equal(compareStoredHash(null, null), 'absent');
+    assert.equal(compareStoredHash(Buffer.from('ff', 'hex'), full.toString('hex')), 'differs');
+  });
+  it('keeps the file byte for byte with hashes of its own info dictionary; refuses a broken file with the reason', () => {
+    const bytes = makeTorrent({ version: 'hybrid', info: { private: 0 } });
+    const row: UpstreamTorrent = {
+      topic_id: 4,
+      poster_id: 2,
+      info_hash: null,
+      info_hash_v2: null,
+      attach_id: 77,
+      reg_time: 1_600_000_000,
+      complete_count: 3,
+      tor_status: 2,
+      checked_user_id: 0,
+      checked_time: 0,
+      tor_type: 1,
+      physical_filename: 'x',
+    };
+    const m = mapTorrent(row, { ok: true, bytes }, { topics: ids(4), users: ids(2) }, NOW);
+    assert.ok(m.ok);
+    assert.deepEqual(m.row.torrent.metainfo, bytes);
+    assert.equal(m.row.torrent.id, 4);
+    assert.equal(m.row.torrent.status, 'checked');
+    assert.equal(m.row.torrent.freeleech, 'gold');
+    assert.equal(m.row.attachId, 77);
+    assert.equal(m.row.statusChange.changed_by, 2);
+    assert.equal(m.notes.length, 2, 'both hashes taken from the file');
+    const broken = mapTorrent(row, { ok: true, bytes: Buffer.from('d4:infoi1ee') }, { topics: ids(4), users: ids() }, NOW);
+    assert.ok(!broken.ok);
+    assert.match(broken.reason, /refused: The \.torrent file has no info dictionary/);
+    assert.equal(mapTorrent(row, { ok: false, reason: 'missing' }, { topics: ids(4), users: ids() }, NOW).ok, false);
+    assert.equal(mapTorrent({ ...row, topic_id: 5 }, { ok: true, bytes }, { topics: ids(4), users: ids() }, NOW).ok, false);
+  });
+});
+
+describe('mapCensorWord', () => {
+  it('makes whole-word replace rules: wildcard when the word has *, exact otherwise', () => {
+    const exact = mapCensorWord({ word_id: 1, word: 'fool ', replacement: 'f**l' }, true);
+    assert.ok(exact.ok);
+    assert.equal(exact.row.pattern, 'fool');
+    assert.equal(exact.row.pattern_type, 'exact');
+    const wild = mapCensorWord({ word_id: 2, word: 'spam*', replacement: '' }, false);
+    assert.ok(wild.ok);
+    assert.equal(wild.row.pattern_type, 'wildcard');
+    assert.equal(wild.row.is_active, false);
+    assert.equal(mapCensorWord({ word_id: 3, word: '**', replacement: 'x' }, true).ok, false);
+  });
+});
+
+describe('ImportReport', () => {
+  it('groups skips by reason with a few example ids, and prints every table', () => {
+    const report = new ImportReport();
+    report.table('bb_empty');
+    for (let id = 1; id <= 8; id++) {
+      report.read('bb_posts');
+      if (id % 2 === 0) report.skipped('bb_posts', 'orphan', id);
+      else report.imported('bb_posts');
+    }
+    const [empty, posts] = report.tables();
+    assert.deepEqual([empty!.read, empty!.imported, empty!.skipped], [0, 0, 0]);
+    assert.deepEqual([posts!.read, posts!.imported, posts!.skipped], [8, 4, 4]);
+    assert.match(report.format(), /bb_posts: 4 skipped: orphan \(id 2, 4, 6, 8\)/);
+    report.withdrawn('bb_posts', 'taken out later', 1);
+    const after = report.tables()[1]!;
+    assert.deepEqual([after.read, after.imported, after.skipped], [8, 3, 5]);
+  });
+});
