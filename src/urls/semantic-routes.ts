@@ -167,6 +167,37 @@ function bodyErrors(request: FastifyRequest): FieldErrors | undefined {
   return failed === undefined ? undefined : fieldErrors(failed.validation);
 }
 
+/**
+ * A form's request once its page is found: GET and HEAD lead to the page; a
+ * POST is judged at the form's own address as the page is (serveAt: address,
+ * CSRF token, login), then by its body.
+ */
+async function answerForm(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  visit: PageVisit,
+  name: string,
+  handlers: {
+    submit(): Promise<FastifyReply>;
+    invalid(errors: FieldErrors): Promise<FastifyReply>;
+    refused: ((refusal: FormRefusal) => Promise<FastifyReply>) | undefined;
+  },
+): Promise<FastifyReply> {
+  if (request.method !== 'POST') return reply.redirect(withQuery(visit.canonicalPath, visit.query), 303);
+  return serveAt(
+    request,
+    reply,
+    `${visit.canonicalPath}${name}/`,
+    visit,
+    true,
+    () => {
+      const errors = bodyErrors(request);
+      return errors === undefined ? handlers.submit() : handlers.invalid(errors);
+    },
+    handlers.refused,
+  );
+}
+
 type AnyEntityPage = EntityPage<unknown>;
 
 /**
@@ -204,21 +235,12 @@ export class PageRoutes {
       if (parsed === null) throw pageNotFound();
       const entity = await page.load(parsed.id, request);
       const visit = { canonicalPath: page.path(entity), query: requestQuery(request), params: {} };
-      if (request.method !== 'POST') return reply.redirect(withQuery(visit.canonicalPath, visit.query), 303);
       const refused = form.refused?.bind(form);
-      return serveAt(
-        request,
-        reply,
-        `${visit.canonicalPath}${form.name}/`,
-        visit,
-        true,
-        () => {
-          const errors = bodyErrors(request);
-          if (errors !== undefined) return form.invalid(request, reply, entity, visit, errors);
-          return form.submit(request, reply, entity, visit, request.body);
-        },
-        refused && ((refusal) => refused(request, reply, entity, visit, refusal)),
-      );
+      return answerForm(request, reply, visit, form.name, {
+        submit: () => form.submit(request, reply, entity, visit, request.body),
+        invalid: (errors) => form.invalid(request, reply, entity, visit, errors),
+        refused: refused && ((refusal) => refused(request, reply, entity, visit, refusal)),
+      });
     };
     routeForm(app, `${pagePattern}${form.name}/`, form.body, handler);
   }
@@ -256,21 +278,12 @@ export class PageRoutes {
     const handler = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
       const params = request.params as Record<string, string>;
       const visit = { canonicalPath: fixedPath(pagePattern, params), query: requestQuery(request), params };
-      if (request.method !== 'POST') return reply.redirect(withQuery(visit.canonicalPath, visit.query), 303);
       const refused = form.refused?.bind(form);
-      return serveAt(
-        request,
-        reply,
-        `${visit.canonicalPath}${form.name}/`,
-        visit,
-        true,
-        () => {
-          const errors = bodyErrors(request);
-          if (errors !== undefined) return form.invalid(request, reply, visit, errors);
-          return form.submit(request, reply, visit, request.body);
-        },
-        refused && ((refusal) => refused(request, reply, visit, refusal)),
-      );
+      return answerForm(request, reply, visit, form.name, {
+        submit: () => form.submit(request, reply, visit, request.body),
+        invalid: (errors) => form.invalid(request, reply, visit, errors),
+        refused: refused && ((refusal) => refused(request, reply, visit, refusal)),
+      });
     };
     routeForm(app, `${pagePattern}${form.name}/`, form.body, handler);
   }
