@@ -3,7 +3,7 @@
 // touched), started by the test and stopped afterwards. Debian's
 // mariadb-server provides `mariadbd` and `mariadb-install-db`.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import mysql from 'mysql2/promise';
@@ -28,12 +28,17 @@ export async function startPrivateMariaDb(): Promise<PrivateMariaDb> {
   const datadir = join(dir, 'data');
   const socket = join(dir, 'mariadb.sock');
   const errorLog = join(dir, 'error.log');
+  // Its own temporary folder: two servers bootstrapping at once in a shared /tmp collided
+  // on a temporary table's file name ("Could not remove temporary table").
+  const scratch = join(dir, 'tmp');
+  mkdirSync(scratch);
+  const env = { ...process.env, TMPDIR: scratch };
   // Running as root needs --user=root; as anyone else the server runs as that user.
   const userFlag = process.getuid?.() === 0 ? ['--user=root'] : [];
   const install = spawnSync(
     'mariadb-install-db',
     ['--no-defaults', ...userFlag, `--datadir=${datadir}`, '--auth-root-authentication-method=normal', '--skip-test-db'],
-    { encoding: 'utf8' },
+    { encoding: 'utf8', env },
   );
   if (install.status !== 0) {
     rmSync(dir, { recursive: true, force: true });
@@ -49,12 +54,13 @@ export async function startPrivateMariaDb(): Promise<PrivateMariaDb> {
       '--skip-networking',
       `--pid-file=${join(dir, 'mariadb.pid')}`,
       `--log-error=${errorLog}`,
+      `--tmpdir=${scratch}`,
       '--character-set-server=utf8mb4',
       '--collation-server=utf8mb4_unicode_ci',
       '--innodb-buffer-pool-size=64M',
       '--innodb-log-file-size=48M',
     ],
-    { stdio: 'ignore' },
+    { stdio: 'ignore', env },
   );
   let exited = false;
   const exit = new Promise<void>((resolve) =>
