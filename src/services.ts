@@ -76,7 +76,7 @@ export function createServices(database: DatabaseHandle, config: Config, limiter
     const catalog = await emoji.catalog.snapshot();
     return (code) => catalog.emojiByCode(code);
   });
-  const forum = new ForumService(forumRepository, wordFilters, mailer, { flood, naming: presenter }, clock);
+  const forum = new ForumService(forumRepository, wordFilters, mailer, { flood, naming: presenter, changes: database.changes }, clock);
   const topicViews = new TopicViewCounter(forumRepository);
   const profileMail = new ProfileMailService(wordFilters, mailer, new MailBudget(limiters.create('mail_member', PROFILE_MAILS_PER_HOUR, 60 * 60)), flood);
   // Rendered text depends on the rules and on the emoji catalog: a change to either empties the presenter's cache.

@@ -70,6 +70,7 @@ export class ModerationQueue {
       if (opening) await repository.deleteTopic(post.topic_id, trx);
       else await repository.deletePost(id, trx);
     });
+    if (opening) await topics.deleted();
     if (post.author_email !== null) {
       const [heading, body] = await Promise.all([this.#deps.naming.heading(topic), this.#deps.screen.check(post.body, 'posts')]);
       await this.#deps.mailer.send(notApprovedMail(post.author_email, post.author_name ?? '', heading, opening, body.text));

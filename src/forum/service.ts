@@ -10,6 +10,7 @@
 //   unread.ts      members' read marks and unread posts
 //
 // New code may call the job services directly (`forum.topics.get(...)`).
+import type { ChangeFeed } from '../db/change-feed.ts';
 import type { Clock } from '../clock.ts';
 import type { FloodControl } from '../auth/flood-control.ts';
 import type { AuthUser } from '../auth/service.ts';
@@ -35,6 +36,8 @@ export interface ForumServiceOptions {
   /** New topics and replies are `posts` writes (FLOOD_INTERVAL_SECONDS). */
   flood: FloodControl;
   naming: TopicNaming;
+  /** Where topic deletions are announced to every instance (TOPICS_DELETED_TOPIC). */
+  changes: ChangeFeed;
 }
 
 export class ForumService {
@@ -48,7 +51,7 @@ export class ForumService {
   constructor(repository: ForumRepository, screen: TextScreen, mailer: Mailer, options: ForumServiceOptions, clock: Clock) {
     const publishing = new Publishing(repository, screen, clock);
     this.forums = new Forums(repository, clock);
-    this.topics = new Topics(repository, this.forums, publishing, options.flood, clock);
+    this.topics = new Topics(repository, this.forums, publishing, options.flood, options.changes, clock);
     this.watchlist = new Watchlist(repository, this.topics, mailer, options.naming, clock);
     this.unread = new Unread(repository, this.forums, this.topics, clock);
     this.posts = new Posts(repository, this.topics, publishing, this.watchlist, options.flood, clock);

@@ -3,6 +3,7 @@
 import { type Clock, isoNow } from '../clock.ts';
 import type { FloodControl } from '../auth/flood-control.ts';
 import type { AuthUser } from '../auth/service.ts';
+import type { ChangeFeed } from '../db/change-feed.ts';
 import type { ContentStatus } from '../db/schema.ts';
 import { ApiError, FieldErrorBag, ModelNotFoundError } from '../http/errors.ts';
 import type { PageRequest } from '../http/pagination.ts';
@@ -10,6 +11,9 @@ import { assertMayEdit, canSee, isStaff, visibility, type Listed } from './acces
 import type { Forums } from './forums.ts';
 import type { Publishing } from './publishing.ts';
 import type { ForumRepository, ForumRow, TopicInList, TopicWithAuthor } from './repository.ts';
+
+/** Published after topics are deleted (change feed): what hangs on them, such as a torrent, is gone too. */
+export const TOPICS_DELETED_TOPIC = 'forum_topics_deleted';
 
 export interface NewTopicInput {
   forum_id: number;
@@ -23,8 +27,10 @@ export class Topics {
   readonly #forums: Forums;
   readonly #publishing: Publishing;
   readonly #flood: FloodControl;
+  readonly #changes: ChangeFeed;
 
-  constructor(repository: ForumRepository, forums: Forums, publishing: Publishing, flood: FloodControl, clock: Clock) {
+  constructor(repository: ForumRepository, forums: Forums, publishing: Publishing, flood: FloodControl, changes: ChangeFeed, clock: Clock) {
+    this.#changes = changes;
     this.#clock = clock;
     this.#repository = repository;
     this.#forums = forums;
@@ -101,5 +107,11 @@ export class Topics {
       if (topic.status === 'published') await this.#repository.adjustForumCounts(topic.forum_id, -1, -topic.posts_count, trx);
       await this.#repository.deleteTopic(id, trx);
     });
+    await this.deleted();
+  }
+
+  /** Tells every instance that topics are gone (with their torrents: the tracker's caches listen). */
+  async deleted(): Promise<void> {
+    await this.#changes.publish(TOPICS_DELETED_TOPIC);
   }
 }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import type { BencodeDict, BencodeValue } from '../../src/tracker/bencode.ts';
+import { signIn } from '../helpers/auth.ts';
 import type { TestApp } from '../helpers/app.ts';
 import {
   announceUrl,
@@ -168,6 +169,18 @@ describeEachTrackerSetup('GET /bt/announce.php', (setup) => {
     assert.equal(failure(stopped.body), undefined);
     const after = await trackerGet(t, announceUrl({ passkey: bob.passkey, infoHash: other.v1!, peerId: peerId() }));
     assert.deepEqual([after.body.get('complete'), after.body.get('incomplete')], [0, 1]);
+  });
+
+  it('refuses a torrent at once when its topic is deleted (the cached look-up is dropped, not left to expire)', async () => {
+    const doomed = await registerTorrent(t);
+    const first = await trackerGet(t, announceUrl({ passkey: alice.passkey, infoHash: doomed.v1!, peerId: peerId(), left: 0 }));
+    assert.equal(failure(first.body), undefined, 'answered, and now cached');
+    const { topic_id } = await t.database.db.selectFrom('torrents').select('topic_id').where('id', '=', doomed.id).executeTakeFirstOrThrow();
+    const moderator = await signIn(t, 'moderator');
+    const deleted = await t.app.inject({ method: 'DELETE', url: `/api/topics/${topic_id}`, headers: moderator.headers });
+    assert.equal(deleted.statusCode, 204);
+    const after = await trackerGet(t, announceUrl({ passkey: alice.passkey, infoHash: doomed.v1!, peerId: peerId(), left: 0 }));
+    assert.match(failure(after.body) ?? '', /^Torrent not registered/);
   });
 
   const refusals: Array<[string, () => string, RegExp]> = [

@@ -4,10 +4,12 @@
 // effect within that), and
 // 20-byte hash → torrent (emptied through the change feed on TORRENTS_TOPIC,
 // which the torrent registry publishes on every upload, status or freeleech
-// change and deletion; kept at most TORRENT_TTL_MS as a safety net).
+// change and deletion, and on TOPICS_DELETED_TOPIC, which the forum publishes
+// when topics go; kept at most TORRENT_TTL_MS as a safety net).
 import type { Kysely } from 'kysely';
 import { prepare, type PreparedQuery } from '../../db/prepared.ts';
 import type { ChangeFeed } from '../../db/change-feed.ts';
+import { TOPICS_DELETED_TOPIC } from '../../forum/topics.ts';
 import type { Database } from '../../db/schema.ts';
 import type { RatioRule } from '../config.ts';
 import type { PasskeyService } from '../passkeys.ts';
@@ -56,6 +58,8 @@ export class TrackerDirectory implements AnnounceDirectory {
     this.#passkeys = passkeys;
     this.#ratio = ratio;
     changes.subscribe(TORRENTS_TOPIC, () => this.invalidateTorrents());
+    // A deleted topic takes its torrent with it (a foreign key), without the registry hearing of it.
+    changes.subscribe(TOPICS_DELETED_TOPIC, () => this.invalidateTorrents());
     const erased = db as unknown as Kysely<never>;
     this.#userQuery = prepare(erased, (slot) =>
       this.#db
