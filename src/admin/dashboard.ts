@@ -4,8 +4,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ImageStore } from '../emoji/images/store.ts';
 import type { EmojiServices } from '../emoji/services.ts';
 import type { ForumService } from '../forum/service.ts';
+import type { TrackerServices } from '../tracker/services.ts';
 import type { Outbox } from '../mail/outbox.ts';
 import type { UsersService } from '../users/service.ts';
+import { counted } from '../web/format.ts';
 import { html } from '../web/html.ts';
 import type { WordFiltersService } from '../word-filters/service.ts';
 import { STAFF, assertUser, requirePage } from '../auth/guard.ts';
@@ -18,6 +20,7 @@ export interface DashboardServices {
   outbox: Outbox;
   images: ImageStore;
   emoji: EmojiServices;
+  tracker: Pick<TrackerServices, 'figures'>;
 }
 
 const ONE = { page: 1, perPage: 1, offset: 0 };
@@ -53,7 +56,7 @@ export const dashboardPage: FastifyPluginAsyncTypebox<DashboardServices> = async
   });
 };
 
-async function countFor(id: SectionId, { forum, wordFilters, users, outbox, images, emoji }: DashboardServices): Promise<Count | undefined> {
+async function countFor(id: SectionId, { forum, wordFilters, users, outbox, images, emoji, tracker }: DashboardServices): Promise<Count | undefined> {
   switch (id) {
     case 'moderation':
       return { figure: (await forum.listPending(ONE)).total, label: 'waiting' };
@@ -65,8 +68,18 @@ async function countFor(id: SectionId, { forum, wordFilters, users, outbox, imag
       const [all, banned] = await Promise.all([users.list({}, 0, 1), users.list({ status: 'banned' }, 0, 1)]);
       return { figure: all.total, label: 'users', extra: `${banned.total} banned` };
     }
-    case 'forums':
-      return { figure: (await forum.listForums(ONE)).total, label: 'forums' };
+    case 'torrents': {
+      const site = await tracker.figures.site();
+      return {
+        figure: site.torrents,
+        label: site.torrents === 1 ? 'torrent' : 'torrents',
+        extra: `${counted(site.peers, 'peer', 'peers')} now: ${counted(site.seeders, 'seeder', 'seeders')}, ${counted(site.leechers, 'leecher', 'leechers')}`,
+      };
+    }
+    case 'forums': {
+      const forums = (await forum.listForums(ONE)).total;
+      return { figure: forums, label: forums === 1 ? 'forum' : 'forums' };
+    }
     case 'outbox': {
       const counts = await outbox.counts();
       return { figure: counts.total, label: 'messages', extra: `${counts.failed} failed` };

@@ -1,3 +1,4 @@
+import { announceUrl, peerId, registerTorrent, trackerGet, trackerUser } from '../helpers/tracker.ts';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { AuthUser } from '../../src/auth/service.ts';
@@ -65,6 +66,9 @@ describeEachDatabase('admin outbox and dashboard', (db) => {
       await createRule(t, { pattern: 'dashoff', is_active: false });
       await t.services.forum.createTopic(writer, { forum_id: forum.id, title: 'Held topic', body: 'dashheld' });
       await createUser(t, { status: 'banned' });
+      const torrent = await registerTorrent(t);
+      const seeder = await trackerUser(t);
+      await trackerGet(t, announceUrl({ passkey: seeder.passkey, infoHash: torrent.v1!, peerId: peerId(), left: 0 }));
 
       const page = await admin.browser.get('/admin/');
       assert.equal(page.status, 200);
@@ -82,7 +86,8 @@ describeEachDatabase('admin outbox and dashboard', (db) => {
       assert.deepEqual([figure('moderation').count, figure('moderation').unit], ['1 waiting', 'waiting']);
       assert.deepEqual(figure('word-filters'), { count: '2 rules', unit: 'rules', next: '1 active' });
       assert.deepEqual(figure('users'), { count: `${users} users`, unit: 'users', next: '1 banned' });
-      assert.deepEqual([figure('forums').count, figure('forums').unit], ['1 forums', 'forums']);
+      assert.deepEqual([figure('forums').count, figure('forums').unit], ['2 forums', 'forums'], 'the torrent came with a forum of its own');
+      assert.deepEqual(figure('torrents'), { count: '1 torrent', unit: 'torrent', next: '1 peer now: 1 seeder, 0 leechers' });
       assert.equal(card('outbox').linkText('/admin/outbox/'), 'Outbox');
       const emojis = (await t.services.emoji.emojis.list({}, { offset: 0, limit: 1 }, { category: false, aliases: false })).total;
       assert.deepEqual([figure('emojis').count, figure('emojis').unit], [`${emojis} emojis`, 'emojis']);
