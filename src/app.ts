@@ -40,6 +40,7 @@ import { IMAGE_RULES } from './emoji/images/store.ts';
 import { imageFileRoutes, imageUploadRoutes } from './emoji/images/routes.ts';
 import { MetricsRegistry } from './system/metrics.ts';
 import { installMetrics } from './system/metrics-routes.ts';
+import { registerTrackerFigures } from './tracker/metrics.ts';
 import { helloRoutes, probeRoutes } from './system/routes.ts';
 import { feedRoutes } from './forum/feeds/routes.ts';
 import { forumPages } from './forum/pages/index.ts';
@@ -155,6 +156,7 @@ async function assemble(config: Config, options: BuildOptions, logger: Logger, o
   installRateLimits(app, limiters, config.rateLimit);
   const metrics = new MetricsRegistry();
   installMetrics(app, { registry: metrics, database, token: config.metricsToken, trustProxy: config.trustProxy });
+  registerTrackerFigures(metrics, services.tracker, database);
   // Before CSRF protection: an upload form's _csrf field must be read by then.
   await installMultipart(app, { maxFileBytes: IMAGE_RULES.sprites.maxBytes });
   installCsrfProtection(app);

@@ -41,6 +41,14 @@ export class TrackerAccounting implements AnnounceAccounting {
     this.#onCompleted = onCompleted;
   }
 
+  /** (User, torrent) pairs counted and not yet written. */
+  get pending(): number {
+    return this.#pending.size;
+  }
+
+  /** Queues written, and queues (or the parts of them) that failed and wait for the next flush. */
+  readonly flushes = { written: 0, failed: 0 };
+
   record(record: AnnounceRecord): void {
     const { previous } = record;
     let uploaded = 0;
@@ -121,7 +129,9 @@ export class TrackerAccounting implements AnnounceAccounting {
       await this.#writer.writeAll(queued, (completions) => {
         for (const [torrentId, count] of completions) this.#onCompleted(torrentId, count);
       });
+      this.flushes.written += 1;
     } catch (error) {
+      this.flushes.failed += 1;
       // Put what is unwritten back in front of anything queued meanwhile, so nothing is lost. When the
       // outcome is unknown (the worker died mid-write), nothing is put back: a transfer may be lost, as
       // with a kill -9, but none is ever counted twice.

@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 import { MetricsRegistry } from '../../src/system/metrics.ts';
 import { describeEachDatabase, type TestApp } from '../helpers/app.ts';
+import { announceUrl, peerId, registerTorrent, scrapeUrl, trackerGet, trackerUser } from '../helpers/tracker.ts';
 
 const TOKEN = 'scrape-me-0123456789abcdef';
 
@@ -60,6 +61,36 @@ describeEachDatabase('GET /metrics', (db) => {
     assert.match(text, /^forum_info\{version="[^"]+",node="[^"]+"\} 1$/m);
     if (db.kind === 'postgres') assert.ok((sample(text, 'db_pool_connections{state="total"}') ?? 0) >= 1);
     else assert.doesNotMatch(text, /db_pool_connections/);
+  });
+
+  it('reports the tracker: announces and scrapes by outcome, peers by role, torrents, the accounting queue', async () => {
+    const before = (await scrape()).body;
+    const okBefore = sample(before, 'tracker_announces_total{result="ok"}') ?? 0;
+    const refusedBefore = sample(before, 'tracker_announces_total{result="refused"}') ?? 0;
+    const torrent = await registerTorrent(t);
+    const seeder = await trackerUser(t);
+    await trackerGet(t, announceUrl({ passkey: seeder.passkey, infoHash: torrent.v1!, peerId: peerId(), left: 0, event: 'started' }));
+    await trackerGet(t, announceUrl({ passkey: seeder.passkey, infoHash: torrent.v1!, peerId: peerId(), left: 10, event: 'started', uploaded: 0 }));
+    await trackerGet(t, announceUrl({ passkey: 'Z'.repeat(20), infoHash: torrent.v1!, peerId: peerId() }));
+    await trackerGet(t, scrapeUrl(seeder.passkey, [torrent.v1!]));
+    const text = (await scrape()).body;
+    assert.match(text, /# TYPE tracker_announces_total counter/);
+    assert.equal(sample(text, 'tracker_announces_total{result="ok"}'), okBefore + 2);
+    assert.equal(sample(text, 'tracker_announces_total{result="refused"}'), refusedBefore + 1);
+    assert.ok((sample(text, 'tracker_scrapes_total{result="ok"}') ?? 0) >= 1);
+    assert.ok((sample(text, 'tracker_peers{role="seeder"}') ?? 0) >= 1);
+    assert.ok((sample(text, 'tracker_peers{role="leecher"}') ?? 0) >= 1);
+    const torrents = await t.database.db
+      .selectFrom('torrents')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    assert.equal(sample(text, 'tracker_torrents'), Number(torrents.n));
+    assert.equal(sample(text, 'tracker_accounting_pending'), t.services.tracker.accounting.pending);
+    assert.ok(t.services.tracker.accounting.pending >= 1, 'the two announces wait for the next flush');
+    await t.services.tracker.accounting.flush();
+    const flushed = (await scrape()).body;
+    assert.equal(sample(flushed, 'tracker_accounting_pending'), 0);
+    assert.ok((sample(flushed, 'tracker_accounting_flushes_total{result="written"}') ?? 0) >= 1);
   });
 
   it('shows figures other modules add to the registry', async () => {

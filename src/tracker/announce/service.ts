@@ -67,7 +67,15 @@ export const SCRAPE_MAX_HASHES = 150;
 
 const EVENTS: ReadonlySet<string> = new Set(['started', 'completed', 'stopped', 'paused', '']);
 
+/** Requests answered since start, by outcome (read by /metrics). */
+export interface TrackerCounts {
+  announces: { ok: number; refused: number; error: number };
+  scrapes: { ok: number; refused: number; error: number };
+}
+
 export class AnnounceService {
+  /** Plain increments on the hot path; /metrics reads them when scraped. */
+  readonly counts: TrackerCounts = { announces: { ok: 0, refused: 0, error: 0 }, scrapes: { ok: 0, refused: 0, error: 0 } };
   readonly #directory: AnnounceDirectory;
   readonly #store: SwarmStore;
   readonly #accounting: AnnounceAccounting;
@@ -85,19 +93,31 @@ export class AnnounceService {
   /** `url`: the raw request URL; `remoteAddress`: the connection's (or the trusted proxy's forwarded) address. */
   async announce(url: string, remoteAddress: string): Promise<Buffer> {
     try {
-      return await this.#announce(url, remoteAddress);
+      const body = await this.#announce(url, remoteAddress);
+      this.counts.announces.ok += 1;
+      return body;
     } catch (error) {
-      if (error instanceof TrackerRequestError) return this.failure(error.message);
-      throw error;
+      if (!(error instanceof TrackerRequestError)) {
+        this.counts.announces.error += 1;
+        throw error;
+      }
+      this.counts.announces.refused += 1;
+      return this.failure(error.message);
     }
   }
 
   async scrape(url: string): Promise<Buffer> {
     try {
-      return await this.#scrape(url);
+      const body = await this.#scrape(url);
+      this.counts.scrapes.ok += 1;
+      return body;
     } catch (error) {
-      if (error instanceof TrackerRequestError) return this.failure(error.message);
-      throw error;
+      if (!(error instanceof TrackerRequestError)) {
+        this.counts.scrapes.error += 1;
+        throw error;
+      }
+      this.counts.scrapes.refused += 1;
+      return this.failure(error.message);
     }
   }
 
