@@ -40,6 +40,8 @@ describe('two instances on one PostgreSQL and one Redis', { skip: missing, timeo
   let b: Instance;
   let admin: Record<string, string>;
   let forumId: number;
+  /** What every instance of the cluster is started with. */
+  let env: Record<string, string>;
   const uploads = mkdtempSync(join(tmpdir(), 'forum-uploads-'));
 
   before(async () => {
@@ -52,7 +54,7 @@ describe('two instances on one PostgreSQL and one Redis', { skip: missing, timeo
     const viaProxy = new URL(database.url);
     viaProxy.hostname = '127.0.0.1';
     viaProxy.port = String(proxy.port);
-    const env = {
+    env = {
       DATABASE_URL: viaProxy.toString(),
       REDIS_URL: redis.url,
       EMOJI_CATALOG: 'none',
@@ -60,6 +62,8 @@ describe('two instances on one PostgreSQL and one Redis', { skip: missing, timeo
       PASSWORD_HASH_COST: '10',
       RATE_LIMIT_GUEST: String(GUEST_LIMIT),
       RATE_LIMIT_AUTHENTICATED: '100000',
+      // Every announce is accounted (none is held back as too soon after the previous one).
+      TRACKER_MIN_INTERVAL: '0',
       // Guests are told apart by X-Forwarded-For, so each check below uses a client of its own.
       TRUST_PROXY: 'true',
       UPLOAD_DIR: uploads,
@@ -344,6 +348,64 @@ describe('two instances on one PostgreSQL and one Redis', { skip: missing, timeo
     });
     assert.equal(rule.status, 201);
     await within(3000, async () => ((await pageOf(b, topic.value)).includes('After the R*') ? true : undefined), 'B heard about the new rule');
+  });
+
+  it('lose at most one accounting flush of announced transfer when an instance is killed (kill -9), and count none twice', async () => {
+    // A third instance of the cluster, so that A and B stay up for the tests after this one.
+    const c = await Instance.start(env);
+    try {
+      const { passkey, hash } = await trackerFixture();
+      const handle = openDatabase({ dialect: 'postgres', url: database.url }, pino({ level: 'silent' }));
+      try {
+        const { user_id: userId } = await handle.db.selectFrom('passkeys').select('user_id').where('passkey', '=', passkey).executeTakeFirstOrThrow();
+        const stored = async () =>
+          (await handle.db.selectFrom('tracker_user_stats').select('uploaded').where('user_id', '=', userId).executeTakeFirst())?.uploaded ?? 0;
+        const id = peerId();
+        const STEP = 64 * 1024;
+        /** Bytes reported so far, and when each total was answered. */
+        const answered: Array<{ at: number; total: number }> = [];
+        let total = 0;
+        const send = async (event?: string) => {
+          const body = await announce(
+            c,
+            announceUrl({ passkey, infoHash: hash, peerId: id, port: 6881, left: 0, uploaded: total, ...(event === undefined ? {} : { event }) }),
+            '203.0.113.30',
+          );
+          assert.equal(body.get('failure reason'), undefined);
+          answered.push({ at: Date.now(), total });
+        };
+        await send('started');
+        // Announce until a flush has reached the database, then for a while more, then kill.
+        await within(
+          20_000,
+          async () => {
+            total += STEP;
+            await send();
+            return (await stored()) > 0 ? true : undefined;
+          },
+          'a first accounting flush written',
+        );
+        // Longer than one flush interval, so that the bound below covers announces after the first flush.
+        for (const until = Date.now() + 7000; Date.now() < until;) {
+          total += STEP;
+          await send();
+          await sleep(50);
+        }
+        await c.kill('SIGKILL');
+        const killedAt = Date.now();
+        const kept = await stored();
+        assert.ok(kept <= total, `never counted twice: ${kept} stored of ${total} reported`);
+        // A flush runs every 5 s (src/tracker/accounting.ts, FLUSH_MS): whatever was answered more
+        // than one interval (and a second for the flush itself) before the kill is in the database.
+        const surely = answered.filter((entry) => entry.at < killedAt - 6000).at(-1)?.total ?? 0;
+        assert.ok(kept >= surely, `at most one flush lost: ${kept} stored, ${surely} answered over 6 s before the kill`);
+        assert.equal((await announce(b, announceUrl({ passkey, infoHash: hash, peerId: peerId(), left: 5 }), '203.0.113.31')).get('failure reason'), undefined);
+      } finally {
+        await handle.close();
+      }
+    } finally {
+      if (c.running) await c.kill('SIGKILL');
+    }
   });
 
   it('lose no acknowledged write when one instance is killed (kill -9) under load, and the other keeps serving', async () => {
