@@ -60,15 +60,14 @@ export class TrackerDirectory implements AnnounceDirectory {
     changes.subscribe(TORRENTS_TOPIC, () => this.invalidateTorrents());
     // A deleted topic takes its torrent with it (a foreign key), without the registry hearing of it.
     changes.subscribe(TOPICS_DELETED_TOPIC, () => this.invalidateTorrents());
-    const erased = db as unknown as Kysely<never>;
-    this.#userQuery = prepare(erased, (slot) =>
+    this.#userQuery = prepare(db, (slot) =>
       this.#db
         .selectFrom('users')
         .leftJoin('tracker_user_stats', 'tracker_user_stats.user_id', 'users.id')
         .select(['users.id', 'users.status', 'tracker_user_stats.uploaded', 'tracker_user_stats.downloaded'])
         .where('users.id', '=', slot('id')),
     );
-    this.#torrentQuery = prepare(erased, (slot) =>
+    this.#torrentQuery = prepare(db, (slot) =>
       this.#db
         .selectFrom('torrents')
         .select(['id', 'status', 'freeleech', 'completed_count'])
