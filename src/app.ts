@@ -160,6 +160,8 @@ async function assemble(config: Config, options: BuildOptions, logger: Logger, o
   // Before CSRF protection: an upload form's _csrf field must be read by then.
   await installMultipart(app, { maxFileBytes: IMAGE_RULES.sprites.maxBytes });
   installCsrfProtection(app);
+  // Browsers and crawlers ask for /favicon.ico whatever the page says; the icon is an SVG among the assets.
+  app.get('/favicon.ico', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/assets/favicon.svg', 301));
   await app.register(fastifyStatic, {
     root: fileURLToPath(new URL('./web/assets/', import.meta.url)),
     prefix: '/assets/',

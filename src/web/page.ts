@@ -37,6 +37,7 @@ export function sendPage(request: FastifyRequest, reply: FastifyReply, options: 
 ${canonical === undefined ? '' : html`<link rel="canonical" href="${canonical}">`}
 ${token === undefined ? '' : html`<meta name="csrf-token" content="${token}">`}
 <link rel="stylesheet" href="/assets/style.css">
+<link rel="icon" href="/assets/favicon.svg" type="image/svg+xml">
 ${options.head ?? ''}
 </head>
 <body>
