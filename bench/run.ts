@@ -3,6 +3,7 @@
 // same run. Results are printed as Markdown tables for bench/RESULTS.md.
 import { callApi, machine, measure, printTable, startBareServer, startService, type Measurement } from './lib.ts';
 import { importBench } from './import-torrentpier.ts';
+import { searchBench } from './search.ts';
 import { trackerBench } from './tracker.ts';
 import { wordFilters } from './word-filters.ts';
 
@@ -72,6 +73,7 @@ const groups: Record<string, Group> = {
   'word-filters': wordFilters,
   tracker: trackerBench,
   import: importBench,
+  search: searchBench,
 
   async emoji() {
     const service = await startService({ EMOJI_CATALOG: 'unicode' });

@@ -45,6 +45,7 @@ import { helloRoutes, probeRoutes } from './system/routes.ts';
 import { feedRoutes } from './forum/feeds/routes.ts';
 import { forumPages } from './forum/pages/index.ts';
 import { forumRoutes } from './forum/routes.ts';
+import { searchRoutes } from './forum/search/routes.ts';
 import { PageRoutes } from './urls/semantic-routes.ts';
 import { userRoutes } from './users/routes.ts';
 import { renderErrorPage } from './web/error-page.ts';
@@ -143,6 +144,13 @@ async function assemble(config: Config, options: BuildOptions, logger: Logger, o
   services.tracker.start();
   services.topicViews.start(TOPIC_VIEWS_FLUSH_MS, (error) => logger.warn({ err: error }, 'writing topic view counts failed; retrying with the next flush'));
   opened.add('topic views', () => services.topicViews.stop());
+  services.searchBackfill.start(
+    (error) => logger.error({ err: error }, 'indexing older posts for search failed; the next start goes on from where it stopped'),
+    (posts) => {
+      if (posts > 0) logger.info({ posts }, 'older posts indexed for search');
+    },
+  );
+  opened.add('search backfill', () => services.searchBackfill.stop());
   // A normal close runs the same list.
   app.addHook('onClose', () => opened.closeAll());
 
@@ -175,6 +183,7 @@ async function assemble(config: Config, options: BuildOptions, logger: Logger, o
   await app.register(loginPages, { auth: services.auth });
   await app.register(userRoutes, { prefix: '/api', users: services.users, baseUrl: config.baseUrl });
   await app.register(forumRoutes, { prefix: '/api', forum: services.forum, presenter: services.presenter, baseUrl: config.baseUrl });
+  await app.register(searchRoutes, { prefix: '/api', search: services.search });
   await app.register(wordFilterRoutes, { prefix: '/api/word-filters', wordFilters: services.wordFilters, baseUrl: config.baseUrl });
   await app.register(emojiCatalogRoutes, { prefix: '/api/emoji', emoji: services.emoji, baseUrl: config.baseUrl });
   await app.register(imageUploadRoutes, { prefix: '/api', images: services.images });
@@ -193,6 +202,7 @@ async function assemble(config: Config, options: BuildOptions, logger: Logger, o
     views: services.topicViews,
     pageCache: services.pageCache,
     profileMail: services.profileMail,
+    search: services.search,
     addons,
     trackerFigures: services.tracker.figures,
   });

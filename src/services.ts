@@ -18,6 +18,9 @@ import { ForumPresenter } from './forum/presenter.ts';
 import { ForumRepository } from './forum/repository.ts';
 import { PROFILE_MAILS_PER_HOUR, ProfileMailService } from './forum/profile-mail.ts';
 import { ForumService } from './forum/service.ts';
+import { SearchBackfill } from './forum/search/backfill.ts';
+import { SearchRepository } from './forum/search/repository.ts';
+import { Search } from './forum/search/service.ts';
 import { TopicViewCounter } from './forum/view-counter.ts';
 import { MailBudget } from './mail/budget.ts';
 import { OutboxMailer, type Mailer } from './mail/mailer.ts';
@@ -48,6 +51,10 @@ export interface Services {
   pageCache: PageCache;
   /** What the Atom and RSS feeds list (forum/feeds/). */
   feeds: FeedSource;
+  /** Search of topics and posts (forum/search/). */
+  search: Search;
+  /** Indexes the posts written before the search index existed, after start-up. */
+  searchBackfill: SearchBackfill;
   profileMail: ProfileMailService;
   accounts: AccountsService;
   tracker: TrackerServices;
@@ -76,7 +83,8 @@ export function createServices(database: DatabaseHandle, config: Config, limiter
     const catalog = await emoji.catalog.snapshot();
     return (code) => catalog.emojiByCode(code);
   });
-  const forum = new ForumService(forumRepository, wordFilters, mailer, { flood, naming: presenter, changes: database.changes }, clock);
+  const searchIndex = new SearchRepository(database.db, database.dialect);
+  const forum = new ForumService(forumRepository, wordFilters, mailer, { flood, naming: presenter, changes: database.changes, searchIndex }, clock);
   const topicViews = new TopicViewCounter(forumRepository);
   const profileMail = new ProfileMailService(wordFilters, mailer, new MailBudget(limiters.create('mail_member', PROFILE_MAILS_PER_HOUR, 60 * 60)), flood);
   // Rendered text depends on the rules and on the emoji catalog: a change to either empties the presenter's cache.
@@ -107,6 +115,8 @@ export function createServices(database: DatabaseHandle, config: Config, limiter
     topicViews,
     pageCache,
     feeds: new FeedSource(forumRepository, presenter),
+    search: new Search(searchIndex, forumRepository, presenter, (name) => usersRepository.findByUsername(name)),
+    searchBackfill: new SearchBackfill(searchIndex),
     profileMail,
     accounts,
     tracker,

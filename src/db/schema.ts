@@ -325,6 +325,30 @@ export interface ImportAttachmentsTable {
   torrent_id: number;
 }
 
+/**
+ * The full-text index of posts (migration 0012), written and read only by
+ * forum/search/repository.ts. Its columns differ by database: SQLite's FTS5
+ * table has `rowid` (the post id), `title` and `body` (terms); PostgreSQL's has
+ * `post_id` and `document` (a tsvector, written as its literal).
+ */
+export interface PostSearchTable {
+  rowid: OneDialectOnly<number>;
+  title: OneDialectOnly<string>;
+  body: OneDialectOnly<string>;
+  post_id: OneDialectOnly<number>;
+  document: OneDialectOnly<string>;
+}
+
+/** A column of one database's table only: inserts give it there and leave it out on the other. */
+type OneDialectOnly<T> = ColumnType<T, T | undefined, T>;
+
+/** Posts written before the index existed, or by the importer, still to be indexed: ids next_post_id..last_post_id (one row, id 1). */
+export interface SearchBackfillTable {
+  id: number;
+  next_post_id: number;
+  last_post_id: number;
+}
+
 export interface Database {
   users: UsersTable;
   api_tokens: ApiTokensTable;
@@ -355,4 +379,6 @@ export interface Database {
   tracker_bonus_windows: TrackerBonusWindowsTable;
   tracker_bonus_history: TrackerBonusHistoryTable;
   import_attachments: ImportAttachmentsTable;
+  post_search: PostSearchTable;
+  search_backfill: SearchBackfillTable;
 }

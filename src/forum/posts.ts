@@ -8,6 +8,7 @@ import type { PageRequest } from '../http/pagination.ts';
 import { assertMayEdit, canSee, visibility, type Listed } from './access.ts';
 import type { Publishing } from './publishing.ts';
 import type { ForumRepository, PostOnPage, PostWithAuthor, TopicWithAuthor } from './repository.ts';
+import type { SearchRepository } from './search/repository.ts';
 import type { Topics } from './topics.ts';
 import type { Watchlist } from './watchlist.ts';
 
@@ -18,14 +19,23 @@ export class Posts {
   readonly #publishing: Publishing;
   readonly #watchlist: Watchlist;
   readonly #flood: FloodControl;
+  readonly #searchIndex: SearchRepository;
 
-  constructor(repository: ForumRepository, topics: Topics, publishing: Publishing, watchlist: Watchlist, flood: FloodControl, clock: Clock) {
+  constructor(
+    repository: ForumRepository,
+    topics: Topics,
+    publishing: Publishing,
+    watchlist: Watchlist,
+    writes: { flood: FloodControl; searchIndex: SearchRepository },
+    clock: Clock,
+  ) {
     this.#clock = clock;
     this.#repository = repository;
     this.#topics = topics;
     this.#publishing = publishing;
     this.#watchlist = watchlist;
-    this.#flood = flood;
+    this.#flood = writes.flood;
+    this.#searchIndex = writes.searchIndex;
   }
 
   async list(topicId: number, viewer: AuthUser | null, page: PageRequest): Promise<Listed<PostWithAuthor>> {
@@ -82,6 +92,7 @@ export class Posts {
           isoNow(this.#clock),
           trx,
         );
+        await this.#searchIndex.index(trx, [{ id: post.id, title: null, body }]);
         if (status === 'published' && topic.status === 'published') {
           await this.#publishing.published(trx, topic.forum_id, topic.id, { topics: 0, posts: 1 });
         }
@@ -101,6 +112,7 @@ export class Posts {
 
     await this.#repository.transaction(async (trx) => {
       await this.#repository.updatePost(id, { body, updated_at: isoNow(this.#clock) }, trx);
+      await this.#searchIndex.refresh(trx, [id]);
       if (screened.heldBy !== null) await this.#publishing.hold(trx, id, screened.heldBy);
     });
     return this.get(id, editor);

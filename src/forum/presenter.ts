@@ -86,6 +86,11 @@ export class ForumPresenter {
     return Promise.all(rows.map(async (row, index) => raw(cached[index] ?? (await this.#rendered(row.body, 'posts')))));
   }
 
+  /** A post's text with the `posts` replacement rules applied (what search results quote from). */
+  displayBody(body: string): Promise<string> {
+    return this.#filtered(body, 'posts');
+  }
+
   /** A signature as shown under posts and on profiles: `signatures` replacement rules applied, rendered like a post body. */
   async signature(text: string): Promise<SafeHtml> {
     if (text.trim() === '') return raw('');

@@ -531,7 +531,7 @@ function isGuest(visibility: Visibility): boolean {
 }
 
 /** Published rows, plus the viewer's own pending ones, or every row for moderators. */
-function visible(table: 'topics' | 'posts', visibility: Visibility): RawBuilder<boolean> {
+export function visible(table: 'topics' | 'posts', visibility: Visibility): RawBuilder<boolean> {
   if (visibility.seesAllPending) return sql<boolean>`1 = 1`;
   const published = sql<boolean>`${sql.ref(`${table}.status`)} = 'published'`;
   if (visibility.viewerId === null) return published;

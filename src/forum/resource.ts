@@ -98,7 +98,7 @@ export function topicResource(row: TopicWithAuthor, displayTitle: string, titleH
     forum_id: row.forum_id,
     title: row.title,
     title_html: titleHtml,
-    author: author(row.author_id, row.author_name),
+    author: authorResource(row.author_id, row.author_name),
     status: row.status,
     posts_count: row.posts_count,
     views_count: row.views_count,
@@ -113,7 +113,7 @@ export function postResource(row: PostWithAuthor, bodyHtml: string, topic: { id:
   return {
     id: row.id,
     topic_id: row.topic_id,
-    author: author(row.author_id, row.author_name),
+    author: authorResource(row.author_id, row.author_name),
     body: row.body,
     body_html: bodyHtml,
     status: row.status,
@@ -133,6 +133,6 @@ export function postPathOn(topicPagePath: string, postId: number): string {
   return `${topicPagePath}?post=${postId}#post-${postId}`;
 }
 
-function author(id: number | null, name: string | null): Static<typeof AuthorResource> | null {
+export function authorResource(id: number | null, name: string | null): Static<typeof AuthorResource> | null {
   return id === null || name === null ? null : { id, name, url: profilePath({ id, name }) };
 }

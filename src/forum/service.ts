@@ -23,6 +23,7 @@ import { Posts } from './posts.ts';
 import { Publishing } from './publishing.ts';
 import type { ForumRepository, ForumRow, PostOnPage, PostWithAuthor, TopicInList, TopicWithAuthor } from './repository.ts';
 import type { TextScreen } from '../word-filters/text-screen.ts';
+import type { SearchRepository } from './search/repository.ts';
 import { Topics, type NewTopicInput } from './topics.ts';
 import { Unread } from './unread.ts';
 import { Watchlist, type TopicNaming } from './watchlist.ts';
@@ -38,6 +39,8 @@ export interface ForumServiceOptions {
   naming: TopicNaming;
   /** Where topic deletions are announced to every instance (TOPICS_DELETED_TOPIC). */
   changes: ChangeFeed;
+  /** The search index, written in the transaction of every post and title write. */
+  searchIndex: SearchRepository;
 }
 
 export class ForumService {
@@ -51,10 +54,10 @@ export class ForumService {
   constructor(repository: ForumRepository, screen: TextScreen, mailer: Mailer, options: ForumServiceOptions, clock: Clock) {
     const publishing = new Publishing(repository, screen, clock);
     this.forums = new Forums(repository, clock);
-    this.topics = new Topics(repository, this.forums, publishing, options.flood, options.changes, clock);
+    this.topics = new Topics(repository, this.forums, publishing, options, clock);
     this.watchlist = new Watchlist(repository, this.topics, mailer, options.naming, clock);
     this.unread = new Unread(repository, this.forums, this.topics, clock);
-    this.posts = new Posts(repository, this.topics, publishing, this.watchlist, options.flood, clock);
+    this.posts = new Posts(repository, this.topics, publishing, this.watchlist, options, clock);
     this.moderation = new ModerationQueue({
       repository,
       topics: this.topics,

@@ -11,6 +11,7 @@ import { assertMayEdit, canSee, isStaff, visibility, type Listed } from './acces
 import type { Forums } from './forums.ts';
 import type { Publishing } from './publishing.ts';
 import type { ForumRepository, ForumRow, TopicInList, TopicWithAuthor } from './repository.ts';
+import type { SearchRepository } from './search/repository.ts';
 
 /** Published after topics are deleted (change feed): what hangs on them, such as a torrent, is gone too. */
 export const TOPICS_DELETED_TOPIC = 'forum_topics_deleted';
@@ -28,14 +29,22 @@ export class Topics {
   readonly #publishing: Publishing;
   readonly #flood: FloodControl;
   readonly #changes: ChangeFeed;
+  readonly #searchIndex: SearchRepository;
 
-  constructor(repository: ForumRepository, forums: Forums, publishing: Publishing, flood: FloodControl, changes: ChangeFeed, clock: Clock) {
-    this.#changes = changes;
+  constructor(
+    repository: ForumRepository,
+    forums: Forums,
+    publishing: Publishing,
+    writes: { flood: FloodControl; changes: ChangeFeed; searchIndex: SearchRepository },
+    clock: Clock,
+  ) {
+    this.#changes = writes.changes;
     this.#clock = clock;
     this.#repository = repository;
     this.#forums = forums;
     this.#publishing = publishing;
-    this.#flood = flood;
+    this.#flood = writes.flood;
+    this.#searchIndex = writes.searchIndex;
   }
 
   async list(forumId: number, viewer: AuthUser | null, page: PageRequest): Promise<Listed<TopicWithAuthor>> {
@@ -77,7 +86,12 @@ export class Topics {
       this.#repository.transaction(async (trx) => {
         const at = isoNow(this.#clock);
         const topic = await this.#repository.insertTopic({ forum_id: input.forum_id, title: input.title, author_id: author.id, status }, at, trx);
-        await this.#repository.insertPost({ topic_id: topic.id, author_id: author.id, body: input.body, status, held_by_filter_id: heldBy }, at, trx);
+        const post = await this.#repository.insertPost(
+          { topic_id: topic.id, author_id: author.id, body: input.body, status, held_by_filter_id: heldBy },
+          at,
+          trx,
+        );
+        await this.#searchIndex.index(trx, [{ id: post.id, title: input.title, body: input.body }]);
         if (status === 'published') await this.#publishing.published(trx, topic.forum_id, topic.id, { topics: 1, posts: 1 });
         return topic.id;
       }),
@@ -94,6 +108,7 @@ export class Topics {
 
     await this.#repository.transaction(async (trx) => {
       await this.#repository.updateTopic(id, { title, updated_at: isoNow(this.#clock) }, trx);
+      await this.#searchIndex.refreshOpening(trx, id);
       const firstPostId = await this.#repository.firstPostId(id, trx);
       if (screened.heldBy !== null && firstPostId !== undefined) await this.#publishing.hold(trx, firstPostId, screened.heldBy);
     });

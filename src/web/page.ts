@@ -47,6 +47,7 @@ ${options.head ?? ''}
   <nav aria-label="Main">
     <ul>
       <li><a href="/">Forums</a></li>
+      <li><a href="/search/">Search</a></li>
       ${
         user === null
           ? html`<li><a href="/login/">Log in</a></li><li><a href="/register/">Register</a></li>`

@@ -103,6 +103,13 @@ describe(`npm run db:copy (${first} → ${second} → ${first})`, () => {
       assert.equal(topic.json().data.title, 'Привет, мир: the first topic');
     });
 
+    it('finds the copied posts once its start-up has indexed them (the search index is made, not copied)', async () => {
+      await copy.services.searchBackfill.run();
+      const found = await copy.app.inject({ method: 'GET', url: '/api/search?search=мир+hello' });
+      assert.equal(found.statusCode, 200);
+      assert.equal(found.json().meta.total, 1);
+    });
+
     it('gives new rows new ids past the copied ones (sequences moved)', async () => {
       const highest = await copy.database.db
         .selectFrom('forums')

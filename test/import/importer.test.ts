@@ -231,6 +231,16 @@ describe('TorrentPier import', { skip: !mariaDbAvailable() && 'mariadb-server is
           assert.equal(watch.length, fixture.rows['bb_topics_watch']);
         });
 
+        it('indexes the imported posts for search before the service starts', async () => {
+          assert.ok(lines.some((line) => line.startsWith('search index: ')));
+          const found = await built.app.inject({ method: 'GET', url: '/api/search?search=fish+chips' });
+          assert.equal(found.statusCode, 200);
+          assert.ok(
+            found.json().data.some((result: { post_id: number }) => result.post_id === fixture.postIds[0]),
+            'the post with "Fish & Chips" is found',
+          );
+        });
+
         it('keeps torrents byte for byte with the hashes clients seed (the short 2.x hash repaired), statuses and freeleech', async () => {
           const db = built.database.db;
           for (const [n, f] of fixture.torrents.entries()) {

@@ -26,6 +26,16 @@ export interface TableInfo {
   sequenced: string[];
 }
 
+/**
+ * The search index (migration 0012): made from the posts, not copied (its form
+ * differs between the databases: FTS5 and its shadow tables on SQLite, a
+ * tsvector table on PostgreSQL). The copy marks every post for the target's
+ * start-up to index again.
+ */
+export function isDerivedTable(name: string): boolean {
+  return name === 'post_search' || name.startsWith('post_search_') || name === 'search_backfill';
+}
+
 /** Tables the migrator owns: the target's own migrations fill them. */
 export const MIGRATOR_TABLES: readonly string[] = ['kysely_migration', 'kysely_migration_lock'];
 
@@ -48,7 +58,7 @@ async function readSqlite(db: AnyDb): Promise<TableInfo[]> {
     select name from sqlite_master where type = 'table' and name not like 'sqlite\_%' escape '\\' order by name`.execute(db);
   const tables: TableInfo[] = [];
   for (const { name } of names.rows) {
-    if (MIGRATOR_TABLES.includes(name)) continue;
+    if (MIGRATOR_TABLES.includes(name) || isDerivedTable(name)) continue;
     const columns = await sql<{ name: string; type: string; pk: number }>`select name, type, pk from pragma_table_info(${name}) order by cid`.execute(db);
     const foreign = await sql<{ table: string }>`select distinct "table" from pragma_foreign_key_list(${name})`.execute(db);
     const primaryKey = columns.rows
@@ -93,7 +103,7 @@ async function readPostgres(db: AnyDb): Promise<TableInfo[]> {
 
   const tables = new Map<string, TableInfo>();
   for (const row of columns.rows) {
-    if (MIGRATOR_TABLES.includes(row.table)) continue;
+    if (MIGRATOR_TABLES.includes(row.table) || isDerivedTable(row.table)) continue;
     let table = tables.get(row.table);
     if (table === undefined) tables.set(row.table, (table = { name: row.table, columns: [], primaryKey: [], references: [], sequenced: [] }));
     table.columns.push({ name: row.column, type: row.type, kind: kindOf(row.type) });

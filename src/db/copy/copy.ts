@@ -66,6 +66,8 @@ export async function copyDatabase(source: DatabaseHandle, target: DatabaseHandl
       }
       if (target.dialect === 'postgres') await moveSequences(dst, targetTables);
       await verify(dst, targetTables, copied);
+      // The search index is not copied (isDerivedTable): the target's next start indexes every post.
+      await sql`update search_backfill set next_post_id = 1, last_post_id = (select coalesce(max(id), 0) from posts)`.execute(dst);
       return copied;
     }),
   );

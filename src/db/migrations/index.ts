@@ -10,6 +10,7 @@ import * as trackerSwarm from './0007_tracker_swarm.ts';
 import * as usersBonusPoints from './0008_users_bonus_points.ts';
 import * as unreadMarks from './0010_unread_marks.ts';
 import * as importTorrentPier from './0011_import_torrentpier.ts';
+import * as searchIndex from './0012_search_index.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_users': users,
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '0008_users_bonus_points': usersBonusPoints,
   '0010_unread_marks': unreadMarks,
   '0011_import_torrentpier': importTorrentPier,
+  '0012_search_index': searchIndex,
 };

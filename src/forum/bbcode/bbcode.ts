@@ -167,6 +167,25 @@ function plain(nodes: Node[]): string {
   return nodes.map((node) => (node.kind === 'text' ? node.text : plain(node.children))).join('');
 }
 
+/**
+ * The words a reader sees, without markup: what search indexes and quotes in
+ * snippets. Image addresses are not words; a list item or rule starts a new line.
+ */
+export function bbcodeText(text: string): string {
+  return hasBbcode(text) ? readable(parse(text)) : text;
+}
+
+function readable(nodes: Node[]): string {
+  return nodes
+    .map((node) => {
+      if (node.kind === 'text') return node.text;
+      if (node.name === 'img') return ' ';
+      if (node.name === 'hr' || node.name === '*') return `\n${readable(node.children)}`;
+      return readable(node.children);
+    })
+    .join('');
+}
+
 export function renderBbcode(text: string, renderText: TextRenderer): string {
   return renderNodes(parse(text), renderText);
 }

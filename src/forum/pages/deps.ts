@@ -9,6 +9,7 @@ import type { PageRoutes } from '../../urls/semantic-routes.ts';
 import type { PageCache } from '../page-cache.ts';
 import type { ForumPresenter } from '../presenter.ts';
 import type { ProfileMailService } from '../profile-mail.ts';
+import type { Search } from '../search/service.ts';
 import type { ForumService } from '../service.ts';
 import type { TopicViewCounter } from '../view-counter.ts';
 
@@ -19,6 +20,7 @@ export interface ForumPageDeps {
   users: UsersService;
   views: TopicViewCounter;
   profileMail: ProfileMailService;
+  search: Search;
   /** Transfer, ratio, bonus and swarm figures on profiles. */
   trackerFigures: TrackerFigures;
   /** Rendered lists of topic and forum pages (page-cache.ts); absent: rendered on every view. */

@@ -6,6 +6,7 @@ import { forumPage } from './forum-page.ts';
 import { homePage } from './home-page.ts';
 import { profileEmailPage } from './profile-email-page.ts';
 import { profilePage } from './profile-page.ts';
+import { SEARCH_PATH, searchPage } from './search-page.ts';
 import { topicPage, topicUnreadPage } from './topic-page.ts';
 import { watchlistPage } from './watchlist-page.ts';
 
@@ -21,4 +22,5 @@ export const forumPages: FastifyPluginAsync<ForumPageDeps> = async (app, deps) =
   pages.entity(app, 'profile', profilePage(deps));
   pages.entity(app, 'profile-email', profileEmailPage(deps));
   pages.fixed(app, '/profile/watchlist/', watchlistPage(deps));
+  pages.fixed(app, SEARCH_PATH, searchPage(deps));
 };

@@ -15,6 +15,7 @@ import { openDatabase, type DatabaseHandle } from '../../db/database.ts';
 import { migrateToLatest } from '../../db/migrate.ts';
 import { ImageStore } from '../../emoji/images/store.ts';
 import { createEmojiServices } from '../../emoji/services.ts';
+import { SearchRepository } from '../../forum/search/repository.ts';
 import { WordFiltersRepository } from '../../word-filters/repository.ts';
 import { WordFiltersService } from '../../word-filters/service.ts';
 import { importCensor } from './censor.ts';
@@ -94,6 +95,7 @@ export async function importTorrentPier(options: ImportOptions): Promise<ImportR
     await importPosts(ctx, await countRows(source, 'bb_posts'));
     await importWatchlist(ctx, await countRows(source, 'bb_topics_watch'));
     await importTorrents(ctx, await countRows(source, 'bb_bt_torrents'));
+    await indexForSearch(ctx);
 
     const emoji = createEmojiServices(target, clock);
     // The catalog the server would import at its first start: done here, since the smilies make the catalog non-empty.
@@ -110,6 +112,15 @@ export async function importTorrentPier(options: ImportOptions): Promise<ImportR
     await target.close().catch(() => {});
     await source.end().catch(() => {});
   }
+}
+
+/** The imported posts indexed for search here, so that search finds them from the first start. */
+async function indexForSearch(ctx: ImportContext): Promise<void> {
+  const index = new SearchRepository(ctx.target.db, ctx.target.dialect);
+  await index.reindexAll();
+  ctx.progress.start('search index', await countTargetRows(ctx.target.db, 'posts'));
+  for (let covered = await index.backfill(ctx.batchSize); covered > 0; covered = await index.backfill(ctx.batchSize)) ctx.progress.advance(covered);
+  ctx.progress.finish();
 }
 
 /** Counted so the report shows them, honestly left behind. */

@@ -1,0 +1,81 @@
+// What a reader types into the search box, parsed once and written out for each
+// database (docs/search.md, "Query syntax"):
+//   words            every word must occur (café matches cafe, Ёлка matches елка)
+//   "a phrase"       the words in this order, next to each other
+//   word*            any word starting so (at least two characters before the *)
+//   -word, -"a b"    leave out posts that have it
+// A run of Chinese or Japanese characters is matched as a phrase of its
+// characters. Punctuation inside a word splits it into a phrase (e-mail).
+// Nothing the reader types reaches either database's query syntax: each term is
+// made of letters and digits only and is quoted when written out.
+import { tokenize } from './text.ts';
+
+/** One thing to match: a word (one term) or a phrase (several), the last term perhaps a prefix. */
+export interface Clause {
+  terms: string[];
+  prefix: boolean;
+}
+
+export interface SearchQuery {
+  required: Clause[];
+  excluded: Clause[];
+}
+
+/** Where to look: everywhere, or in topic titles only. */
+export type SearchIn = 'all' | 'titles';
+
+export const MAX_CLAUSES = 16;
+const MIN_PREFIX = 2;
+
+export type ParsedQuery = { ok: true; query: SearchQuery } | { ok: false; reason: string };
+
+const PIECE = /(-?)(?:"([^"]*)"?|(\S+))/gu;
+
+export function parseQuery(text: string): ParsedQuery {
+  const query: SearchQuery = { required: [], excluded: [] };
+  PIECE.lastIndex = 0;
+  for (let match = PIECE.exec(text); match !== null; match = PIECE.exec(text)) {
+    const negated = match[1] === '-';
+    const quoted = match[2];
+    const word = match[3];
+    const prefix = word !== undefined && word.endsWith('*');
+    const terms = tokenize(quoted ?? word ?? '').map((token) => token.term);
+    if (terms.length === 0) continue;
+    const clause: Clause = { terms, prefix: prefix && terms.at(-1)!.length >= MIN_PREFIX };
+    (negated ? query.excluded : query.required).push(clause);
+  }
+  if (query.required.length === 0) {
+    return {
+      ok: false,
+      reason: query.excluded.length > 0 ? 'Give at least one word to find, not only words to leave out.' : 'Give at least one word to search for.',
+    };
+  }
+  if (query.required.length + query.excluded.length > MAX_CLAUSES) return { ok: false, reason: `Use at most ${MAX_CLAUSES} words or phrases.` };
+  return { ok: true, query };
+}
+
+/** Every term a result may show highlighted: the required ones (prefixes marked by a trailing *). */
+export function highlightTerms(query: SearchQuery): Array<{ term: string; prefix: boolean }> {
+  return query.required.flatMap((clause) => clause.terms.map((term, index) => ({ term, prefix: clause.prefix && index === clause.terms.length - 1 })));
+}
+
+/** An FTS5 MATCH expression over the columns `title` and `body`. */
+export function fts5Match(query: SearchQuery, where: SearchIn): string {
+  const phrase = (clause: Clause): string => `"${clause.terms.join(' ')}"${clause.prefix ? ' *' : ''}`;
+  const required = query.required.map(phrase).join(' AND ');
+  const excluded = query.excluded.map(phrase);
+  const expression = excluded.length === 0 ? required : `(${required}) NOT (${excluded.join(' OR ')})`;
+  return where === 'titles' ? `{title} : (${expression})` : expression;
+}
+
+/** A PostgreSQL tsquery literal (cast with ::tsquery; no parser involved), title terms weighted A. */
+export function tsqueryLiteral(query: SearchQuery, where: SearchIn): string {
+  const weight = where === 'titles' ? 'A' : '';
+  const lexeme = (term: string, prefix: boolean): string =>
+    `'${term.replace(/\\/g, '\\\\').replace(/'/g, "''")}'${prefix || weight ? ':' : ''}${prefix ? '*' : ''}${weight}`;
+  const phrase = (clause: Clause): string => {
+    const parts = clause.terms.map((term, index) => lexeme(term, clause.prefix && index === clause.terms.length - 1));
+    return parts.length === 1 ? parts[0]! : `(${parts.join(' <-> ')})`;
+  };
+  return [...query.required.map(phrase), ...query.excluded.map((clause) => `!${phrase(clause)}`)].join(' & ');
+}

@@ -1,0 +1,35 @@
+// The few lines of a found post shown under its title: cut around the first
+// word that matched, every matching word in <mark>, all of it escaped.
+import { escapeHtml } from '../../web/html.ts';
+import { tokenize } from './text.ts';
+
+export interface HighlightTerm {
+  term: string;
+  prefix: boolean;
+}
+
+/** About this many characters of text are shown. */
+const SNIPPET_LENGTH = 240;
+/** How much text comes before the first match. */
+const LEAD = 60;
+
+export function snippetHtml(text: string, terms: readonly HighlightTerm[]): string {
+  const matches = (term: string): boolean => terms.some((wanted) => (wanted.prefix ? term.startsWith(wanted.term) : term === wanted.term));
+  const tokens = tokenize(text);
+  const first = tokens.find((token) => matches(token.term));
+  let start = first === undefined ? 0 : Math.max(0, first.start - LEAD);
+  if (start > 0) start = tokens.find((token) => token.start >= start)?.start ?? start; // begin on a word
+  let end = Math.min(text.length, start + SNIPPET_LENGTH);
+  if (end < text.length) end = tokens.findLast((token) => token.end <= end && token.start > start)?.end ?? end; // end on a word
+
+  let out = start > 0 ? '…' : '';
+  let at = start;
+  for (const token of tokens) {
+    if (token.start < start || token.end > end || !matches(token.term)) continue;
+    out += `${escapeHtml(text.slice(at, token.start))}<mark>${escapeHtml(text.slice(token.start, token.end))}</mark>`;
+    at = token.end;
+  }
+  out += escapeHtml(text.slice(at, end));
+  if (end < text.length) out += '…';
+  return out.replace(/\s+/g, ' ').trim();
+}

@@ -1,0 +1,68 @@
+// What the search index holds of a text, and what a query's words become:
+// one tokenizer for both databases, so that SQLite (FTS5) and PostgreSQL
+// (tsvector) index and match the same terms (docs/search.md).
+//
+// A term is a run of letters and digits, lower-cased, with diacritics removed
+// from every script but Cyrillic (café = cafe; й stays й, ё becomes е as Russian
+// readers expect). Chinese and Japanese are written without spaces, so each
+// Han, Hiragana or Katakana character is a term of its own and a query's run of
+// them is matched as a phrase: 東京 finds 東京タワー.
+
+/** A term and where it came from in the text (UTF-16 offsets), for snippets. */
+export interface Token {
+  term: string;
+  start: number;
+  end: number;
+}
+
+const WORD = /[\p{L}\p{N}\p{M}]+/gu;
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u30fc]/u;
+const CJK_CHAR = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u30fc]/gu;
+// eslint-disable-next-line no-control-regex -- the ASCII range, for the fast path
+const ASCII = /^[\x00-\x7f]*$/;
+const NOT_CYRILLIC_THEN_MARKS = /([^\p{Script=Cyrillic}])\p{M}+/gu;
+
+/** Terms longer than this are not words anyone searches for (hashes, base64): they are cut. */
+export const MAX_TERM_LENGTH = 64;
+
+/** One word as the index holds it. */
+export function normalizeTerm(word: string): string {
+  const lower = word.toLowerCase();
+  if (ASCII.test(lower)) return lower.slice(0, MAX_TERM_LENGTH);
+  const folded = lower.normalize('NFD').replace(NOT_CYRILLIC_THEN_MARKS, '$1').normalize('NFC').replace(/ё/g, 'е');
+  // Marks left at the start of a run (no base letter) carry no meaning of their own.
+  return folded.replace(/^\p{M}+/u, '').slice(0, MAX_TERM_LENGTH);
+}
+
+/** The terms of a text, in order, with their offsets. */
+export function tokenize(text: string): Token[] {
+  const tokens: Token[] = [];
+  WORD.lastIndex = 0;
+  for (let match = WORD.exec(text); match !== null; match = WORD.exec(text)) {
+    const word = match[0];
+    if (!CJK.test(word)) {
+      pushTerm(tokens, word, match.index);
+      continue;
+    }
+    // Split the run at each CJK character; the letters between them stay words.
+    let at = 0;
+    CJK_CHAR.lastIndex = 0;
+    for (let cjk = CJK_CHAR.exec(word); cjk !== null; cjk = CJK_CHAR.exec(word)) {
+      if (cjk.index > at) pushTerm(tokens, word.slice(at, cjk.index), match.index + at);
+      pushTerm(tokens, cjk[0], match.index + cjk.index);
+      at = cjk.index + cjk[0].length;
+    }
+    if (at < word.length) pushTerm(tokens, word.slice(at), match.index + at);
+  }
+  return tokens;
+}
+
+function pushTerm(tokens: Token[], word: string, start: number): void {
+  const term = normalizeTerm(word);
+  if (term !== '') tokens.push({ term, start, end: start + word.length });
+}
+
+/** True for a term that was one CJK character (matched as part of a phrase). */
+export function isCjkTerm(term: string): boolean {
+  return term.length <= 2 && CJK.test(term);
+}
