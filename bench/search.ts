@@ -85,7 +85,7 @@ function postText(next: () => number, zipf: Zipf): string {
   return `${words.join(' ')}.`;
 }
 
-async function fill(database: DatabaseHandle): Promise<{ fillSeconds: number; indexSeconds: number; phrases: string[] }> {
+export async function fill(database: DatabaseHandle): Promise<{ fillSeconds: number; indexSeconds: number; phrases: string[] }> {
   const next = random(42);
   const zipf = new Zipf();
   const db = database.db;
@@ -155,7 +155,7 @@ async function fill(database: DatabaseHandle): Promise<{ fillSeconds: number; in
   return { fillSeconds: (filled - started) / 1000, indexSeconds: (performance.now() - filled) / 1000, phrases };
 }
 
-function queries(phrases: readonly string[]): Record<string, string[]> {
+export function queries(phrases: readonly string[]): Record<string, string[]> {
   const next = random(7);
   const between = (low: number, high: number): number => low + Math.floor(next() * (high - low));
   const list = (make: () => string): string[] => Array.from({ length: QUERIES_PER_KIND }, make);

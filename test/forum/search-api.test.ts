@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { ForumRow, TopicWithAuthor } from '../../src/forum/repository.ts';
+import { SEARCH_CANDIDATES } from '../../src/forum/search/repository.ts';
 import { describeEachDatabase, type TestApp } from '../helpers/app.ts';
 import { signIn, type SignedIn } from '../helpers/auth.ts';
 import { TestClock } from '../helpers/clock.ts';
@@ -238,6 +239,45 @@ describeEachDatabase('search API', (db) => {
       assert.equal(await t.services.searchBackfill.run(), 1);
       assert.deepEqual(await found({ search: 'backfillword' }), [made.postId]);
       assert.equal(await t.services.searchBackfill.run(), 0);
+    });
+  });
+
+  describe('the candidate cap', () => {
+    it('ranks at most the newest 1,000 matches: total says 1,000 and older matches are left out', async () => {
+      const made = await topic(alice, general, 'Capped', 'capword first');
+      const at = clock.now().toISOString();
+      const rows = Array.from({ length: SEARCH_CANDIDATES + 4 }, (_, n) => ({
+        topic_id: made.topic.id,
+        author_id: alice.user.id,
+        body: `capword ${n}`,
+        status: 'published' as const,
+        held_by_filter_id: null,
+        created_at: at,
+        updated_at: at,
+      }));
+      for (let start = 0; start < rows.length; start += 200)
+        await t.database.db
+          .insertInto('posts')
+          .values(rows.slice(start, start + 200))
+          .execute();
+      const { last } = await t.database.db
+        .selectFrom('posts')
+        .select((eb) => eb.fn.max<number>('id').as('last'))
+        .executeTakeFirstOrThrow();
+      await t.database.db
+        .updateTable('search_backfill')
+        .set({ next_post_id: made.postId + 1, last_post_id: last })
+        .execute();
+      await t.services.searchBackfill.run();
+
+      const newest = await search({ search: 'capword', sort: 'date', per_page: 100, page: 10 });
+      assert.deepEqual(newest.body.meta, { current_page: 10, per_page: 100, total: SEARCH_CANDIDATES, total_pages: 10 });
+      assert.ok(!newest.body.data.some((result) => result.post_id === made.postId), 'the oldest match is past the newest 1,000');
+      const oldest = await search({ search: 'capword', sort: 'date', order: 'asc', per_page: 1 });
+      assert.equal(oldest.body.data[0]!.post_id, made.postId);
+      const ranked = await search({ search: 'capword', per_page: 5 });
+      assert.equal(ranked.body.meta.total, SEARCH_CANDIDATES);
+      assert.ok(ranked.body.data.every((result) => result.post_id > made.postId + 4));
     });
   });
 

@@ -16,6 +16,7 @@ import { lastPage, pageNav, requestedPage } from '../../web/page-nav.ts';
 import { sendPage } from '../../web/page.ts';
 import type { Listed } from '../access.ts';
 import { postPathOn } from '../resource.ts';
+import { SEARCH_CANDIDATES } from '../search/repository.ts';
 import { SearchQueryFields, searchRequest } from '../search/routes.ts';
 import { SEARCH_MAX_LENGTH, type SearchHit } from '../search/service.ts';
 import type { ForumPageDeps } from './deps.ts';
@@ -124,7 +125,11 @@ function hasOptions(form: FormState): boolean {
 function results(found: Listed<SearchHit>, page: number, last: number, href: (n: number) => string): SafeHtml {
   if (found.rows.length === 0) return html`<p>Nothing was found. Try fewer or other words, or a word with * at its end.</p>`;
   const authors = new AuthorLinks();
-  return html`<p class="muted" role="status">${counted(found.total, 'post found', 'posts found')}</p>
+  const status =
+    found.total >= SEARCH_CANDIDATES
+      ? `More than ${SEARCH_CANDIDATES.toLocaleString('en')} posts found: the newest ${SEARCH_CANDIDATES.toLocaleString('en')} are shown. Add words to find fewer.`
+      : counted(found.total, 'post found', 'posts found');
+  return html`<p class="muted" role="status">${status}</p>
 <ol class="search-results" start="${(page - 1) * SEARCH_RESULTS_PER_PAGE + 1}">
 ${found.rows.map(
   ({ post, topic, snippet }) => html`<li>
