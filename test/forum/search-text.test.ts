@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { bbcodeText } from '../../src/forum/bbcode/bbcode.ts';
-import { fts5Match, highlightTerms, MAX_CLAUSES, parseQuery, tsqueryLiteral, type SearchQuery } from '../../src/forum/search/query.ts';
+import { fts5Match, highlightTerms, MAX_CLAUSES, MAX_PREFIXES, parseQuery, tsqueryLiteral, type SearchQuery } from '../../src/forum/search/query.ts';
 import { tsvectorLiteral } from '../../src/forum/search/repository.ts';
 import { snippetHtml } from '../../src/forum/search/snippet.ts';
 import { MAX_TERM_LENGTH, normalizeTerm, tokenize } from '../../src/forum/search/text.ts';
@@ -78,8 +78,11 @@ describe('search query', () => {
     ]);
   });
 
-  it('needs two characters before a prefix star', () => {
-    assert.deepEqual(parsed('a*').required, [{ terms: ['a'], prefix: false }]);
+  it('needs three characters before a prefix star, and takes at most two prefixes', () => {
+    assert.deepEqual(parsed('ab*').required, [{ terms: ['ab'], prefix: false }]);
+    assert.deepEqual(parsed('abc*').required, [{ terms: ['abc'], prefix: true }]);
+    assert.equal(parseQuery(Array.from({ length: MAX_PREFIXES }, (_, n) => `word${n}*`).join(' ')).ok, true);
+    assert.equal(parseQuery(Array.from({ length: MAX_PREFIXES + 1 }, (_, n) => `word${n}*`).join(' ')).ok, false);
   });
 
   it('refuses nothing to find, only exclusions, and too many words', () => {
@@ -113,11 +116,11 @@ describe('search query', () => {
   });
 
   it('highlights the required terms, prefixes as prefixes', () => {
-    assert.deepEqual(highlightTerms(parsed('a "b c" dd* -e')), [
+    assert.deepEqual(highlightTerms(parsed('a "b c" ddd* -e')), [
       { term: 'a', prefix: false },
       { term: 'b', prefix: false },
       { term: 'c', prefix: false },
-      { term: 'dd', prefix: true },
+      { term: 'ddd', prefix: true },
     ]);
   });
 });

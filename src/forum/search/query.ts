@@ -2,7 +2,7 @@
 // database (docs/search.md, "Query syntax"):
 //   words            every word must occur (café matches cafe, Ёлка matches елка)
 //   "a phrase"       the words in this order, next to each other
-//   word*            any word starting so (at least two characters before the *)
+//   word*            any word starting so (at least three characters before the *, two such words at most)
 //   -word, -"a b"    leave out posts that have it
 // A run of Chinese or Japanese characters is matched as a phrase of its
 // characters. Punctuation inside a word splits it into a phrase (e-mail).
@@ -24,8 +24,11 @@ export interface SearchQuery {
 /** Where to look: everywhere, or in topic titles only. */
 export type SearchIn = 'all' | 'titles';
 
-export const MAX_CLAUSES = 16;
-const MIN_PREFIX = 2;
+// Each phrase and prefix makes the index read the positions or the words it covers whole, which for the
+// commonest words costs tens of milliseconds on a million posts (bench/RESULTS.md): a query has few of them.
+export const MAX_CLAUSES = 8;
+export const MAX_PREFIXES = 2;
+const MIN_PREFIX = 3;
 
 export type ParsedQuery = { ok: true; query: SearchQuery } | { ok: false; reason: string };
 
@@ -51,6 +54,9 @@ export function parseQuery(text: string): ParsedQuery {
     };
   }
   if (query.required.length + query.excluded.length > MAX_CLAUSES) return { ok: false, reason: `Use at most ${MAX_CLAUSES} words or phrases.` };
+  if ([...query.required, ...query.excluded].filter((clause) => clause.prefix).length > MAX_PREFIXES) {
+    return { ok: false, reason: `Use * at the end of at most ${MAX_PREFIXES} words.` };
+  }
   return { ok: true, query };
 }
 
