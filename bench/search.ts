@@ -21,6 +21,7 @@ import pino from 'pino';
 import type { DatabaseConfig } from '../src/config.ts';
 import { openDatabase, type DatabaseHandle } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
+import { markAllPostsForIndexing } from '../src/db/search-backfill.ts';
 import { SearchRepository } from '../src/forum/search/repository.ts';
 import { startService } from './lib.ts';
 
@@ -148,7 +149,7 @@ export async function fill(database: DatabaseHandle): Promise<{ fillSeconds: num
   }
   const filled = performance.now();
   const index = new SearchRepository(db, database.dialect);
-  await index.reindexAll();
+  await markAllPostsForIndexing(db);
   while ((await index.backfill(2000)) > 0);
   // Fresh planner statistics, as autovacuum would have them on a live forum.
   await sql`analyze`.execute(db);

@@ -11,6 +11,7 @@ import type { Logger } from 'pino';
 import type { DatabaseHandle } from '../database.ts';
 import type { Dialect } from '../dialect.ts';
 import { migrateToLatest } from '../migrate.ts';
+import { markAllPostsForIndexing } from '../search-backfill.ts';
 import { migrations } from '../migrations/index.ts';
 import { appliedMigrations, dependencyOrder, readCatalog, type AnyDb, type ColumnInfo, type TableInfo } from './catalog.ts';
 import { TableChecksum } from './checksum.ts';
@@ -67,7 +68,7 @@ export async function copyDatabase(source: DatabaseHandle, target: DatabaseHandl
       if (target.dialect === 'postgres') await moveSequences(dst, targetTables);
       await verify(dst, targetTables, copied);
       // The search index is not copied (isDerivedTable): the target's next start indexes every post.
-      await sql`update search_backfill set next_post_id = 1, last_post_id = (select coalesce(max(id), 0) from posts)`.execute(dst);
+      await markAllPostsForIndexing(dst);
       return copied;
     }),
   );

@@ -176,19 +176,6 @@ export class SearchRepository {
 
   // Backfill: posts written before the index (or by the importer).
 
-  /** Marks every post for indexing again, as after an import or a copy. */
-  async reindexAll(db: Db = this.#db): Promise<void> {
-    const { last } = await db
-      .selectFrom('posts')
-      .select((eb) => eb.fn.max<number | null>('id').as('last'))
-      .executeTakeFirstOrThrow();
-    await db
-      .updateTable('search_backfill')
-      .set({ next_post_id: 1, last_post_id: last ?? 0 })
-      .where('id', '=', 1)
-      .execute();
-  }
-
   /** Indexes the next `batch` posts still to be indexed; returns how many ids it covered (0 when none is left). */
   async backfill(batch: number): Promise<number> {
     return this.#db.transaction().execute(async (trx) => {

@@ -13,6 +13,7 @@ import { moveSequences } from '../../db/copy/copy.ts';
 import { countRows as countTargetRows } from '../../db/copy/scan.ts';
 import { openDatabase, type DatabaseHandle } from '../../db/database.ts';
 import { migrateToLatest } from '../../db/migrate.ts';
+import { markAllPostsForIndexing } from '../../db/search-backfill.ts';
 import { ImageStore } from '../../emoji/images/store.ts';
 import { createEmojiServices } from '../../emoji/services.ts';
 import { SearchRepository } from '../../forum/search/repository.ts';
@@ -117,7 +118,7 @@ export async function importTorrentPier(options: ImportOptions): Promise<ImportR
 /** The imported posts indexed for search here, so that search finds them from the first start. */
 async function indexForSearch(ctx: ImportContext): Promise<void> {
   const index = new SearchRepository(ctx.target.db, ctx.target.dialect);
-  await index.reindexAll();
+  await markAllPostsForIndexing(ctx.target.db);
   ctx.progress.start('search index', await countTargetRows(ctx.target.db, 'posts'));
   for (let covered = await index.backfill(ctx.batchSize); covered > 0; covered = await index.backfill(ctx.batchSize)) ctx.progress.advance(covered);
   ctx.progress.finish();
