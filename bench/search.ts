@@ -23,7 +23,7 @@ import { openDatabase, type DatabaseHandle } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { markAllPostsForIndexing } from '../src/db/search-backfill.ts';
 import { SearchRepository } from '../src/forum/search/repository.ts';
-import { startService } from './lib.ts';
+import { random, startService } from './lib.ts';
 
 const POSTS = Number(process.env['BENCH_SEARCH_POSTS'] ?? 1_000_000);
 const POSTS_PER_TOPIC = 20;
@@ -33,18 +33,6 @@ const WORDS_PER_POST = 40;
 const QUERIES_PER_KIND = 200;
 const ROWS_PER_INSERT = 500;
 const TARGET_P99_MS = 50;
-
-/** Deterministic: the same posts and queries every run. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const SYLLABLES = ['ka', 'lo', 'mi', 'ne', 'su', 'ra', 'to', 'vi', 'de', 'po', 'gu', 'be', 'fa', 'zo', 'ty', 'hu', 'ch', 'sk', 'an', 'or'];
 

@@ -7,21 +7,9 @@ import { CHECK_BUDGET_MS } from '../src/word-filters/engine/apply.ts';
 import { RuleBook, type ActiveRule } from '../src/word-filters/engine/rule-book.ts';
 import { costlyRules, costlyTexts } from '../test/word-filters/costly-rules.ts';
 import type { FilterType } from '../src/word-filters/rules.ts';
-import { machine } from './lib.ts';
+import { machine, random } from './lib.ts';
 
 const RULES = 2000;
-
-/** Deterministic pseudo-random numbers, so every run measures the same rules and text. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const COMMON = (
   'the of and to in is was for on that with as by at from his her they this have had not are but which one you were all ' +

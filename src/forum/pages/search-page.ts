@@ -117,7 +117,7 @@ ${selectField(form, {
 
 function hasOptions(form: FormState): boolean {
   return (
-    ['in', 'forum_id', 'author', 'from', 'to', 'sort', 'order'].some((name) => form.values[name] !== undefined) ||
+    Object.keys(SearchQueryFields).some((name) => name !== 'search' && form.values[name] !== undefined) ||
     Object.keys(form.errors).some((name) => name !== 'search')
   );
 }

@@ -59,8 +59,9 @@ export class Search {
     const parsed = parseQuery(request.search);
     if (!parsed.ok) errors.add('search', parsed.reason);
     if (request.forumId !== null && (await this.#forum.findForum(request.forumId)) === undefined) errors.add('forum_id', 'The selected forum id is invalid.');
-    const author = request.author === null || request.author.trim() === '' ? undefined : await this.#memberByName(request.author.trim());
-    if (request.author !== null && request.author.trim() !== '' && author === undefined) errors.add('author', 'No member has this name.');
+    const authorName = request.author?.trim() ?? '';
+    const author = authorName === '' ? undefined : await this.#memberByName(authorName);
+    if (authorName !== '' && author === undefined) errors.add('author', 'No member has this name.');
     const from = request.from === null ? null : dayStart(request.from, 0);
     const until = request.to === null ? null : dayStart(request.to, 1);
     if (from === undefined) errors.add('from', 'The from field must be a date (YYYY-MM-DD).');

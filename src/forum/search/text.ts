@@ -61,8 +61,3 @@ function pushTerm(tokens: Token[], word: string, start: number): void {
   const term = normalizeTerm(word);
   if (term !== '') tokens.push({ term, start, end: start + word.length });
 }
-
-/** True for a term that was one CJK character (matched as part of a phrase). */
-export function isCjkTerm(term: string): boolean {
-  return term.length <= 2 && CJK.test(term);
-}
