@@ -44,6 +44,8 @@ import { registerTrackerFigures } from './tracker/metrics.ts';
 import { helloRoutes, probeRoutes } from './system/routes.ts';
 import { feedRoutes } from './forum/feeds/routes.ts';
 import { forumPages } from './forum/pages/index.ts';
+import { messagePages } from './messages/pages/index.ts';
+import { messageRoutes } from './messages/routes.ts';
 import { forumRoutes } from './forum/routes.ts';
 import { searchRoutes } from './forum/search/routes.ts';
 import { PageRoutes } from './urls/semantic-routes.ts';
@@ -184,6 +186,7 @@ async function assemble(config: Config, options: BuildOptions, logger: Logger, o
   await app.register(userRoutes, { prefix: '/api', users: services.users, baseUrl: config.baseUrl });
   await app.register(forumRoutes, { prefix: '/api', forum: services.forum, presenter: services.presenter, baseUrl: config.baseUrl });
   await app.register(searchRoutes, { prefix: '/api', search: services.search });
+  await app.register(messageRoutes, { prefix: '/api', messages: services.messages, presenter: services.presenter });
   await app.register(wordFilterRoutes, { prefix: '/api/word-filters', wordFilters: services.wordFilters, baseUrl: config.baseUrl });
   await app.register(emojiCatalogRoutes, { prefix: '/api/emoji', emoji: services.emoji, baseUrl: config.baseUrl });
   await app.register(imageUploadRoutes, { prefix: '/api', images: services.images });
@@ -216,6 +219,7 @@ async function assemble(config: Config, options: BuildOptions, logger: Logger, o
   });
   await app.register(bonusPages, { pages, bonus: services.tracker.bonus, settings: config.tracker });
   await app.register(accountPages, { pages, accounts: services.accounts, auth: services.auth });
+  await app.register(messagePages, { pages, messages: services.messages, presenter: services.presenter });
   await app.register(pages.legacyRoutes);
   await app.register(adminPages, { services });
   await options.startupStep?.();

@@ -23,6 +23,8 @@ import { SearchRepository } from './forum/search/repository.ts';
 import { Search } from './forum/search/service.ts';
 import { TopicViewCounter } from './forum/view-counter.ts';
 import { MailBudget } from './mail/budget.ts';
+import { MessagesRepository } from './messages/repository.ts';
+import { PrivateMessages } from './messages/service.ts';
 import { OutboxMailer, type Mailer } from './mail/mailer.ts';
 import { CATALOG_TOPIC } from './emoji/catalog.ts';
 import { createEmojiServices, type EmojiServices } from './emoji/services.ts';
@@ -56,6 +58,8 @@ export interface Services {
   /** Indexes the posts written before the search index existed, after start-up. */
   searchBackfill: SearchBackfill;
   profileMail: ProfileMailService;
+  /** Private messages between members (messages/). */
+  messages: PrivateMessages;
   accounts: AccountsService;
   tracker: TrackerServices;
 }
@@ -118,6 +122,7 @@ export function createServices(database: DatabaseHandle, config: Config, limiter
     search: new Search(searchIndex, forumRepository, presenter, (name) => usersRepository.findByUsername(name)),
     searchBackfill: new SearchBackfill(searchIndex),
     profileMail,
+    messages: new PrivateMessages(new MessagesRepository(database.db), usersRepository, wordFilters, flood, mailer, presenter, clock),
     accounts,
     tracker,
   };

@@ -9,12 +9,18 @@ export interface CredentialOwner {
   role: Role;
 }
 
-export interface TokenMatch extends CredentialOwner {
+/** The owner with what every page's header shows of them. */
+export interface OwnerWithCounts extends CredentialOwner {
+  /** Private messages not opened yet (users.unread_messages). */
+  unread_messages: number;
+}
+
+export interface TokenMatch extends OwnerWithCounts {
   token_id: number;
   last_used_at: string | null;
 }
 
-export interface SessionMatch extends CredentialOwner {
+export interface SessionMatch extends OwnerWithCounts {
   csrf_token: string;
 }
 
@@ -34,7 +40,7 @@ export class CredentialsRepository {
     return this.#db
       .selectFrom('api_tokens as t')
       .innerJoin('users as u', 'u.id', 't.user_id')
-      .select(['u.id', 'u.username as name', 'u.email', 'u.role', 't.id as token_id', 't.last_used_at'])
+      .select(['u.id', 'u.username as name', 'u.email', 'u.role', 'u.unread_messages', 't.id as token_id', 't.last_used_at'])
       .where('t.token_hash', '=', tokenHash)
       .where('t.revoked_at', 'is', null)
       .where('t.expires_at', '>', now)
@@ -58,7 +64,7 @@ export class CredentialsRepository {
     return this.#db
       .selectFrom('sessions as s')
       .innerJoin('users as u', 'u.id', 's.user_id')
-      .select(['u.id', 'u.username as name', 'u.email', 'u.role', 's.csrf_token'])
+      .select(['u.id', 'u.username as name', 'u.email', 'u.role', 'u.unread_messages', 's.csrf_token'])
       .where('s.id_hash', '=', idHash)
       .where('s.expires_at', '>', now)
       .where('u.status', '=', 'active')

@@ -17,6 +17,8 @@ declare module 'fastify' {
     /** The authenticated, active user; null for guests. */
     user: AuthUser | null;
     credentials: Credentials | null;
+    /** The user's private messages not opened yet, for the page header (0 for guests). */
+    unreadMessages: number;
   }
 }
 
@@ -25,6 +27,7 @@ export const SESSION_COOKIE = 'forum_session';
 export function installAuthentication(app: FastifyInstance, auth: AuthService): void {
   app.decorateRequest('user', null);
   app.decorateRequest('credentials', null);
+  app.decorateRequest('unreadMessages', 0);
 
   app.addHook('onRequest', async (request) => {
     // The tracker's announce and scrape authenticate by passkey only: no session or token lookup on the hottest path.
@@ -40,6 +43,7 @@ export function installAuthentication(app: FastifyInstance, auth: AuthService): 
     if (found !== null) {
       request.user = found.user;
       request.credentials = found.credentials;
+      request.unreadMessages = found.unreadMessages;
     }
   });
 }

@@ -15,6 +15,8 @@ export type Credentials = { kind: 'token'; tokenId: number } | { kind: 'session'
 export interface Authenticated {
   user: AuthUser;
   credentials: Credentials;
+  /** Private messages the user has not opened yet (the header's count), read with the credentials. */
+  unreadMessages: number;
 }
 
 export interface IssuedToken {
@@ -99,7 +101,7 @@ export class AuthService {
     if (match.last_used_at === null || now.getTime() - Date.parse(match.last_used_at) > TOKEN_TOUCH_INTERVAL_MS) {
       await this.#credentials.touchToken(match.token_id, now.toISOString());
     }
-    return { user: owner(match), credentials: { kind: 'token', tokenId: match.token_id } };
+    return { user: owner(match), credentials: { kind: 'token', tokenId: match.token_id }, unreadMessages: match.unread_messages };
   }
 
   revokeToken(tokenId: number): Promise<void> {
@@ -119,7 +121,7 @@ export class AuthService {
     const idHash = secretHash(cookieValue);
     const match = await this.#credentials.findLiveSession(idHash, isoNow(this.#clock));
     if (match === undefined) return null;
-    return { user: owner(match), credentials: { kind: 'session', idHash, csrfToken: match.csrf_token } };
+    return { user: owner(match), credentials: { kind: 'session', idHash, csrfToken: match.csrf_token }, unreadMessages: match.unread_messages };
   }
 
   endSession(idHash: string): Promise<void> {

@@ -24,6 +24,10 @@ export interface UsersTable {
   role: Role;
   status: UserStatus;
   signature: Generated<string>;
+  /** Private messages received and not yet opened (migration 0013): kept with every change, read with the session. */
+  unread_messages: Generated<number>;
+  /** The member asked for an e-mail about each new private message. */
+  message_mails: ColumnType<boolean | number, boolean | undefined, boolean>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -349,6 +353,21 @@ export interface SearchBackfillTable {
   last_post_id: number;
 }
 
+/** A private message (migration 0013): in its sender's Sent folder and its recipient's Inbox until each deletes it there. */
+export interface PrivateMessagesTable {
+  id: Generated<number>;
+  /** Null once the member's account is deleted. */
+  sender_id: number | null;
+  recipient_id: number | null;
+  reply_to_id: number | null;
+  subject: string;
+  body: string;
+  created_at: Timestamp;
+  read_at: Timestamp | null;
+  sender_deleted_at: Timestamp | null;
+  recipient_deleted_at: Timestamp | null;
+}
+
 export interface Database {
   users: UsersTable;
   api_tokens: ApiTokensTable;
@@ -381,4 +400,5 @@ export interface Database {
   import_attachments: ImportAttachmentsTable;
   post_search: PostSearchTable;
   search_backfill: SearchBackfillTable;
+  private_messages: PrivateMessagesTable;
 }

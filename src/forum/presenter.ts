@@ -39,6 +39,7 @@ export class ForumPresenter {
   readonly #titleHtml = new RenderCache();
   readonly #bodies = new RenderCache(12_000_000);
   readonly #signatures = new RenderCache();
+  readonly #messages = new RenderCache();
   readonly #screened = new ScreenedTextCache();
   /** The last check queued for display (see #filtered), and when the current run of them began. */
   #checks: Promise<void> = Promise.resolve();
@@ -51,7 +52,7 @@ export class ForumPresenter {
 
   /** Forget every rendering: the rules or the emoji catalog changed. */
   invalidate(): void {
-    for (const cache of [this.#titles, this.#titleHtml, this.#bodies, this.#signatures, this.#screened]) cache.clear();
+    for (const cache of [this.#titles, this.#titleHtml, this.#bodies, this.#signatures, this.#messages, this.#screened]) cache.clear();
   }
 
   /** The title with replacement rules applied: what pages show and slugs are made from. */
@@ -97,6 +98,16 @@ export class ForumPresenter {
     return raw(this.#signatures.peek(text) ?? (await this.#rendered(text, 'signatures')));
   }
 
+  /** A private message's subject as displayed: `private_messages` replacement rules applied. */
+  messageSubject(subject: string): Promise<string> {
+    return this.#filtered(subject, 'private_messages');
+  }
+
+  /** A private message's text as displayed: `private_messages` replacement rules applied, rendered like a post body. */
+  async messageBody(text: string): Promise<SafeHtml> {
+    return raw(this.#messages.peek(text) ?? (await this.#rendered(text, 'private_messages')));
+  }
+
   async post(row: PostWithAuthor, topic: { id: number; title: string }): Promise<Static<typeof PostResource>> {
     return postResource(row, await this.#rendered(row.body, 'posts'), { id: topic.id, title: await this.displayTitle(topic.title) });
   }
@@ -106,8 +117,9 @@ export class ForumPresenter {
     return Promise.all(rows.map(async (row) => postResource(row, await this.#rendered(row.body, 'posts'), display)));
   }
 
-  #rendered(text: string, type: Extract<ContentType, 'posts' | 'signatures'>): Promise<string> {
-    return (type === 'posts' ? this.#bodies : this.#signatures).get(text, async () => {
+  #rendered(text: string, type: Extract<ContentType, 'posts' | 'signatures' | 'private_messages'>): Promise<string> {
+    const cache = { posts: this.#bodies, signatures: this.#signatures, private_messages: this.#messages }[type];
+    return cache.get(text, async () => {
       const [screened, find] = await Promise.all([this.#filtered(text, type), this.#emoji()]);
       return renderBody(screened, find).value;
     });

@@ -2,6 +2,7 @@
 // topics count published content only and change in the same transaction as
 // the rows they count (see service.ts).
 import { sql, type Kysely, type RawBuilder, type Selectable, type SelectQueryBuilder, type Transaction } from 'kysely';
+import { countOf } from '../db/count.ts';
 import { prepare, type PreparedQuery } from '../db/prepared.ts';
 import type { ContentStatus, Database, ForumsTable, PostsTable, TopicsTable } from '../db/schema.ts';
 
@@ -518,12 +519,6 @@ function postsWithAuthor<O>(query: SelectQueryBuilder<Database, 'posts', O>) {
 /** Topics in the order every list shows them: latest activity first. */
 function latestFirst<O>(query: SelectQueryBuilder<Database, 'topics' | 'users', O>) {
   return query.orderBy('topics.last_post_at', 'desc').orderBy('topics.id', 'desc');
-}
-
-/** The number of rows a query (before its select) would return. */
-async function countOf<T extends keyof Database>(query: SelectQueryBuilder<Database, T, object>): Promise<number> {
-  const row = await query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
-  return Number(row.total);
 }
 
 function isGuest(visibility: Visibility): boolean {

@@ -1,7 +1,19 @@
 // Where a legacy (phpBB-era) URL points now. Pure: the router looks the entity
 // up, builds its semantic path with the kept query and answers 301 (GET) or
 // serves the page with a canonical Link header (POST).
-import { activationPath, bonusPath, parseId, passwordRecoveryPath, registerPath, settingsPath, watchlistPath } from './paths.ts';
+import {
+  activationPath,
+  bonusPath,
+  inboxPath,
+  messagePath,
+  newMessagePath,
+  parseId,
+  passwordRecoveryPath,
+  registerPath,
+  sentMessagesPath,
+  settingsPath,
+  watchlistPath,
+} from './paths.ts';
 
 export type LegacyTarget =
   | {
@@ -68,6 +80,28 @@ const PROFILE_MODES: Readonly<Record<string, ProfileMode>> = {
   },
 };
 
+/** TorrentPier's folders (`privmsg.php?folder=`): the outbox (sent, not yet read) and the savebox are our Sent and Inbox. */
+const MESSAGE_FOLDERS: Readonly<Record<string, string>> = {
+  inbox: inboxPath(),
+  savebox: inboxPath(),
+  outbox: sentMessagesPath(),
+  sentbox: sentMessagesPath(),
+};
+
+/** `privmsg.php?mode=read&p=` a message, `mode=post` the compose form, else a folder (the Inbox by default). */
+function privateMessageTarget(query: URLSearchParams): LegacyTarget | null {
+  const mode = lastValue(query, 'mode');
+  const kept = without(query, 'mode', 'folder', 'p', 'u');
+  if (mode === 'read') {
+    const id = idParameter(query, 'p');
+    return id === null ? null : { kind: 'page', path: messagePath(id), query: kept };
+  }
+  if (mode === 'post' || mode === 'reply' || mode === 'quote') return { kind: 'page', path: newMessagePath(), query: kept };
+  const folder = lastValue(query, 'folder') ?? 'inbox';
+  const path = Object.hasOwn(MESSAGE_FOLDERS, folder) ? MESSAGE_FOLDERS[folder] : undefined;
+  return path === undefined ? null : { kind: 'page', path, query: kept };
+}
+
 /**
  * The target of a legacy URL, or null when the path is not a legacy page or
  * its id/mode is missing or invalid (the router answers 404).
@@ -91,6 +125,8 @@ export function legacyTarget(path: string, query: URLSearchParams): LegacyTarget
       const target = mode === null || !Object.hasOwn(PROFILE_MODES, mode) ? undefined : PROFILE_MODES[mode];
       return target === undefined ? null : target(query);
     }
+    case '/privmsg':
+      return privateMessageTarget(query);
     default:
       return null;
   }

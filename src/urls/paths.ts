@@ -121,6 +121,27 @@ export function watchlistPath(query?: Query): string {
   return withQuery('/profile/watchlist/', query);
 }
 
+/** `/messages/`: the member's private messages, Inbox. */
+export function inboxPath(query?: Query): string {
+  return withQuery('/messages/', query);
+}
+
+/** `/messages/sent/`: the messages the member sent. */
+export function sentMessagesPath(query?: Query): string {
+  return withQuery('/messages/sent/', query);
+}
+
+/** `/messages/new/`: write a message (`?to=` names the recipient). */
+export function newMessagePath(query?: Query): string {
+  return withQuery('/messages/new/', query);
+}
+
+/** `/messages/{id}/`: one message, with the reply form. Private: no slug, the subject stays out of addresses and logs. */
+export function messagePath(id: number, query?: Query): string {
+  if (!isValidId(id)) throw new RangeError(`Not a valid id for a URL: ${id}`);
+  return withQuery(`/messages/${id}/`, query);
+}
+
 export function registerPath(query?: Query): string {
   return withQuery('/register/', query);
 }

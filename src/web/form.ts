@@ -4,6 +4,7 @@
 // token 403, flood control 429). The controls themselves are
 // form-controls.ts, one set for the public and the admin pages.
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
 import { FloodError } from '../auth/flood-control.ts';
 import { ApiError, ValidationError, type FieldErrors } from '../http/errors.ts';
 import { loginPath } from '../urls/paths.ts';
@@ -27,6 +28,9 @@ export const CHECK_FIELDS = 'Please correct the fields marked below.';
 export function okNotice(message: string): SafeHtml {
   return html`<p class="notice ok" role="status">${message}</p>`;
 }
+
+/** The body of a form that is only a button (watch, delete, mark all read). */
+export const NoFields = Type.Object({});
 
 /**
  * A submission refused for a reason that is not in its fields (an expired

@@ -51,7 +51,8 @@ ${options.head ?? ''}
       ${
         user === null
           ? html`<li><a href="/login/">Log in</a></li><li><a href="/register/">Register</a></li>`
-          : html`<li><a href="/profile/watchlist/">Watchlist</a></li>
+          : html`<li>${messagesLink(request.unreadMessages)}</li>
+      <li><a href="/profile/watchlist/">Watchlist</a></li>
       <li><a href="/settings/">Settings</a></li>
       ${user.role === 'user' ? '' : html`<li><a href="/admin/">Admin</a></li>`}
       <li><form method="post" action="/logout/" class="inline"><input type="hidden" name="_csrf" value="${token}"><button type="submit" class="link">Log out ${user.name}</button></form></li>`
@@ -69,6 +70,12 @@ ${options.body}
     .code(options.status ?? 200)
     .type('text/html; charset=utf-8')
     .send(document.value);
+}
+
+/** The header's link to the Inbox, with how many messages wait unopened. */
+function messagesLink(unread: number): SafeHtml {
+  if (unread === 0) return html`<a href="/messages/">Messages</a>`;
+  return html`<a href="/messages/">Messages <span class="count">${unread}</span><span class="visually-hidden"> unread</span></a>`;
 }
 
 /** Hidden CSRF field for a form on this page. */

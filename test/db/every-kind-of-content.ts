@@ -1,8 +1,8 @@
 // A forum holding every kind of content the service stores, made through the
 // services the app uses: accounts in each state, tokens and sessions, the
 // emoji catalog's three kinds with aliases, word filters of each type, forums,
-// topics, published and held posts, a watchlist, mail, account keys and a
-// pending e-mail change. Copy and backup tests compare databases filled by it.
+// topics, published and held posts, a watchlist, private messages, mail,
+// account keys and a pending e-mail change. Copy and backup tests compare databases filled by it.
 import type { TestApp } from '../helpers/app.ts';
 import { TEST_PASSWORD, createUser } from '../helpers/auth.ts';
 import { makeAlias, makeCategory, makeEmoji, uniqueCode } from '../helpers/emoji.ts';
@@ -26,6 +26,7 @@ export const FILLED_TABLES = [
   'outbox',
   'account_keys',
   'email_changes',
+  'private_messages',
 ];
 
 export interface Filled {
@@ -78,5 +79,12 @@ export async function fillWithEveryKindOfContent(t: TestApp): Promise<Filled> {
   await reply(t, admin, topic, 'A reply with\nnew lines and <b>markup</b>');
   await reply(t, member, topic, `This one is held: zorch${process.pid}`);
   await t.services.forum.watch(asAuthUser(member), topic.id);
+
+  // Private messages: a conversation (reply_to), one opened, one deleted by its sender, the mail setting on.
+  await t.services.messages.setMessageMails(asAuthUser(admin), true);
+  const question = await t.services.messages.send(asAuthUser(member), admin.username, { subject: 'Frage — вопрос', body: '[b]Hallo[/b] 🌍' });
+  await t.services.messages.open(asAuthUser(admin), question.id);
+  const answer = await t.services.messages.reply(asAuthUser(admin), question.id, { subject: 'Re: Frage — вопрос', body: 'Antwort' });
+  await t.services.messages.delete(asAuthUser(admin), answer.id);
   return { member: { username: member.username, password: TEST_PASSWORD }, topicId: topic.id, wordFilterId: rule.id };
 }

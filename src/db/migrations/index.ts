@@ -11,6 +11,7 @@ import * as usersBonusPoints from './0008_users_bonus_points.ts';
 import * as unreadMarks from './0010_unread_marks.ts';
 import * as importTorrentPier from './0011_import_torrentpier.ts';
 import * as searchIndex from './0012_search_index.ts';
+import * as privateMessages from './0013_private_messages.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_users': users,
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   '0010_unread_marks': unreadMarks,
   '0011_import_torrentpier': importTorrentPier,
   '0012_search_index': searchIndex,
+  '0013_private_messages': privateMessages,
 };

@@ -20,7 +20,8 @@ import { ForumBodies, POST_BODY_MAX, TOPIC_TITLE_MAX } from '../routes.ts';
 import { filled, PageCache, uncached, viewerKind, type Fragment } from '../page-cache.ts';
 import type { AuthUser } from '../../auth/service.ts';
 import type { ForumPageDeps } from './deps.ts';
-import { breadcrumb, buttonForm, feedLinks, NoFields, topicTable, unreadMarker } from './parts.ts';
+import { breadcrumb, buttonForm, feedLinks, topicTable, unreadMarker } from './parts.ts';
+import { NoFields } from '../../web/form.ts';
 
 export const TOPICS_PER_PAGE = PER_PAGE_DEFAULT;
 

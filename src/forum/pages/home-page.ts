@@ -10,7 +10,8 @@ import { html, type SafeHtml } from '../../web/html.ts';
 import { lastPage, pageNav, requestedPage } from '../../web/page-nav.ts';
 import { sendPage } from '../../web/page.ts';
 import type { ForumPageDeps } from './deps.ts';
-import { buttonForm, feedLinks, NoFields } from './parts.ts';
+import { buttonForm, feedLinks } from './parts.ts';
+import { NoFields } from '../../web/form.ts';
 
 export const FORUMS_PER_PAGE = PER_PAGE_DEFAULT;
 

@@ -1,7 +1,6 @@
 // Pieces several forum pages show: the breadcrumb trail, the list of topics,
 // the small one-button forms.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Type } from 'typebox';
 import { counted, timeHtml } from '../../web/format.ts';
 import type { TopicUnread } from '../unread.ts';
 import { html, type SafeHtml } from '../../web/html.ts';
@@ -75,9 +74,6 @@ export class AuthorLinks {
 const DELETED_USER = html`<span class="muted">Deleted user</span>`;
 
 /** A form that is only a button (watch, unwatch): posts its hidden `fields` to `target`, the action's own address. */
-/** The body of a form that is only a button. */
-export const NoFields = Type.Object({});
-
 export function buttonForm(
   request: FastifyRequest,
   reply: FastifyReply,

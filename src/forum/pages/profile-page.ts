@@ -1,7 +1,7 @@
 // `/profile/{slug}.{id}/`: a member's public profile. Every method shows it.
 import { formatBytes, formatPoints } from '../../tracker/figures.ts';
 import { formatRatio } from '../../tracker/ratio.ts';
-import { profileEmailPath, profilePath, settingsPath } from '../../urls/paths.ts';
+import { newMessagePath, profileEmailPath, profilePath, settingsPath } from '../../urls/paths.ts';
 import type { EntityPage } from '../../urls/semantic-routes.ts';
 import type { UserRow } from '../../users/repository.ts';
 import { dateHtml } from '../../web/format.ts';
@@ -47,7 +47,7 @@ ${signature.value === '' ? html`<p class="muted">No signature.</p>` : html`<div 
 ${
   self
     ? html`<p><a href="${settingsPath()}">Change your settings and signature</a></p>`
-    : html`<p><a href="${profileEmailPath(member)}">Send ${user.username} an e-mail</a></p>`
+    : html`<ul class="actions"><li><a href="${newMessagePath({ to: user.username })}">Send ${user.username} a private message</a></li><li><a href="${profileEmailPath(member)}">Send ${user.username} an e-mail</a></li></ul>`
 }
 ${addon}`,
       });

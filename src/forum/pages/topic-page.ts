@@ -36,7 +36,8 @@ import { ForumBodies, POST_BODY_MAX, TOPIC_TITLE_MAX } from '../routes.ts';
 import { isStaff } from '../service.ts';
 import { filled, uncached, viewerKind, type Fragment } from '../page-cache.ts';
 import type { ForumPageDeps } from './deps.ts';
-import { AuthorLinks, breadcrumb, buttonForm, feedLinks, NoFields } from './parts.ts';
+import { AuthorLinks, breadcrumb, buttonForm, feedLinks } from './parts.ts';
+import { NoFields } from '../../web/form.ts';
 
 export const POSTS_PER_PAGE = PER_PAGE_DEFAULT;
 

@@ -1,0 +1,195 @@
+// Private messages between members (docs/messages.md): send to a member by
+// name, reply, read (the first opening marks it read), list the Inbox and the
+// Sent folder, delete from one's own folder, and the e-mail about a new
+// message for members who asked for it.
+//
+// Subject and text pass the `private_messages` word filters as they are
+// written: a block rule refuses the field, a moderate rule too (a private
+// message is read by its recipient only, so nothing can hold it for a
+// moderator; the sender is asked to rephrase), and replace rules apply when
+// the message is shown, as for posts. A message is a `messages` write for
+// flood control (FLOOD_INTERVAL_SECONDS between two).
+import type { FloodControl } from '../auth/flood-control.ts';
+import type { AuthUser } from '../auth/service.ts';
+import { type Clock, isoNow } from '../clock.ts';
+import { ApiError, FieldErrorBag } from '../http/errors.ts';
+import type { PageRequest } from '../http/pagination.ts';
+import type { Mailer } from '../mail/mailer.ts';
+import { inboxPath, messagePath } from '../urls/paths.ts';
+import type { UsersRepository } from '../users/repository.ts';
+import { blockedMessage, needsReviewMessage, type TextScreen } from '../word-filters/text-screen.ts';
+import { newMessageMail } from './mails.ts';
+import type { Folder, MessageRow, MessagesRepository } from './repository.ts';
+
+export const MESSAGE_SUBJECT_MAX = 255;
+export const MESSAGE_BODY_MAX = 60_000;
+
+export interface MessageInput {
+  subject: string;
+  body: string;
+}
+
+export interface Opened {
+  message: MessageRow;
+  /** This opening was the first: the message was unread until now. */
+  firstRead: boolean;
+}
+
+/** The subject as pages show it (the presenter): mails name a message the same way. */
+export interface MessageNaming {
+  messageSubject(subject: string): Promise<string>;
+}
+
+const NOT_FOUND = 'Private message not found.';
+
+export class PrivateMessages {
+  readonly #repository: MessagesRepository;
+  readonly #users: UsersRepository;
+  readonly #screen: TextScreen;
+  readonly #flood: FloodControl;
+  readonly #mailer: Mailer;
+  readonly #naming: MessageNaming;
+  readonly #clock: Clock;
+
+  constructor(
+    repository: MessagesRepository,
+    users: UsersRepository,
+    screen: TextScreen,
+    flood: FloodControl,
+    mailer: Mailer,
+    naming: MessageNaming,
+    clock: Clock,
+  ) {
+    this.#repository = repository;
+    this.#users = users;
+    this.#screen = screen;
+    this.#flood = flood;
+    this.#mailer = mailer;
+    this.#naming = naming;
+    this.#clock = clock;
+  }
+
+  /** A new message to the member called `to` (any letter case). */
+  async send(sender: AuthUser, to: string, input: MessageInput): Promise<MessageRow> {
+    const errors = new FieldErrorBag();
+    const recipient = await this.#users.findByUsername(to.trim());
+    if (recipient === undefined) errors.add('to', `There is no member called “${to.trim()}”.`);
+    else if (recipient.id === sender.id) errors.add('to', 'You cannot send a message to yourself.');
+    else if (recipient.status !== 'active') errors.add('to', `${recipient.username} cannot receive messages.`);
+    await this.#screenText(input, errors);
+    errors.throwIfAny();
+    return this.#deliver(sender, recipient!.id, null, input);
+  }
+
+  /** An answer to a message in the member's Inbox or Sent folder, sent to the other side. */
+  async reply(sender: AuthUser, messageId: number, input: MessageInput): Promise<MessageRow> {
+    const original = await this.#visible(sender, messageId);
+    const otherId = original.sender_id === sender.id ? original.recipient_id : original.sender_id;
+    const errors = new FieldErrorBag();
+    const other = otherId === null ? undefined : await this.#users.find(otherId);
+    if (other === undefined) errors.add('body', 'The member this conversation was with no longer has an account.');
+    else if (other.status !== 'active') errors.add('body', `${other.username} cannot receive messages.`);
+    await this.#screenText(input, errors);
+    errors.throwIfAny();
+    return this.#deliver(sender, other!.id, original.id, input);
+  }
+
+  /** The message, marked read if the member is its recipient and had not opened it yet. */
+  async open(user: AuthUser, id: number): Promise<Opened> {
+    const message = await this.#visible(user, id);
+    if (message.recipient_id !== user.id || message.read_at !== null) return { message, firstRead: false };
+    const now = isoNow(this.#clock);
+    const firstRead = await this.#repository.transaction(async (trx) => {
+      const marked = await this.#repository.markRead(id, user.id, now, trx);
+      if (marked) await this.#repository.addUnread(user.id, -1, trx);
+      return marked;
+    });
+    return { message: firstRead ? { ...message, read_at: now } : message, firstRead };
+  }
+
+  /** The message without marking it read (what a reply form quotes). */
+  get(user: AuthUser, id: number): Promise<MessageRow> {
+    return this.#visible(user, id);
+  }
+
+  folder(user: AuthUser, folder: Folder, page: PageRequest): Promise<{ rows: MessageRow[]; total: number }> {
+    return this.#repository.folder(user.id, folder, page.offset, page.perPage);
+  }
+
+  /** Removes the message from the member's own folder (both, for a message to oneself); the other side keeps it. */
+  async delete(user: AuthUser, id: number): Promise<void> {
+    const now = isoNow(this.#clock);
+    await this.#repository.transaction(async (trx) => {
+      const message = await this.#repository.findFor(id, user.id, trx);
+      if (message === undefined) throw new ApiError('NOT_FOUND', NOT_FOUND);
+      if (message.recipient_id === user.id && message.recipient_deleted_at === null) {
+        // An unread message leaves the count with the inbox.
+        if (await this.#repository.markRead(id, user.id, now, trx)) await this.#repository.addUnread(user.id, -1, trx);
+        await this.#repository.removeFrom(id, 'recipient', now, trx);
+      }
+      if (message.sender_id === user.id && message.sender_deleted_at === null) await this.#repository.removeFrom(id, 'sender', now, trx);
+    });
+  }
+
+  markAllRead(user: AuthUser): Promise<void> {
+    return this.#repository.markAllRead(user.id, isoNow(this.#clock));
+  }
+
+  /** How many messages wait unopened, and whether each new one is mailed. */
+  preferences(user: AuthUser): Promise<{ unread_messages: number; message_mails: boolean }> {
+    return this.#repository.preferences(user.id);
+  }
+
+  setMessageMails(user: AuthUser, on: boolean): Promise<void> {
+    return this.#repository.setMessageMails(user.id, on);
+  }
+
+  async #visible(user: AuthUser, id: number): Promise<MessageRow> {
+    const message = await this.#repository.findFor(id, user.id);
+    if (message === undefined) throw new ApiError('NOT_FOUND', NOT_FOUND);
+    return message;
+  }
+
+  async #screenText(input: MessageInput, errors: FieldErrorBag): Promise<void> {
+    const [subject, body] = await Promise.all([this.#screen.check(input.subject, 'private_messages'), this.#screen.check(input.body, 'private_messages')]);
+    for (const [field, verdict] of [
+      ['subject', subject],
+      ['body', body],
+    ] as const) {
+      if (verdict.action === 'block') errors.add(field, blockedMessage(field));
+      else if (verdict.action === 'moderate') errors.add(field, needsReviewMessage(field));
+    }
+  }
+
+  async #deliver(sender: AuthUser, recipientId: number, replyToId: number | null, input: MessageInput): Promise<MessageRow> {
+    const id = await this.#flood.guard(sender, 'messages', () =>
+      this.#repository.transaction(async (trx) => {
+        const id = await this.#repository.insert(
+          { sender_id: sender.id, recipient_id: recipientId, reply_to_id: replyToId, subject: input.subject, body: input.body },
+          isoNow(this.#clock),
+          trx,
+        );
+        await this.#repository.addUnread(recipientId, 1, trx);
+        return id;
+      }),
+    );
+    const message = (await this.#repository.findFor(id, sender.id))!;
+    await this.#notify(message);
+    return message;
+  }
+
+  /** The recipient's e-mail about the new message, when they asked for one. */
+  async #notify(message: MessageRow): Promise<void> {
+    const recipient = message.recipient_id === null ? undefined : await this.#users.find(message.recipient_id);
+    if (recipient === undefined || !recipient.message_mails || recipient.status !== 'active') return;
+    const subject = await this.#naming.messageSubject(message.subject);
+    await this.#mailer.send(
+      newMessageMail(recipient.email, {
+        sender: message.sender_name ?? 'A member',
+        subject,
+        messageLink: this.#mailer.link(messagePath(message.id)),
+        inboxLink: this.#mailer.link(inboxPath()),
+      }),
+    );
+  }
+}
