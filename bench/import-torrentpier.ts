@@ -25,6 +25,8 @@ interface Sizes {
   topics: number;
   posts: number;
   torrents: number;
+  /** Private messages; every other one read, so with the sender's SENT copy too. */
+  pms: number;
 }
 
 function sizes(): Sizes {
@@ -34,7 +36,7 @@ function sizes(): Sizes {
   const posts = Math.round(1_000_000 * scale);
   const torrents = Math.round(50_000 * scale);
   // 10 posts per topic on average; every torrent sits on a topic of its own.
-  return { users, forums: 50, topics: Math.max(torrents, Math.round(posts / 10)), posts, torrents };
+  return { users, forums: 50, topics: Math.max(torrents, Math.round(posts / 10)), posts, torrents, pms: Math.round(200_000 * scale) };
 }
 
 async function insert(conn: mysql.Connection, table: string, columns: string[], rows: unknown[][]): Promise<void> {
@@ -144,6 +146,27 @@ async function generate(conn: mysql.Connection, files: string, s: Sizes): Promis
   const prepared = TEXTS.map(phpPrepareMessage);
   await fill(conn, 'bb_posts_text', ['post_id', 'post_text'], s.posts, (i) => [i + 1, `${prepared[i % prepared.length]} #${i + 1}`]);
   await fill(conn, 'bb_topics_watch', ['topic_id', 'user_id', 'notify_status'], Math.min(s.topics, s.users), (i) => [i + 1, i + 2, 0]);
+  // Message m has id 2m+1 in the recipient's mailbox (READ when m is even, else NEW) and, when read, its SENT copy 2m+2.
+  const pmColumns = ['privmsgs_id', 'privmsgs_type', 'privmsgs_subject', 'privmsgs_from_userid', 'privmsgs_to_userid', 'privmsgs_date'];
+  const pm = (m: number, id: number, type: number) => [
+    id,
+    type,
+    phpEscapeQuotes(`About "${m % 500}"`),
+    (m % s.users) + 2,
+    ((m * 7 + 1) % s.users) + 2,
+    BASE_TIME + m * 30,
+  ];
+  const copies = (m: number) => (m % 2 === 0 ? [pm(m, 2 * m + 1, 0), pm(m, 2 * m + 2, 2)] : [pm(m, 2 * m + 1, 1)]);
+  for (let start = 0; start < s.pms; start += ROWS_PER_INSERT) {
+    const rows = Array.from({ length: Math.min(ROWS_PER_INSERT, s.pms - start) }, (_, k) => copies(start + k)).flat();
+    await insert(conn, 'bb_privmsgs', pmColumns, rows);
+    await insert(
+      conn,
+      'bb_privmsgs_text',
+      ['privmsgs_text_id', 'privmsgs_text'],
+      rows.map((row) => [row[0], `${prepared[Number(row[0]) % prepared.length]}`]),
+    );
+  }
 
   const uploads = join(files, 'data', 'uploads');
   mkdirSync(uploads, { recursive: true });
@@ -187,7 +210,9 @@ export async function importBench(): Promise<void> {
     await generate(conn, files, s);
     await conn.end();
     const generation = (performance.now() - started) / 1000;
-    process.stderr.write(`generated ${s.users} users, ${s.topics} topics, ${s.posts} posts, ${s.torrents} torrents in ${generation.toFixed(1)} s\n`);
+    process.stderr.write(
+      `generated ${s.users} users, ${s.topics} topics, ${s.posts} posts, ${s.torrents} torrents, ${s.pms} private messages in ${generation.toFixed(1)} s\n`,
+    );
 
     const config = loadConfig({
       DATABASE_URL: `sqlite:${join(dir, 'forum.db')}`,
@@ -213,7 +238,7 @@ export async function importBench(): Promise<void> {
     console.log('| step | rows | seconds | rows/s |');
     console.log('| --- | ---: | ---: | ---: |');
     console.log(
-      `| generate upstream (MariaDB, multi-row INSERTs, .torrent files) | ${s.users + s.topics + s.posts * 2 + s.torrents * 3} | ${generation.toFixed(1)} | — |`,
+      `| generate upstream (MariaDB, multi-row INSERTs, .torrent files) | ${s.users + s.topics + s.posts * 2 + s.torrents * 3 + s.pms * 3} | ${generation.toFixed(1)} | — |`,
     );
     console.log(`| import into SQLite | ${rows} | ${seconds.toFixed(1)} | ${Math.round(rows / seconds)} |`);
     console.log(`\nPeak RSS during the import: ${(peak / 1024 / 1024).toFixed(0)} MiB.`);

@@ -14,7 +14,8 @@ import { decodeHTML } from 'entities';
 import pino from 'pino';
 import { buildApp, type BuiltApp } from '../../src/app.ts';
 import type { Config } from '../../src/config.ts';
-import { ImportRefused, PRIVATE_MESSAGES_REASON, importTorrentPier } from '../../src/import/torrentpier/importer.ts';
+import { ImportRefused, importTorrentPier } from '../../src/import/torrentpier/importer.ts';
+import { MERGED_REASON, NOBODY_KEEPS_REASON } from '../../src/import/torrentpier/private-messages.ts';
 import type { ImportReport, TableReport } from '../../src/import/torrentpier/report.ts';
 import { SMILIES_CATEGORY } from '../../src/import/torrentpier/smilies.ts';
 import { UNUSABLE_PASSWORD } from '../../src/import/torrentpier/users.ts';
@@ -138,7 +139,7 @@ describe('TorrentPier import', { skip: !mariaDbAvailable() && 'mariadb-server is
           if (uploads) rmSync(uploads, { recursive: true, force: true });
         });
 
-        it('reports every table with its counts, the system accounts and private messages skipped with their reasons', () => {
+        it('reports every table with its counts, the system accounts and merged message copies skipped with their reasons', () => {
           const users = table(report, 'bb_users');
           assert.equal(users.read, fixture.users.length + 3);
           assert.equal(users.imported, fixture.users.length + 1);
@@ -148,12 +149,19 @@ describe('TorrentPier import', { skip: !mariaDbAvailable() && 'mariadb-server is
           );
           const pms = table(report, 'bb_privmsgs');
           assert.equal(pms.read, fixture.rows['bb_privmsgs']);
-          assert.equal(pms.imported, 0);
-          assert.equal(pms.skips[0]!.reason, PRIVATE_MESSAGES_REASON);
+          // Six fixture messages (three read, each with a SENT copy) and four other mailbox shapes, one kept by nobody.
+          assert.equal(pms.imported, 9);
+          assert.deepEqual(
+            pms.skips.map((s) => [s.reason, s.count]),
+            [
+              [MERGED_REASON, 3],
+              [NOBODY_KEEPS_REASON, 1],
+            ],
+          );
           for (const t of report.tables()) assert.equal(t.read, t.imported + t.skipped, `${t.table}: read = imported + skipped`);
           assert.equal(table(report, 'bb_posts').imported, fixture.postIds.length);
           assert.equal(table(report, 'bb_bt_torrents').imported, fixture.torrents.length);
-          assert.match(report.format(), /bb_privmsgs: \d+ skipped: not imported: private messages are not available yet/);
+          assert.match(report.format(), /bb_privmsgs: 3 skipped: the sender's copy of a message: merged into that message/);
           assert.ok(
             lines.some((line) => line.startsWith('bb_posts: ')),
             'progress names each table',
@@ -239,6 +247,45 @@ describe('TorrentPier import', { skip: !mariaDbAvailable() && 'mariadb-server is
             found.json().data.some((result: { post_id: number }) => result.post_id === fixture.postIds[0]),
             'the post with "Fish & Chips" is found',
           );
+        });
+
+        it('moves private messages once each (the sender’s copy merged), with both folders, unread counts and the mail setting', async () => {
+          const db = built.database.db;
+          const messages = await db.selectFrom('private_messages').selectAll().orderBy('id').execute();
+          assert.equal(messages.length, 9);
+          const [first, second] = [fixture.users[0]!, fixture.users[1]!];
+          // Message 0 was read: its inbox row (id 1) is kept and its SENT copy (id 2) gave the sender their side back.
+          const read = messages.find((m) => m.id === 1)!;
+          assert.equal(read.subject, 'Hello #0 & "friends"');
+          assert.equal(read.body, '[b]PM 0[/b] <3 & bye');
+          assert.deepEqual([read.sender_id, read.recipient_id, read.sender_deleted_at, read.recipient_deleted_at], [first.id, second.id, null, null]);
+          assert.equal(read.read_at, read.created_at);
+          assert.equal(
+            messages.some((m) => m.id === 2),
+            false,
+            'the SENT copy is not a message of its own',
+          );
+          const unread = messages.find((m) => m.subject === 'Hello #1 & "friends"')!;
+          assert.equal(unread.read_at, null);
+          assert.deepEqual([unread.sender_deleted_at, unread.recipient_deleted_at], [null, null]);
+
+          const shape = (type: number) => messages.find((m) => m.subject === `Mailbox shape ${type}`);
+          assert.ok(shape(3)!.sender_deleted_at !== null && shape(3)!.recipient_deleted_at === null, 'saved by its recipient only');
+          assert.ok(shape(2)!.sender_deleted_at === null && shape(2)!.recipient_deleted_at !== null, "in its sender's Sent folder only");
+          assert.equal(shape(0), undefined, 'kept by nobody');
+          assert.deepEqual([shape(5)!.sender_id, shape(5)!.recipient_id, shape(5)!.body], [null, second.id, 'Shape 5 text']);
+
+          const counts = await db.selectFrom('users').select(['id', 'unread_messages', 'message_mails']).execute();
+          for (const user of counts) {
+            const expected = messages.filter((m) => m.recipient_id === user.id && m.read_at === null && m.recipient_deleted_at === null).length;
+            assert.equal(user.unread_messages, expected, `unread of user ${user.id}`);
+            assert.equal(Boolean(user.message_mails), user.id % 3 === 0, `mail setting of user ${user.id}`);
+          }
+          // The member reads it where they expect it: their Inbox through the API.
+          const token = await built.services.auth.issueToken(await built.services.users.get(second.id));
+          const inbox = await built.app.inject({ method: 'GET', url: '/api/messages?per_page=100', headers: { authorization: `Bearer ${token.token}` } });
+          assert.equal(inbox.statusCode, 200);
+          assert.ok(inbox.json().data.some((m: { id: number; sender: { id: number } | null }) => m.id === 1 && m.sender?.id === first.id));
         });
 
         it('keeps torrents byte for byte with the hashes clients seed (the short 2.x hash repaired), statuses and freeleech', async () => {

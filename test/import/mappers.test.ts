@@ -7,6 +7,7 @@ import { mapCensorWord } from '../../src/import/torrentpier/censor.ts';
 import { orderForums } from '../../src/import/torrentpier/forums.ts';
 import { IdSet } from '../../src/import/torrentpier/id-set.ts';
 import { mapPost } from '../../src/import/torrentpier/posts.ts';
+import { mapMessage, NO_TEXT_REASON, NOBODY_KEEPS_REASON, PM_TYPE, type UpstreamMessage } from '../../src/import/torrentpier/private-messages.ts';
 import { ImportReport } from '../../src/import/torrentpier/report.ts';
 import { decodeEntities, unixToIso } from '../../src/import/torrentpier/text.ts';
 import { mapTopic } from '../../src/import/torrentpier/topics.ts';
@@ -34,6 +35,7 @@ const user = (over: Partial<UpstreamUser> = {}): UpstreamUser => ({
   user_email: 'ann&amp;bob@example.org',
   user_sig: '[b]sig[/b] &amp; more',
   user_points: 12.34,
+  user_opt: 0,
   banned: false,
   tracker: null,
   ...over,
@@ -213,6 +215,52 @@ describe('mapTopic, mapPost, mapWatch', () => {
   it('keeps a watch only when user and topic were imported', () => {
     assert.equal(mapWatch({ topic_id: 5, user_id: 2 }, { topics: ids(5), users: ids(2) }, NOW).ok, true);
     assert.equal(mapWatch({ topic_id: 5, user_id: 3 }, { topics: ids(5), users: ids(2) }, NOW).ok, false);
+  });
+});
+
+describe('mapMessage', () => {
+  const message = (type: number, from = 2, to = 3, text: string | null = 'Hi &amp; bye'): UpstreamMessage => ({
+    privmsgs_id: 9,
+    privmsgs_type: type,
+    privmsgs_subject: 'Tom &amp; Jerry',
+    privmsgs_from_userid: from,
+    privmsgs_to_userid: to,
+    privmsgs_date: 1_600_000_000,
+    privmsgs_text: text,
+  });
+  const sides = (mapped: ReturnType<typeof mapMessage>) => {
+    assert.ok(mapped.ok);
+    return { sender: mapped.row.sender_deleted_at === null, recipient: mapped.row.recipient_deleted_at === null, read: mapped.row.read_at !== null };
+  };
+
+  it('decodes subject and text and keeps the id', () => {
+    const mapped = mapMessage(message(PM_TYPE.NEW), ids(2, 3), NOW);
+    assert.ok(mapped.ok);
+    assert.equal(mapped.row.id, 9);
+    assert.equal(mapped.row.subject, 'Tom & Jerry');
+    assert.equal(mapped.row.body, 'Hi & bye');
+    assert.equal(mapped.row.created_at, '2020-09-13T12:26:40.000Z');
+  });
+
+  it('gives each mailbox type its sides: unread rows are in both folders, read ones wait for their SENT copy', () => {
+    const users = ids(2, 3);
+    assert.deepEqual(sides(mapMessage(message(PM_TYPE.NEW), users, NOW)), { sender: true, recipient: true, read: false });
+    assert.deepEqual(sides(mapMessage(message(PM_TYPE.UNREAD), users, NOW)), { sender: true, recipient: true, read: false });
+    assert.deepEqual(sides(mapMessage(message(PM_TYPE.READ), users, NOW)), { sender: false, recipient: true, read: true });
+    assert.deepEqual(sides(mapMessage(message(PM_TYPE.SAVED_IN), users, NOW)), { sender: false, recipient: true, read: true });
+    assert.deepEqual(sides(mapMessage(message(PM_TYPE.SENT), users, NOW)), { sender: true, recipient: false, read: true });
+    assert.deepEqual(sides(mapMessage(message(PM_TYPE.SAVED_OUT), users, NOW)), { sender: true, recipient: false, read: true });
+  });
+
+  it('drops members who were not imported, and skips what nobody would keep', () => {
+    const fromGone = mapMessage(message(PM_TYPE.NEW, 99, 3), ids(3), NOW);
+    assert.ok(fromGone.ok && fromGone.row.sender_id === null && fromGone.row.recipient_id === 3);
+    assert.deepEqual(mapMessage(message(PM_TYPE.SENT, 2, 3), ids(3), NOW), { ok: false, reason: NOBODY_KEEPS_REASON });
+    assert.deepEqual(mapMessage(message(PM_TYPE.NEW, 98, 99), ids(3), NOW), { ok: false, reason: NOBODY_KEEPS_REASON });
+    // A read message to a member who is gone may still be its sender's, if pass 2 finds the SENT copy.
+    assert.equal(mapMessage(message(PM_TYPE.READ, 2, 99), ids(2), NOW).ok, true);
+    assert.deepEqual(mapMessage(message(PM_TYPE.NEW, 2, 3, null), ids(2, 3), NOW), { ok: false, reason: NO_TEXT_REASON });
+    assert.equal(mapMessage(message(7), ids(2, 3), NOW).ok, false);
   });
 });
 

@@ -256,6 +256,9 @@ export interface FixtureOptions {
 
 const BASE_TIME = 1_600_000_000;
 
+/** A user id no bb_users row has (a deleted account still named by its messages). */
+export const GONE_USER_ID = 777_777;
+
 /** Deterministic 20-character passkey from `[0-9a-zA-Z]`, as `make_rand_str(20)`. */
 function passkeyFor(id: number): string {
   const alphabet = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
@@ -361,7 +364,8 @@ export async function createTorrentPierFixture(
       user_email: phpEscapeQuotes(email),
       user_sig: phpPrepareMessage(`[i]sig of ${name}[/i] & more`),
       user_points: id * 1.25,
-      user_opt: 0,
+      // user_notify_pm (bit 6) for every third member.
+      user_opt: id % 3 === 0 ? 1 << 6 : 0,
     });
   }
   await put('bb_users', userRows);
@@ -508,6 +512,28 @@ export async function createTorrentPierFixture(
       pmRows.push({ privmsgs_id: pmId, privmsgs_type: 2, privmsgs_subject: subject, privmsgs_from_userid: from, privmsgs_to_userid: to, privmsgs_date: date });
       pmTextRows.push({ privmsgs_text_id: pmId, privmsgs_text: text });
     }
+  }
+  // The other shapes of a mailbox: a saved message whose sender deleted their copy, a SENT copy whose
+  // recipient deleted theirs, a read message to an account that is gone (nobody keeps it), and an
+  // unread one from an account that is gone.
+  const extra: Array<[type: number, from: number, to: number]> = [
+    [3, users[0]!.id, users[1]!.id],
+    [2, users[2]!.id, users[3]!.id],
+    [0, users[0]!.id, GONE_USER_ID],
+    [5, GONE_USER_ID, users[1]!.id],
+  ];
+  for (const [type, from, to] of extra) {
+    pmId++;
+    const subject = phpEscapeQuotes(`Mailbox shape ${type}`);
+    pmRows.push({
+      privmsgs_id: pmId,
+      privmsgs_type: type,
+      privmsgs_subject: subject,
+      privmsgs_from_userid: from,
+      privmsgs_to_userid: to,
+      privmsgs_date: BASE_TIME + 60_000 + pmId,
+    });
+    pmTextRows.push({ privmsgs_text_id: pmId, privmsgs_text: phpPrepareMessage(`Shape ${type} text`) });
   }
   await put('bb_privmsgs', pmRows);
   await put('bb_privmsgs_text', pmTextRows);

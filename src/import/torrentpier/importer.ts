@@ -1,7 +1,7 @@
 // The whole TorrentPier import, in dependency order: users (with passkeys,
 // transfer totals, bonus points and bans), forums, topics, posts, watched
-// topics, torrents, smilies, censor words; private messages are counted and
-// left behind (the service has none yet). The target is the service's own
+// topics, private messages (the sender's copies merged), torrents, smilies,
+// censor words. The target is the service's own
 // database, opened and migrated the way the server does it, and must be empty.
 import mysql from 'mysql2/promise';
 import type { Logger } from 'pino';
@@ -24,6 +24,7 @@ import type { ImportContext } from './context.ts';
 import { importForums } from './forums.ts';
 import { IdSet } from './id-set.ts';
 import { importPosts } from './posts.ts';
+import { importPrivateMessages } from './private-messages.ts';
 import { Progress, type ProgressSink } from './progress.ts';
 import { ImportReport } from './report.ts';
 import { importSmilies } from './smilies.ts';
@@ -55,8 +56,6 @@ export interface ImportOptions {
 }
 
 export const DEFAULT_BATCH_SIZE = 5000;
-
-export const PRIVATE_MESSAGES_REASON = 'not imported: private messages are not available yet';
 
 export async function importTorrentPier(options: ImportOptions): Promise<ImportReport> {
   let source: mysql.Connection;
@@ -95,6 +94,7 @@ export async function importTorrentPier(options: ImportOptions): Promise<ImportR
     await importTopics(ctx, await countRows(source, 'bb_topics'));
     await importPosts(ctx, await countRows(source, 'bb_posts'));
     await importWatchlist(ctx, await countRows(source, 'bb_topics_watch'));
+    await importPrivateMessages(ctx, await countRows(source, 'bb_privmsgs'));
     await importTorrents(ctx, await countRows(source, 'bb_bt_torrents'));
     await indexForSearch(ctx);
 
@@ -105,7 +105,6 @@ export async function importTorrentPier(options: ImportOptions): Promise<ImportR
     await images.init();
     await importSmilies(ctx, emoji, images);
     await importCensor(ctx, new WordFiltersService(target.db, target.dialect, new WordFiltersRepository(target.db, target.dialect), target.changes, clock));
-    await countPrivateMessages(ctx);
 
     if (target.dialect === 'postgres') await moveSequences(target.db, await readCatalog(target.db, target.dialect));
     return report;
@@ -122,16 +121,6 @@ async function indexForSearch(ctx: ImportContext): Promise<void> {
   ctx.progress.start('search index', await countTargetRows(ctx.target.db, 'posts'));
   for (let covered = await index.backfill(ctx.batchSize); covered > 0; covered = await index.backfill(ctx.batchSize)) ctx.progress.advance(covered);
   ctx.progress.finish();
-}
-
-/** Counted so the report shows them, honestly left behind. */
-async function countPrivateMessages(ctx: ImportContext): Promise<void> {
-  ctx.report.table('bb_privmsgs');
-  const total = await countRows(ctx.source, 'bb_privmsgs');
-  if (total > 0) {
-    ctx.report.read('bb_privmsgs', total);
-    ctx.report.skipped('bb_privmsgs', PRIVATE_MESSAGES_REASON, null, total);
-  }
 }
 
 async function refuseUnlessEmpty(target: DatabaseHandle, when: string): Promise<void> {

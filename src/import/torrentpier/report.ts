@@ -75,9 +75,9 @@ export class ImportReport {
   }
 
   /** A row counted as imported that a later step had to take out again (a topic left without posts). */
-  withdrawn(table: string, reason: string, id: string | number | null): void {
-    this.#table(table).imported -= 1;
-    this.skipped(table, reason, id);
+  withdrawn(table: string, reason: string, id: string | number | null, rows = 1): void {
+    this.#table(table).imported -= rows;
+    this.skipped(table, reason, id, rows);
   }
 
   note(table: string, note: string, id: string | number | null, rows = 1): void {

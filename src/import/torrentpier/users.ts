@@ -23,6 +23,8 @@ export interface UpstreamUser {
   user_email: string;
   user_sig: string;
   user_points: number;
+  /** Bit field of member settings and admin prohibitions (see USER_NOTIFY_PM). */
+  user_opt: number;
   /** From bb_banlist. */
   banned: boolean;
   /** bb_bt_users; null when the user never had a passkey generated. */
@@ -40,6 +42,9 @@ export const UNUSABLE_PASSWORD = '!imported-without-usable-password';
 
 const BCRYPT = /^\$2[aby]\$\d\d\$[./A-Za-z0-9]{53}$/;
 const DOUBLE_MD5 = /^[0-9a-f]{32}$/;
+
+/** user_opt bit 6, `user_notify_pm`: the member wanted an e-mail about each new private message. */
+export const USER_NOTIFY_PM = 1 << 6;
 
 /** user_level: 1 ADMIN, 2 MOD; 0 USER and 20 GROUP_MEMBER are plain members (per-forum moderation has no equivalent). */
 export function roleOf(level: number): Role {
@@ -113,6 +118,7 @@ export function mapUser(row: UpstreamUser, now: string): Mapped<MappedUser> {
         role: roleOf(row.user_level),
         status: statusOf(row),
         signature: decodeEntities(row.user_sig ?? ''),
+        message_mails: (row.user_opt & USER_NOTIFY_PM) !== 0,
         created_at: created,
         updated_at: created,
       },
@@ -165,6 +171,7 @@ function upstreamUser(row: mysql.RowDataPacket, banned: ReadonlySet<number>): Up
     user_email: String(row['user_email'] ?? ''),
     user_sig: String(row['user_sig'] ?? ''),
     user_points: Number(row['user_points'] ?? 0),
+    user_opt: int(row['user_opt']),
     banned: banned.has(id),
     tracker:
       row['bt_user_id'] === null || row['bt_user_id'] === undefined
@@ -235,7 +242,7 @@ export async function importUsers(ctx: ImportContext, total: number): Promise<vo
   ctx.progress.start('bb_users', total);
   const batches = readQueryBatches(ctx.source, {
     select:
-      'SELECT u.user_id, u.user_active, u.username, u.user_password, u.user_regdate, u.user_level, u.user_email, u.user_sig, u.user_points,' +
+      'SELECT u.user_id, u.user_active, u.username, u.user_password, u.user_regdate, u.user_level, u.user_email, u.user_sig, u.user_points, u.user_opt,' +
       ' b.user_id AS bt_user_id, b.auth_key, b.u_up_total, b.u_up_release, b.u_up_bonus, b.u_down_total' +
       ' FROM bb_users u LEFT JOIN bb_bt_users b ON b.user_id = u.user_id',
     key: 'u.user_id',
