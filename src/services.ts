@@ -14,6 +14,7 @@ import { PasswordHasher } from './auth/passwords.ts';
 import { AuthService } from './auth/service.ts';
 import { keepFresh, PageCache } from './forum/page-cache.ts';
 import { FeedSource } from './forum/feeds/source.ts';
+import { ModerationLog } from './forum/moderation-log.ts';
 import { ForumPresenter } from './forum/presenter.ts';
 import { ForumRepository } from './forum/repository.ts';
 import { PROFILE_MAILS_PER_HOUR, ProfileMailService } from './forum/profile-mail.ts';
@@ -88,7 +89,13 @@ export function createServices(database: DatabaseHandle, config: Config, limiter
     return (code) => catalog.emojiByCode(code);
   });
   const searchIndex = new SearchRepository(database.db, database.dialect);
-  const forum = new ForumService(forumRepository, wordFilters, mailer, { flood, naming: presenter, changes: database.changes, searchIndex }, clock);
+  const forum = new ForumService(
+    forumRepository,
+    wordFilters,
+    mailer,
+    { flood, naming: presenter, changes: database.changes, searchIndex, moderationLog: new ModerationLog(database.db) },
+    clock,
+  );
   const topicViews = new TopicViewCounter(forumRepository);
   const profileMail = new ProfileMailService(wordFilters, mailer, new MailBudget(limiters.create('mail_member', PROFILE_MAILS_PER_HOUR, 60 * 60)), flood);
   // Rendered text depends on the rules and on the emoji catalog: a change to either empties the presenter's cache.

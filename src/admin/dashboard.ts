@@ -80,6 +80,10 @@ async function countFor(id: SectionId, { forum, wordFilters, users, outbox, imag
       const forums = (await forum.listForums(ONE)).total;
       return { figure: forums, label: forums === 1 ? 'forum' : 'forums' };
     }
+    case 'moderation-log': {
+      const { total } = await forum.moderationLog.list({ action: null, actorName: null, topicId: null }, ONE);
+      return { figure: total, label: total === 1 ? 'action' : 'actions' };
+    }
     case 'outbox': {
       const counts = await outbox.counts();
       return { figure: counts.total, label: 'messages', extra: `${counts.failed} failed` };

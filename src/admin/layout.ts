@@ -10,7 +10,8 @@ import { ADMIN_ASSETS } from './assets.ts';
 import { takeFlash } from './flash.ts';
 import { ADMINS, STAFF } from '../auth/guard.ts';
 
-export type SectionId = 'moderation' | 'torrents' | 'word-filters' | 'emojis' | 'emoji-categories' | 'emoji-images' | 'users' | 'forums' | 'outbox';
+export type SectionId =
+  'moderation' | 'moderation-log' | 'torrents' | 'word-filters' | 'emojis' | 'emoji-categories' | 'emoji-images' | 'users' | 'forums' | 'outbox';
 
 export interface Section {
   id: SectionId;
@@ -42,6 +43,13 @@ export const SECTIONS: readonly Section[] = [
   { id: 'emoji-images', title: 'Emoji images', path: '/admin/emoji-images/', roles: ADMINS, summary: 'Upload custom emoji images and sprite sheets.' },
   { id: 'users', title: 'Users', path: '/admin/users/', roles: ADMINS, summary: 'Roles, bans and bonus points.' },
   { id: 'forums', title: 'Forums', path: '/admin/forums/', roles: ADMINS, summary: 'Create, rename, reorder and delete forums.' },
+  {
+    id: 'moderation-log',
+    title: 'Moderation log',
+    path: '/admin/moderation-log/',
+    roles: ADMINS,
+    summary: 'What moderators did: approvals, locks, pins, moves, deletions.',
+  },
   { id: 'outbox', title: 'Outbox', path: '/admin/outbox/', roles: ADMINS, summary: 'Mail the forum has sent or kept.' },
 ];
 

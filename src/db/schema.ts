@@ -8,6 +8,8 @@ import type { Freeleech, TorrentStatus } from '../tracker/torrents/statuses.ts';
 
 export type Timestamp = string;
 export type Flag = ColumnType<boolean | number, boolean, boolean>;
+/** A flag the database fills with its default when an insert leaves it out. */
+export type FlagWithDefault = ColumnType<boolean | number, boolean | undefined, boolean>;
 
 export type Role = 'user' | 'moderator' | 'admin';
 export type UserStatus = 'pending' | 'active' | 'banned';
@@ -27,7 +29,7 @@ export interface UsersTable {
   /** Private messages received and not yet opened (migration 0013): kept with every change, read with the session. */
   unread_messages: Generated<number>;
   /** The member asked for an e-mail about each new private message. */
-  message_mails: ColumnType<boolean | number, boolean | undefined, boolean>;
+  message_mails: FlagWithDefault;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -138,6 +140,10 @@ export interface TopicsTable {
   /** Shown instead of an author account (imported guests' topics, migration 0011); null otherwise. */
   guest_name: ColumnType<string | null, string | null | undefined, string | null>;
   status: ContentStatus;
+  /** Only moderators reply (migration 0014). */
+  locked: FlagWithDefault;
+  /** Listed first in its forum (migration 0014). */
+  pinned: FlagWithDefault;
   posts_count: Generated<number>;
   views_count: Generated<number>;
   last_post_at: Timestamp;
@@ -368,6 +374,24 @@ export interface PrivateMessagesTable {
   recipient_deleted_at: Timestamp | null;
 }
 
+/** What a moderation log entry records (the migration's CHECK lists the same). */
+export type ModerationAction = 'approve' | 'reject' | 'lock' | 'unlock' | 'pin' | 'unpin' | 'move' | 'delete_topic' | 'delete_post';
+
+/** One moderator's action (migration 0014); ids without foreign keys, so an entry outlives its topic. */
+export interface ModerationLogTable {
+  id: Generated<number>;
+  actor_id: number | null;
+  action: ModerationAction;
+  forum_id: number | null;
+  /** Where a moved topic went. */
+  to_forum_id: number | null;
+  topic_id: number | null;
+  post_id: number | null;
+  /** The topic's title or the start of the post, as it read then. */
+  subject: string;
+  created_at: Timestamp;
+}
+
 export interface Database {
   users: UsersTable;
   api_tokens: ApiTokensTable;
@@ -401,4 +425,5 @@ export interface Database {
   post_search: PostSearchTable;
   search_backfill: SearchBackfillTable;
   private_messages: PrivateMessagesTable;
+  moderation_log: ModerationLogTable;
 }

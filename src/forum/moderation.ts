@@ -1,10 +1,12 @@
 // The moderation queue: posts (and the topics they open) held by a word
 // filter, and the moderators' approve and reject.
 import type { AuthUser } from '../auth/service.ts';
+import { type Clock, isoNow } from '../clock.ts';
 import { ModelNotFoundError, ValidationError } from '../http/errors.ts';
 import type { PageRequest } from '../http/pagination.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { notApprovedMail } from './mails.ts';
+import type { ModerationLog } from './moderation-log.ts';
 import type { Posts } from './posts.ts';
 import type { Publishing } from './publishing.ts';
 import type { ForumRepository, PostWithAuthor } from './repository.ts';
@@ -21,6 +23,8 @@ export interface ModerationDeps {
   screen: TextScreen;
   mailer: Mailer;
   naming: TopicNaming;
+  log: ModerationLog;
+  clock: Clock;
 }
 
 export class ModerationQueue {
@@ -52,6 +56,12 @@ export class ModerationQueue {
       } else if (topic.status === 'published') {
         await publishing.published(trx, topic.forum_id, topic.id, { topics: 0, posts: 1 });
       }
+      const subject = opening ? topic.title : post.body;
+      await this.#deps.log.record(
+        { actorId: moderator.id, action: 'approve', forumId: topic.forum_id, topicId: topic.id, postId: id, subject },
+        isoNow(this.#deps.clock),
+        trx,
+      );
     });
     const approved = await posts.get(id, moderator);
     const topic = await topics.get(approved.topic_id, moderator);
@@ -69,6 +79,11 @@ export class ModerationQueue {
     await repository.transaction(async (trx) => {
       if (opening) await repository.deleteTopic(post.topic_id, trx);
       else await repository.deletePost(id, trx);
+      await this.#deps.log.record(
+        { actorId: moderator.id, action: 'reject', forumId: topic.forum_id, topicId: topic.id, postId: id, subject: opening ? topic.title : post.body },
+        isoNow(this.#deps.clock),
+        trx,
+      );
     });
     if (opening) await topics.deleted();
     if (post.author_email !== null) {

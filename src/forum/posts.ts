@@ -3,14 +3,18 @@ import { type Clock, isoNow } from '../clock.ts';
 import type { FloodControl } from '../auth/flood-control.ts';
 import type { AuthUser } from '../auth/service.ts';
 import type { ContentStatus } from '../db/schema.ts';
-import { FieldErrorBag, ModelNotFoundError, ValidationError } from '../http/errors.ts';
+import { ApiError, FieldErrorBag, ModelNotFoundError, ValidationError } from '../http/errors.ts';
 import type { PageRequest } from '../http/pagination.ts';
-import { assertMayEdit, canSee, visibility, type Listed } from './access.ts';
+import { assertMayEdit, canSee, isStaff, visibility, type Listed } from './access.ts';
+import type { ModerationLog } from './moderation-log.ts';
 import type { Publishing } from './publishing.ts';
 import type { ForumRepository, PostOnPage, PostWithAuthor, TopicWithAuthor } from './repository.ts';
 import type { SearchRepository } from './search/repository.ts';
 import type { Topics } from './topics.ts';
 import type { Watchlist } from './watchlist.ts';
+
+/** Why a member's reply to a locked topic is refused (403). */
+export const LOCKED_MESSAGE = 'This topic is locked: only moderators can reply.';
 
 export class Posts {
   readonly #clock: Clock;
@@ -20,13 +24,14 @@ export class Posts {
   readonly #watchlist: Watchlist;
   readonly #flood: FloodControl;
   readonly #searchIndex: SearchRepository;
+  readonly #log: ModerationLog;
 
   constructor(
     repository: ForumRepository,
     topics: Topics,
     publishing: Publishing,
     watchlist: Watchlist,
-    writes: { flood: FloodControl; searchIndex: SearchRepository },
+    writes: { flood: FloodControl; searchIndex: SearchRepository; moderationLog: ModerationLog },
     clock: Clock,
   ) {
     this.#clock = clock;
@@ -36,6 +41,7 @@ export class Posts {
     this.#watchlist = watchlist;
     this.#flood = writes.flood;
     this.#searchIndex = writes.searchIndex;
+    this.#log = writes.moderationLog;
   }
 
   async list(topicId: number, viewer: AuthUser | null, page: PageRequest): Promise<Listed<PostWithAuthor>> {
@@ -80,6 +86,7 @@ export class Posts {
 
   async reply(topicId: number, author: AuthUser, body: string): Promise<PostWithAuthor> {
     const topic = await this.#topics.get(topicId, author);
+    if (topic.locked && !isStaff(author)) throw new ApiError('FORBIDDEN', LOCKED_MESSAGE);
     const errors = new FieldErrorBag();
     const screened = await this.#publishing.screenField(errors, 'body', body, 'posts');
     errors.throwIfAny();
@@ -131,6 +138,14 @@ export class Posts {
         await this.#repository.adjustForumCounts(topic.forum_id, 0, -1, trx);
       }
       await this.#repository.deletePost(id, trx);
+      // A moderator removing someone else's post is a moderation action; an author removing their own is not.
+      if (post.author_id !== viewer.id) {
+        await this.#log.record(
+          { actorId: viewer.id, action: 'delete_post', forumId: topic?.forum_id ?? null, topicId: post.topic_id, postId: id, subject: post.body },
+          isoNow(this.#clock),
+          trx,
+        );
+      }
     });
   }
 }

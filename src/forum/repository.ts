@@ -16,7 +16,11 @@ export interface Author {
 export type TopicWithAuthor = TopicRow & Author;
 export type PostWithAuthor = PostRow & Author & { author_signature: string | null; author_email: string | null };
 /** What a list of topics on a page shows of each: fewer columns than the API's row. */
-export type TopicInList = Pick<TopicRow, 'id' | 'title' | 'author_id' | 'guest_name' | 'status' | 'posts_count' | 'views_count' | 'last_post_at'> & Author;
+export type TopicInList = Pick<
+  TopicRow,
+  'id' | 'title' | 'author_id' | 'guest_name' | 'status' | 'locked' | 'pinned' | 'posts_count' | 'views_count' | 'last_post_at'
+> &
+  Author;
 /** What a topic page shows of a post: fewer columns than the API's row, read fifty at a time on every view. */
 export type PostOnPage = Pick<PostRow, 'id' | 'author_id' | 'guest_name' | 'body' | 'status' | 'created_at'> & Author & { author_signature: string | null };
 /** A topic as a feed lists it: with its opening post's text and when that was last edited. */
@@ -128,7 +132,7 @@ export class ForumRepository {
 
   async listTopics(forumId: number, visibility: Visibility, offset: number, limit: number): Promise<{ rows: TopicWithAuthor[]; total: number }> {
     const [rows, total] = await Promise.all([
-      latestFirst(topicsWithAuthor(this.#visibleTopics(forumId, visibility)))
+      pinnedFirst(topicsWithAuthor(this.#visibleTopics(forumId, visibility)))
         .offset(offset)
         .limit(limit)
         .execute(),
@@ -156,12 +160,14 @@ export class ForumRepository {
         'topics.author_id',
         'topics.guest_name',
         'topics.status',
+        'topics.locked',
+        'topics.pinned',
         'topics.posts_count',
         'topics.views_count',
         'topics.last_post_at',
         'users.username as author_name',
       ]);
-    return latestFirst(query).offset(offset).limit(limit);
+    return pinnedFirst(query).offset(offset).limit(limit);
   }
 
   countTopics(forumId: number, visibility: Visibility): Promise<number> {
@@ -176,7 +182,11 @@ export class ForumRepository {
       .executeTakeFirstOrThrow();
   }
 
-  async updateTopic(id: number, values: Partial<{ title: string; status: ContentStatus; updated_at: string; last_post_at: string }>, db: Db): Promise<void> {
+  async updateTopic(
+    id: number,
+    values: Partial<{ title: string; status: ContentStatus; updated_at: string; last_post_at: string; locked: boolean; pinned: boolean; forum_id: number }>,
+    db: Db,
+  ): Promise<void> {
     await db.updateTable('topics').set(values).where('id', '=', id).execute();
   }
 
@@ -516,9 +526,14 @@ function postsWithAuthor<O>(query: SelectQueryBuilder<Database, 'posts', O>) {
     .select(['users.username as author_name', 'users.signature as author_signature', 'users.email as author_email']);
 }
 
-/** Topics in the order every list shows them: latest activity first. */
+/** Topics across forums (the watchlist): latest activity first. */
 function latestFirst<O>(query: SelectQueryBuilder<Database, 'topics' | 'users', O>) {
   return query.orderBy('topics.last_post_at', 'desc').orderBy('topics.id', 'desc');
+}
+
+/** A forum's topics: pinned ones first, then latest activity first (the topics_forum_listing index read backwards). */
+function pinnedFirst<O>(query: SelectQueryBuilder<Database, 'topics' | 'users', O>) {
+  return query.orderBy('topics.pinned', 'desc').orderBy('topics.last_post_at', 'desc').orderBy('topics.id', 'desc');
 }
 
 function isGuest(visibility: Visibility): boolean {

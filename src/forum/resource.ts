@@ -5,6 +5,7 @@ import { Type, type Static } from 'typebox';
 import { Nullable } from '../http/schemas.ts';
 import { SecondsTimestamp, isoSeconds } from '../http/timestamps.ts';
 import { forumPath, profilePath, topicPath } from '../urls/paths.ts';
+import type { LogEntry } from './moderation-log.ts';
 import type { ForumRow, PostWithAuthor, TopicUnread, TopicWithAuthor } from './repository.ts';
 
 const Status = Type.Union([Type.Literal('published'), Type.Literal('pending')]);
@@ -30,6 +31,8 @@ export const TopicResource = Type.Object({
   title_html: Type.String({ description: 'As displayed' }),
   author: Nullable(AuthorResource),
   status: Status,
+  locked: Type.Boolean({ description: 'Only moderators reply' }),
+  pinned: Type.Boolean({ description: 'Listed first in its forum' }),
   posts_count: Type.Integer(),
   views_count: Type.Integer(),
   url: Type.String({ description: 'Semantic page path, e.g. /topic/hello-world.12/' }),
@@ -37,6 +40,32 @@ export const TopicResource = Type.Object({
   created_at: SecondsTimestamp,
   updated_at: SecondsTimestamp,
 });
+
+export const LogEntryResource = Type.Object({
+  id: Type.Integer(),
+  action: Type.String({ description: 'approve, reject, lock, unlock, pin, unpin, move, delete_topic, delete_post' }),
+  moderator: Nullable(AuthorResource),
+  forum: Nullable(Type.Object({ id: Type.Integer(), name: Nullable(Type.String({ description: 'Null once the forum is deleted' })) })),
+  to_forum: Nullable(Type.Object({ id: Type.Integer(), name: Nullable(Type.String()) })),
+  topic_id: Nullable(Type.Integer()),
+  post_id: Nullable(Type.Integer()),
+  subject: Type.String({ description: "The topic's title or the start of the post, as it read then" }),
+  created_at: SecondsTimestamp,
+});
+
+export function logEntryResource(entry: LogEntry): Static<typeof LogEntryResource> {
+  return {
+    id: entry.id,
+    action: entry.action,
+    moderator: authorResource(entry.actor_id, entry.actor_name),
+    forum: entry.forum_id === null ? null : { id: entry.forum_id, name: entry.forum_name },
+    to_forum: entry.to_forum_id === null ? null : { id: entry.to_forum_id, name: entry.to_forum_name },
+    topic_id: entry.topic_id,
+    post_id: entry.post_id,
+    subject: entry.subject,
+    created_at: isoSeconds(entry.created_at),
+  };
+}
 
 export const PostResource = Type.Object({
   id: Type.Integer(),
@@ -100,6 +129,8 @@ export function topicResource(row: TopicWithAuthor, displayTitle: string, titleH
     title_html: titleHtml,
     author: authorResource(row.author_id, row.author_name),
     status: row.status,
+    locked: Boolean(row.locked),
+    pinned: Boolean(row.pinned),
     posts_count: row.posts_count,
     views_count: row.views_count,
     url: topicPath({ id: row.id, title: displayTitle }),

@@ -4,10 +4,25 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { assertUser, requireRole, requireUser, STAFF, ADMINS } from '../auth/guard.ts';
-import { PageQueryProperties, PaginatedOf, pageRequest, paginated } from '../http/pagination.ts';
+import { CollectionOf, PageQueryProperties, PaginatedOf, collection, pageRequest, paginated } from '../http/pagination.ts';
 import { DataOf, IdParams, Int32, Reference, VisibleText, errorResponses } from '../http/schemas.ts';
 import type { ForumPresenter } from './presenter.ts';
-import { ForumListItem, ForumResource, PostResource, TopicListItem, TopicResource, forumListItem, forumResource, topicListItem } from './resource.ts';
+import { USERNAME_MAX } from '../users/fields.ts';
+import type { AuthUser } from '../auth/service.ts';
+import { MODERATION_ACTIONS } from './moderation-log.ts';
+import type { TopicWithAuthor } from './repository.ts';
+import {
+  ForumListItem,
+  ForumResource,
+  LogEntryResource,
+  PostResource,
+  TopicListItem,
+  TopicResource,
+  forumListItem,
+  forumResource,
+  logEntryResource,
+  topicListItem,
+} from './resource.ts';
 import type { ForumService } from './service.ts';
 
 export const FORUM_NAME_MAX = 255;
@@ -27,9 +42,21 @@ export const ForumBodies = {
   topic: Type.Object({ forum_id: Reference('Forum to post in (must exist)'), title: TopicTitle, body: PostBody }),
   rename: Type.Object({ title: TopicTitle }),
   post: Type.Object({ body: PostBody }),
+  move: Type.Object({ forum_id: Reference('The forum to move the topic to (must exist)') }),
 };
 
 const PageQuery = Type.Object(PageQueryProperties);
+export const ModerationLogQuery = Type.Object({
+  action: Type.Optional(
+    Type.Union(
+      MODERATION_ACTIONS.map((action) => Type.Literal(action)),
+      { description: 'Only this kind of action' },
+    ),
+  ),
+  moderator: Type.Optional(Type.String({ maxLength: USERNAME_MAX, visible: true, description: 'Only actions of this member (user name)' })),
+  topic_id: Type.Optional(Reference('Only actions on this topic')),
+  ...PageQueryProperties,
+});
 const MarkReadQuery = Type.Object({ post_id: Type.Optional(Reference('Read up to this post of the topic (must be one you can see)')) });
 const security = [{ bearer: [] }];
 
@@ -267,6 +294,58 @@ export const forumRoutes: FastifyPluginAsyncTypebox<{ forum: ForumService; prese
     async (request, reply) => {
       await forum.deleteTopic(request.params.id, assertUser(request));
       return reply.code(204).send(null);
+    },
+  );
+
+  // Moderators' tools (docs/moderation.md)
+
+  const topicSwitch = (path: string, summary: string, change: (id: number, moderator: AuthUser) => Promise<TopicWithAuthor>) =>
+    app.post(
+      `/topics/:id/${path}`,
+      {
+        preValidation: requireRole(STAFF),
+        schema: { tags: ['moderation'], summary, security, params: IdParams, response: { 200: DataOf(TopicResource), ...errorResponses(401, 403, 404) } },
+      },
+      async (request) => ({ data: await presenter.topic(await change(request.params.id, assertUser(request))) }),
+    );
+  topicSwitch('lock', 'Lock a topic: only moderators reply', (id, moderator) => forum.topicModeration.lock(id, moderator, true));
+  topicSwitch('unlock', 'Unlock a topic', (id, moderator) => forum.topicModeration.lock(id, moderator, false));
+  topicSwitch('pin', 'Pin a topic: listed first in its forum', (id, moderator) => forum.topicModeration.pin(id, moderator, true));
+  topicSwitch('unpin', 'Unpin a topic', (id, moderator) => forum.topicModeration.pin(id, moderator, false));
+
+  app.post(
+    '/topics/:id/move',
+    {
+      preValidation: requireRole(STAFF),
+      schema: {
+        tags: ['moderation'],
+        summary: 'Move a topic to another forum (its address stays the same)',
+        security,
+        params: IdParams,
+        body: ForumBodies.move,
+        response: { 200: DataOf(TopicResource), ...errorResponses(401, 403, 404, 422) },
+      },
+    },
+    async (request) => ({ data: await presenter.topic(await forum.topicModeration.move(request.params.id, assertUser(request), request.body.forum_id)) }),
+  );
+
+  app.get(
+    '/moderation-log',
+    {
+      preValidation: requireRole(ADMINS),
+      schema: {
+        tags: ['moderation'],
+        summary: "Moderators' actions, newest first",
+        security,
+        querystring: ModerationLogQuery,
+        response: { 200: CollectionOf(LogEntryResource), ...errorResponses(401, 403, 422) },
+      },
+    },
+    async (request) => {
+      const page = pageRequest(request.query);
+      const { action, moderator, topic_id } = request.query;
+      const { rows, total } = await forum.moderationLog.list({ action: action ?? null, actorName: moderator ?? null, topicId: topic_id ?? null }, page);
+      return collection(page, rows.map(logEntryResource), total);
     },
   );
 

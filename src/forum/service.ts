@@ -6,6 +6,7 @@
 //   topics.ts      topics                     publishing.ts  word filters, holds, counters
 //   posts.ts       posts and replies          repository.ts  every query (typed, Kysely)
 //   moderation.ts  the moderation queue
+//   topic-moderation.ts  lock, pin, move   moderation-log.ts  what moderators did
 //   watchlist.ts   watchlist and reply mails
 //   unread.ts      members' read marks and unread posts
 //
@@ -19,6 +20,8 @@ import type { Mailer } from '../mail/mailer.ts';
 import type { Listed } from './access.ts';
 import { Forums, type ForumInput } from './forums.ts';
 import { ModerationQueue } from './moderation.ts';
+import type { ModerationLog } from './moderation-log.ts';
+import { TopicModeration } from './topic-moderation.ts';
 import { Posts } from './posts.ts';
 import { Publishing } from './publishing.ts';
 import type { ForumRepository, ForumRow, PostOnPage, PostWithAuthor, TopicInList, TopicWithAuthor } from './repository.ts';
@@ -41,6 +44,8 @@ export interface ForumServiceOptions {
   changes: ChangeFeed;
   /** The search index, written in the transaction of every post and title write. */
   searchIndex: SearchRepository;
+  /** Where moderators' actions are recorded, in their transactions. */
+  moderationLog: ModerationLog;
 }
 
 export class ForumService {
@@ -48,6 +53,8 @@ export class ForumService {
   readonly topics: Topics;
   readonly posts: Posts;
   readonly moderation: ModerationQueue;
+  readonly topicModeration: TopicModeration;
+  readonly moderationLog: ModerationLog;
   readonly watchlist: Watchlist;
   readonly unread: Unread;
 
@@ -58,6 +65,8 @@ export class ForumService {
     this.watchlist = new Watchlist(repository, this.topics, mailer, options.naming, clock);
     this.unread = new Unread(repository, this.forums, this.topics, clock);
     this.posts = new Posts(repository, this.topics, publishing, this.watchlist, options, clock);
+    this.moderationLog = options.moderationLog;
+    this.topicModeration = new TopicModeration(repository, this.topics, options.moderationLog, clock);
     this.moderation = new ModerationQueue({
       repository,
       topics: this.topics,
@@ -67,6 +76,8 @@ export class ForumService {
       screen,
       mailer,
       naming: options.naming,
+      log: options.moderationLog,
+      clock,
     });
   }
 

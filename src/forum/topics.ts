@@ -9,6 +9,7 @@ import { ApiError, FieldErrorBag, ModelNotFoundError } from '../http/errors.ts';
 import type { PageRequest } from '../http/pagination.ts';
 import { assertMayEdit, canSee, isStaff, visibility, type Listed } from './access.ts';
 import type { Forums } from './forums.ts';
+import type { ModerationLog } from './moderation-log.ts';
 import type { Publishing } from './publishing.ts';
 import type { ForumRepository, ForumRow, TopicInList, TopicWithAuthor } from './repository.ts';
 import type { SearchRepository } from './search/repository.ts';
@@ -30,12 +31,13 @@ export class Topics {
   readonly #flood: FloodControl;
   readonly #changes: ChangeFeed;
   readonly #searchIndex: SearchRepository;
+  readonly #log: ModerationLog;
 
   constructor(
     repository: ForumRepository,
     forums: Forums,
     publishing: Publishing,
-    writes: { flood: FloodControl; changes: ChangeFeed; searchIndex: SearchRepository },
+    writes: { flood: FloodControl; changes: ChangeFeed; searchIndex: SearchRepository; moderationLog: ModerationLog },
     clock: Clock,
   ) {
     this.#changes = writes.changes;
@@ -45,6 +47,7 @@ export class Topics {
     this.#publishing = publishing;
     this.#flood = writes.flood;
     this.#searchIndex = writes.searchIndex;
+    this.#log = writes.moderationLog;
   }
 
   async list(forumId: number, viewer: AuthUser | null, page: PageRequest): Promise<Listed<TopicWithAuthor>> {
@@ -121,6 +124,11 @@ export class Topics {
     await this.#repository.transaction(async (trx) => {
       if (topic.status === 'published') await this.#repository.adjustForumCounts(topic.forum_id, -1, -topic.posts_count, trx);
       await this.#repository.deleteTopic(id, trx);
+      await this.#log.record(
+        { actorId: viewer.id, action: 'delete_topic', forumId: topic.forum_id, topicId: id, subject: topic.title },
+        isoNow(this.#clock),
+        trx,
+      );
     });
     await this.deleted();
   }

@@ -89,13 +89,25 @@ describeEachDatabase('admin outbox and dashboard', (db) => {
       assert.deepEqual([figure('forums').count, figure('forums').unit], ['2 forums', 'forums'], 'the torrent came with a forum of its own');
       assert.deepEqual(figure('torrents'), { count: '1 torrent', unit: 'torrent', next: '1 peer now: 1 seeder, 0 leechers' });
       assert.equal(card('outbox').linkText('/admin/outbox/'), 'Outbox');
+      assert.deepEqual([figure('moderation-log').count, figure('moderation-log').unit], ['0 actions', 'actions']);
       const emojis = (await t.services.emoji.emojis.list({}, { offset: 0, limit: 1 }, { category: false, aliases: false })).total;
       assert.deepEqual([figure('emojis').count, figure('emojis').unit], [`${emojis} emojis`, 'emojis']);
       assert.equal(card('emoji-categories').linkText('/admin/emoji-categories/'), 'Emoji categories');
       const cards = dom(page)
         .all('li[id^="card-"]')
         .map((li) => li.id.slice('card-'.length));
-      assert.deepEqual(cards, ['moderation', 'torrents', 'word-filters', 'emojis', 'emoji-categories', 'emoji-images', 'users', 'forums', 'outbox']);
+      assert.deepEqual(cards, [
+        'moderation',
+        'torrents',
+        'word-filters',
+        'emojis',
+        'emoji-categories',
+        'emoji-images',
+        'users',
+        'forums',
+        'moderation-log',
+        'outbox',
+      ]);
     });
 
     it('shows moderators only the queue, the torrents and the word filters', async () => {

@@ -27,6 +27,7 @@ export const FILLED_TABLES = [
   'account_keys',
   'email_changes',
   'private_messages',
+  'moderation_log',
 ];
 
 export interface Filled {
@@ -79,6 +80,8 @@ export async function fillWithEveryKindOfContent(t: TestApp): Promise<Filled> {
   await reply(t, admin, topic, 'A reply with\nnew lines and <b>markup</b>');
   await reply(t, member, topic, `This one is held: zorch${process.pid}`);
   await t.services.forum.watch(asAuthUser(member), topic.id);
+  await t.services.forum.topicModeration.lock(topic.id, asAuthUser(admin), true);
+  await t.services.forum.topicModeration.pin(topic.id, asAuthUser(admin), true);
 
   // Private messages: a conversation (reply_to), one opened, one deleted by its sender, the mail setting on.
   await t.services.messages.setMessageMails(asAuthUser(admin), true);

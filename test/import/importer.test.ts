@@ -217,6 +217,15 @@ describe('TorrentPier import', { skip: !mariaDbAvailable() && 'mariadb-server is
             fixture.topicIds,
           );
           assert.equal(topics[0]!.title, 'Topic 1: "quotes" & <tags>');
+          // Topic 1 was an announcement and topic 2 a sticky (both pinned); every seventh was locked.
+          assert.deepEqual(
+            topics.filter((t) => Boolean(t.pinned)).map((t) => t.id),
+            [1, 2],
+          );
+          assert.deepEqual(
+            topics.filter((t) => Boolean(t.locked)).map((t) => t.id),
+            fixture.topicIds.filter((id) => id % 7 === 0),
+          );
           assert.equal(topics[0]!.posts_count, 4);
           assert.equal(topics[0]!.views_count, 3);
           assert.equal(

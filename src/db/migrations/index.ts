@@ -12,6 +12,7 @@ import * as unreadMarks from './0010_unread_marks.ts';
 import * as importTorrentPier from './0011_import_torrentpier.ts';
 import * as searchIndex from './0012_search_index.ts';
 import * as privateMessages from './0013_private_messages.ts';
+import * as topicModeration from './0014_topic_moderation.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_users': users,
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   '0011_import_torrentpier': importTorrentPier,
   '0012_search_index': searchIndex,
   '0013_private_messages': privateMessages,
+  '0014_topic_moderation': topicModeration,
 };

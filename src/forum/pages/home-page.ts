@@ -35,13 +35,13 @@ ${request.user === null ? '' : html`<div class="actions">${buttonForm(request, r
 ${
   rows.length === 0
     ? html`<p>There are no forums yet.</p>`
-    : html`<table class="forums">
+    : html`<div class="table-wrap"><table class="forums">
 <caption class="visually-hidden">Forums</caption>
 <thead><tr><th scope="col">Forum</th><th scope="col">Topics</th><th scope="col">Posts</th></tr></thead>
 <tbody>
 ${rows.map((row) => html`<tr><td><a href="${forumPath(row)}">${row.name}</a>${forumUnreadMarker(unread.get(row.id))}${row.description === '' ? '' : html`<p class="muted">${row.description}</p>`}</td><td>${row.topics_count}</td><td>${row.posts_count}</td></tr>`)}
 </tbody>
-</table>`
+</table></div>`
 }
 ${pageNav(page, last, href)}`,
     });

@@ -34,14 +34,14 @@ export interface TopicListOptions {
 /** Topics as a table; `headings[i]` is presenter.heading(rows[i]). */
 export function topicTable(rows: readonly TopicInList[], headings: readonly TopicHeading[], options: TopicListOptions): SafeHtml {
   const authors = new AuthorLinks();
-  return html`<table class="topics">
+  return html`<div class="table-wrap"><table class="topics">
 <caption>${options.caption}</caption>
 <thead><tr><th scope="col">Topic</th><th scope="col">Started by</th><th scope="col">Posts</th><th scope="col">Views</th><th scope="col">Last post</th>${options.action === undefined ? '' : html`<th scope="col"><span class="visually-hidden">Actions</span></th>`}</tr></thead>
 <tbody>
 ${rows.map((topic, index) => {
   const heading = headings[index]!;
   return html`<tr${topic.status === 'pending' ? html` class="pending"` : ''}>
-<td><a href="${heading.path}">${heading.html}</a>${topic.status === 'pending' ? PENDING_BADGE : ''}${options.unreadCell?.(topic, index, heading) ?? ''}</td>
+<td><a href="${heading.path}">${heading.html}</a>${topicBadges(topic)}${topic.status === 'pending' ? PENDING_BADGE : ''}${options.unreadCell?.(topic, index, heading) ?? ''}</td>
 <td>${authors.link(topic.author_id, topic.author_name, topic.guest_name)}</td>
 <td>${topic.posts_count}</td>
 <td>${options.viewsCell?.(topic, index) ?? topic.views_count + options.unwrittenViews(topic.id)}</td>
@@ -50,7 +50,7 @@ ${options.action === undefined ? '' : html`<td>${options.action(topic, heading)}
 </tr>`;
 })}
 </tbody>
-</table>`;
+</table></div>`;
 }
 
 const PENDING_BADGE = html` <span class="badge">Waiting for moderation</span>`;
@@ -72,6 +72,11 @@ export class AuthorLinks {
 }
 
 const DELETED_USER = html`<span class="muted">Deleted user</span>`;
+
+/** "Pinned" and "Locked", where they apply: beside a topic's title on its page and in lists. */
+export function topicBadges(topic: { pinned: boolean | number; locked: boolean | number }): SafeHtml {
+  return html`${topic.pinned ? html` <span class="badge">Pinned</span>` : ''}${topic.locked ? html` <span class="badge">Locked</span>` : ''}`;
+}
 
 /** A form that is only a button (watch, unwatch): posts its hidden `fields` to `target`, the action's own address. */
 export function buttonForm(

@@ -36,8 +36,10 @@ import { ForumBodies, POST_BODY_MAX, TOPIC_TITLE_MAX } from '../routes.ts';
 import { isStaff } from '../service.ts';
 import { filled, uncached, viewerKind, type Fragment } from '../page-cache.ts';
 import type { ForumPageDeps } from './deps.ts';
-import { AuthorLinks, breadcrumb, buttonForm, feedLinks } from './parts.ts';
+import { AuthorLinks, breadcrumb, buttonForm, feedLinks, topicBadges } from './parts.ts';
 import { NoFields } from '../../web/form.ts';
+import { moderationForms, moderationPanel } from './topic-moderation.ts';
+import { LOCKED_MESSAGE } from '../posts.ts';
 
 export const POSTS_PER_PAGE = PER_PAGE_DEFAULT;
 
@@ -51,8 +53,8 @@ type TextForm = 'reply' | 'rename';
 
 /** A form of this page that failed, shown again with its values and messages. */
 interface FailedForm {
-  /** `watch` stands for both buttons, whose bodies have no fields. */
-  form: TextForm | 'watch';
+  /** `watch` stands for both buttons, whose bodies have no fields; `moderation` for the moderators' panel. */
+  form: TextForm | 'watch' | 'moderation';
   values: Record<string, string>;
   errors: FieldErrors;
   /** Refused as a whole (expired form 403, posting too fast 429) rather than for its fields. */
@@ -84,11 +86,13 @@ export function topicPage({ forum, presenter, views, addons, pageCache }: ForumP
     const viewer = request.user;
     const page = await pageToShow(topic, visit.query, viewer);
     if (page === null) throw pageNotFound();
-    const [posts, parent, watching, addon] = await Promise.all([
+    const moderator = isStaff(viewer);
+    const [posts, parent, watching, addon, forums] = await Promise.all([
       postList(topic, viewer, page),
       forum.getForum(topic.row.forum_id),
       viewer === null ? false : forum.isWatching(viewer, topic.row.id),
       page === 1 && addons?.topic !== undefined ? addons.topic(request, reply, topic.row) : '',
+      moderator ? forum.listForums({ page: 1, perPage: 100, offset: 0 }).then((listed) => listed.rows) : [],
     ]);
     const last = lastPage(posts.total, POSTS_PER_PAGE);
     if (page > last) throw pageNotFound();
@@ -110,6 +114,7 @@ export function topicPage({ forum, presenter, views, addons, pageCache }: ForumP
       status: failed === undefined ? 200 : failedStatus(reply, failed.refusal),
       body: html`${breadcrumb([{ label: parent.name, href: forumPath(parent) }])}
 <h1>${topic.heading.html}</h1>
+${topicBadges(topic.row)}
 ${topic.row.status === 'pending' ? html`<p class="notice">This topic is waiting for moderation. Until a moderator approves it, only its author and the moderators can see it.</p>` : ''}
 <p class="muted">${counted(topic.row.posts_count, 'post', 'posts')} · ${counted(topic.row.views_count + views.unwritten(topic.row.id), 'view', 'views')}</p>
 ${failed?.form === 'watch' ? failedNotice(failed.refusal, failed.errors, []) : ''}
@@ -123,11 +128,12 @@ ${
       }</div>`
 }
 ${mayRename ? renameForm(request, reply, topic, visit, failed?.form === 'rename' ? failed : undefined) : ''}
+${moderator ? moderationPanel(request, reply, topic, visit, forums, failed?.form === 'moderation' ? failed.errors : undefined) : ''}
 ${addon}
 ${nav}
 ${filled(posts, () => '')}
 ${nav}
-${replySection(request, reply, visit, failed?.form === 'reply' ? failed : undefined)}`,
+${replySection(request, reply, topic, visit, failed?.form === 'reply' ? failed : undefined)}`,
     });
   }
 
@@ -227,6 +233,9 @@ ${replySection(request, reply, visit, failed?.form === 'reply' ? failed : undefi
     }),
     watchButton('watch', (user, topicId) => forum.watch(user, topicId)),
     watchButton('unwatch', (user, topicId) => forum.unwatch(user, topicId)),
+    ...moderationForms<LoadedTopic>(forum, (request, reply, topic, visit, errors) =>
+      show(request, reply, topic, visit, { form: 'moderation', values: {}, errors }),
+    ),
   ];
 
   return {
@@ -280,12 +289,15 @@ ${textInput(pageFormState({ title: failed?.values['title'] ?? topic.row.title },
 </details>`;
 }
 
-function replySection(request: FastifyRequest, reply: FastifyReply, visit: PageVisit, failed: FailedForm | undefined): SafeHtml {
+function replySection(request: FastifyRequest, reply: FastifyReply, topic: LoadedTopic, visit: PageVisit, failed: FailedForm | undefined): SafeHtml {
+  const locked = Boolean(topic.row.locked);
+  if (locked && !isStaff(request.user)) return html`<p class="notice">${LOCKED_MESSAGE}</p>`;
   if (request.user === null) {
     return html`<p><a href="${loginPath({ next: visit.canonicalPath })}">Log in</a> to reply.</p>`;
   }
   return html`<section aria-labelledby="reply-heading">
 <h2 id="reply-heading">Reply</h2>
+${locked ? html`<p class="muted">This topic is locked: members cannot reply, moderators still can.</p>` : ''}
 ${failed === undefined ? '' : failedNotice(failed.refusal, failed.errors, ['body'])}
 <form method="post" action="${visit.canonicalPath}reply/" class="stacked">
 ${csrfInput(request, reply)}

@@ -1,7 +1,8 @@
 // bb_topics → topics, ids kept. A MOVED stub (topic_status 2) is the link a
 // moved topic leaves in its old forum, not a topic: it stays behind (the
-// topic itself moves under its own id). Locks, stickies and announcements
-// have no equivalent here; the report counts them.
+// topic itself moves under its own id). A locked topic stays locked; a
+// sticky or an announcement is pinned (the one kind of "listed first" here),
+// and the report notes each announcement so turned.
 import type mysql from 'mysql2/promise';
 import type { Insertable } from 'kysely';
 import type { TopicsTable } from '../../db/schema.ts';
@@ -23,14 +24,16 @@ export interface UpstreamTopic {
   topic_last_post_time: number;
 }
 
+const LOCKED = 1;
 const MOVED = 2;
+const STICKY = 1;
+const ANNOUNCE = 2;
 
 export function mapTopic(row: UpstreamTopic, known: { forums: IdSet; users: IdSet }, now: string): Mapped<Insertable<TopicsTable> & { id: number }> {
   if (row.topic_status === MOVED) return skip(`link left behind by a moved topic (the topic itself is imported under its own id)`);
   if (!known.forums.has(row.forum_id)) return skip('its forum does not exist upstream');
   const notes: string[] = [];
-  if (row.topic_status === 1) notes.push('locked upstream: the service has no locked topics, imported open');
-  if (row.topic_type === 1 || row.topic_type === 2) notes.push('sticky or announcement upstream: imported as a normal topic');
+  if (row.topic_type === ANNOUNCE) notes.push('announcement upstream: imported as a pinned topic');
   const created = firstTime(now, row.topic_time);
   const lastPost = firstTime(created, row.topic_last_post_time);
   return keep(
@@ -40,6 +43,8 @@ export function mapTopic(row: UpstreamTopic, known: { forums: IdSet; users: IdSe
       title: decodeEntities(row.topic_title),
       author_id: known.users.has(row.topic_poster) ? row.topic_poster : null,
       status: 'published',
+      locked: row.topic_status === LOCKED,
+      pinned: row.topic_type === STICKY || row.topic_type === ANNOUNCE,
       posts_count: 0,
       views_count: Math.max(0, row.topic_views),
       last_post_at: lastPost,

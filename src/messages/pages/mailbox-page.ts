@@ -109,7 +109,7 @@ ${checkbox(pageFormState({ email_notifications: preferences.message_mails ? '1' 
 
 function messageTable(rows: readonly MessageRow[], subjects: readonly string[], folder: Folder): SafeHtml {
   const shape = FOLDERS[folder];
-  return html`<table class="messages">
+  return html`<div class="table-wrap"><table class="messages">
 <caption>${shape.title}</caption>
 <thead><tr><th scope="col">Subject</th><th scope="col">${shape.other}</th><th scope="col">Sent</th>${folder === 'sent' ? html`<th scope="col">Read</th>` : ''}</tr></thead>
 <tbody>
@@ -124,5 +124,5 @@ ${folder === 'sent' ? html`<td>${row.read_at === null ? 'Not yet' : timeHtml(row
 </tr>`;
 })}
 </tbody>
-</table>`;
+</table></div>`;
 }

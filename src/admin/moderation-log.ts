@@ -1,0 +1,88 @@
+// /admin/moderation-log/: what moderators did (approve, reject, lock, pin,
+// move, delete), newest first, filtered by action and moderator. Admins only:
+// the log is how they see their moderators' work.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { ADMINS, requirePage } from '../auth/guard.ts';
+import { MODERATION_ACTIONS, type LogEntry } from '../forum/moderation-log.ts';
+import { ModerationLogQuery } from '../forum/routes.ts';
+import type { ForumService } from '../forum/service.ts';
+import { pageRequest } from '../http/pagination.ts';
+import { checkForm } from '../http/validation.ts';
+import { forumPath, profilePath } from '../urls/paths.ts';
+import { withoutBlanks } from '../web/form.ts';
+import { errorSummary, formState, options, selectField, textInput } from '../web/form-controls.ts';
+import { html, type SafeHtml } from '../web/html.ts';
+import { sendAdminPage } from './layout.ts';
+import { pagination, rangeText, timestamp } from './lists.ts';
+
+const BASE = '/admin/moderation-log/';
+
+const ACTION_NAMES: Readonly<Record<LogEntry['action'], string>> = {
+  approve: 'Approved',
+  reject: 'Rejected',
+  lock: 'Locked',
+  unlock: 'Unlocked',
+  pin: 'Pinned',
+  unpin: 'Unpinned',
+  move: 'Moved',
+  delete_topic: 'Deleted topic',
+  delete_post: 'Deleted post',
+};
+
+export const moderationLogPages: FastifyPluginAsyncTypebox<{ forum: ForumService }> = async (app, { forum }) => {
+  app.get(BASE, { preValidation: requirePage(ADMINS) }, async (request, reply) => {
+    const raw = withoutBlanks(request.query);
+    const query = checkForm(ModerationLogQuery, raw);
+    const filters = formState('filters', raw, query.ok ? {} : query.errors);
+    const page = pageRequest(query.ok ? query.value : {});
+    const { rows, total } = query.ok
+      ? await forum.moderationLog.list(
+          { action: query.value.action ?? null, actorName: query.value.moderator ?? null, topicId: query.value.topic_id ?? null },
+          page,
+        )
+      : { rows: [], total: 0 };
+    const info = { page: page.page, perPage: page.perPage, total };
+    return sendAdminPage(request, reply, {
+      title: 'Moderation log',
+      section: 'moderation-log',
+      status: query.ok ? 200 : 422,
+      body: html`<h1>Moderation log</h1>
+<p class="muted">Every moderator's action on topics and posts, newest first.</p>
+<form method="get" action="${BASE}" class="toolbar" role="search" aria-label="Filter the log">
+  ${selectField(filters, { name: 'action', label: 'Action', blank: 'Any', options: options(MODERATION_ACTIONS, (action) => ACTION_NAMES[action as LogEntry['action']]) })}
+  ${textInput(filters, { name: 'moderator', label: 'Moderator', type: 'search', maxlength: 32 })}
+  <div class="actions"><button type="submit">Filter</button><a href="${BASE}">Clear</a></div>
+</form>
+${errorSummary(filters, 'The filter is not valid:')}
+<p class="muted">${rangeText(info, rows.length, 'entries')}</p>
+${
+  rows.length === 0
+    ? ''
+    : html`<div class="table-wrap"><table>
+  <caption class="visually-hidden">Moderation log</caption>
+  <thead><tr><th scope="col">When</th><th scope="col">Moderator</th><th scope="col">Action</th><th scope="col">On</th><th scope="col">Where</th></tr></thead>
+  <tbody>${rows.map(
+    (entry) => html`<tr>
+    <td>${timestamp(entry.created_at)}</td>
+    <td>${entry.actor_id === null || entry.actor_name === null ? html`<span class="muted">Deleted user</span>` : html`<a href="${profilePath({ id: entry.actor_id, name: entry.actor_name })}">${entry.actor_name}</a>`}</td>
+    <th scope="row">${ACTION_NAMES[entry.action]}</th>
+    <td>${entry.subject}${entry.topic_id === null ? '' : html` <span class="muted">(topic ${entry.topic_id}${entry.post_id === null ? '' : html`, post ${entry.post_id}`})</span>`}</td>
+    <td>${where(entry)}</td>
+  </tr>`,
+  )}</tbody>
+</table></div>`
+}
+${pagination(request, info, 'Log pages')}`,
+    });
+  });
+};
+
+function forumLink(id: number | null, name: string | null): SafeHtml {
+  if (id === null) return html``;
+  return name === null ? html`<span class="muted">deleted forum ${id}</span>` : html`<a href="${forumPath({ id, name })}">${name}</a>`;
+}
+
+function where(entry: LogEntry): SafeHtml {
+  if (entry.action === 'move') return html`${forumLink(entry.forum_id, entry.forum_name)} → ${forumLink(entry.to_forum_id, entry.to_forum_name)}`;
+  return forumLink(entry.forum_id, entry.forum_name);
+}

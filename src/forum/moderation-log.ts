@@ -1,0 +1,92 @@
+// The moderation log: every moderator's action on topics and posts, written
+// in the same transaction as the action itself, read by admins
+// (/admin/moderation-log/, GET /api/moderation-log), newest first.
+import type { Kysely, Selectable, Transaction } from 'kysely';
+import { countOf } from '../db/count.ts';
+import type { Database, ModerationAction, ModerationLogTable } from '../db/schema.ts';
+import type { PageRequest } from '../http/pagination.ts';
+import { usernameKey } from '../users/repository.ts';
+import type { Listed } from './access.ts';
+
+export const MODERATION_ACTIONS: readonly ModerationAction[] = ['approve', 'reject', 'lock', 'unlock', 'pin', 'unpin', 'move', 'delete_topic', 'delete_post'];
+
+/** How long a post's start kept as the subject of its entry. */
+const SUBJECT_MAX = 120;
+
+export type LogEntry = Selectable<ModerationLogTable> & {
+  actor_name: string | null;
+  forum_name: string | null;
+  to_forum_name: string | null;
+};
+
+export interface NewLogEntry {
+  actorId: number;
+  action: ModerationAction;
+  forumId: number | null;
+  toForumId?: number;
+  topicId: number | null;
+  postId?: number;
+  subject: string;
+}
+
+export interface LogFilter {
+  action: ModerationAction | null;
+  /** The moderator's user name, any letter case; a name nobody has matches nothing. */
+  actorName: string | null;
+  topicId: number | null;
+}
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+export class ModerationLog {
+  readonly #db: Kysely<Database>;
+
+  constructor(db: Kysely<Database>) {
+    this.#db = db;
+  }
+
+  /** Written inside the action's transaction: an action is logged exactly when it happened. */
+  async record(entry: NewLogEntry, at: string, db: Db): Promise<void> {
+    await db
+      .insertInto('moderation_log')
+      .values({
+        actor_id: entry.actorId,
+        action: entry.action,
+        forum_id: entry.forumId,
+        to_forum_id: entry.toForumId ?? null,
+        topic_id: entry.topicId,
+        post_id: entry.postId ?? null,
+        subject: subjectOf(entry.subject),
+        created_at: at,
+      })
+      .execute();
+  }
+
+  async list(filter: LogFilter, page: PageRequest): Promise<Listed<LogEntry>> {
+    let base = this.#db.selectFrom('moderation_log');
+    if (filter.action !== null) base = base.where('moderation_log.action', '=', filter.action);
+    if (filter.actorName !== null) {
+      const key = usernameKey(filter.actorName.trim());
+      base = base.where('moderation_log.actor_id', 'in', (eb) => eb.selectFrom('users').select('users.id').where('users.username_key', '=', key));
+    }
+    if (filter.topicId !== null) base = base.where('moderation_log.topic_id', '=', filter.topicId);
+    const rows = base
+      .leftJoin('users as u', 'u.id', 'moderation_log.actor_id')
+      .leftJoin('forums as f', 'f.id', 'moderation_log.forum_id')
+      .leftJoin('forums as t', 't.id', 'moderation_log.to_forum_id')
+      .selectAll('moderation_log')
+      .select(['u.username as actor_name', 'f.name as forum_name', 't.name as to_forum_name'])
+      .orderBy('moderation_log.id', 'desc')
+      .offset(page.offset)
+      .limit(page.perPage)
+      .execute();
+    return { rows: await rows, total: await countOf(base) };
+  }
+}
+
+/** One line of at most SUBJECT_MAX characters (whole code points). */
+function subjectOf(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  const chars = [...line];
+  return chars.length <= SUBJECT_MAX ? line : `${chars.slice(0, SUBJECT_MAX - 1).join('')}…`;
+}
