@@ -24,6 +24,11 @@ export class Forums {
     return this.#repository.listForums(page.offset, page.perPage);
   }
 
+  /** Each forum's published topic with the latest activity: where the index's "Last post" line points. */
+  latestTopics(forumIds: readonly number[]): Promise<Map<number, { id: number; title: string }>> {
+    return this.#repository.latestTopicsOfForums(forumIds);
+  }
+
   async get(id: number): Promise<ForumRow> {
     const forum = await this.#repository.findForum(id);
     if (forum === undefined) throw new ModelNotFoundError('Forum', id);

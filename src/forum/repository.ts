@@ -21,6 +21,8 @@ export type TopicInList = Pick<
   'id' | 'title' | 'author_id' | 'guest_name' | 'status' | 'locked' | 'pinned' | 'posts_count' | 'views_count' | 'last_post_at'
 > &
   Author;
+/** A list's "Last post … by …": the newest published post of a topic. */
+export type LastPost = Pick<PostRow, 'topic_id' | 'author_id' | 'guest_name' | 'created_at'> & Author & { post_id: number };
 /** What a topic page shows of a post: fewer columns than the API's row, read fifty at a time on every view. */
 export type PostOnPage = Pick<PostRow, 'id' | 'author_id' | 'guest_name' | 'body' | 'status' | 'created_at'> & Author & { author_signature: string | null };
 /** A topic as a feed lists it: with its opening post's text and when that was last edited. */
@@ -168,6 +170,58 @@ export class ForumRepository {
         'users.username as author_name',
       ]);
     return pinnedFirst(query).offset(offset).limit(limit);
+  }
+
+  /** The newest published post of each topic, with its author: a list's "Last post" line. */
+  async lastPostsOfTopics(topicIds: readonly number[]): Promise<Map<number, LastPost>> {
+    if (topicIds.length === 0) return new Map();
+    const rows = await this.#db
+      .selectFrom('posts as p')
+      .leftJoin('users as u', 'u.id', 'p.author_id')
+      .select(['p.id as post_id', 'p.topic_id', 'p.author_id', 'p.guest_name', 'p.created_at', 'u.username as author_name'])
+      .where('p.id', 'in', (eb) =>
+        eb
+          .selectFrom('topics as t')
+          .where('t.id', 'in', topicIds)
+          .select((inner) =>
+            inner
+              .selectFrom('posts as newest')
+              .select('newest.id')
+              .whereRef('newest.topic_id', '=', 't.id')
+              .where('newest.status', '=', 'published')
+              .orderBy('newest.id', 'desc')
+              .limit(1)
+              .as('id'),
+          ),
+      )
+      .execute();
+    return new Map(rows.map((row) => [row.topic_id, row]));
+  }
+
+  /** Each forum's published topic with the latest activity (topics_forum_activity, one step per forum). */
+  async latestTopicsOfForums(forumIds: readonly number[]): Promise<Map<number, { id: number; title: string }>> {
+    if (forumIds.length === 0) return new Map();
+    const rows = await this.#db
+      .selectFrom('topics')
+      .select(['topics.id', 'topics.title', 'topics.forum_id'])
+      .where('topics.id', 'in', (eb) =>
+        eb
+          .selectFrom('forums as f')
+          .where('f.id', 'in', forumIds)
+          .select((inner) =>
+            inner
+              .selectFrom('topics as latest')
+              .select('latest.id')
+              .whereRef('latest.forum_id', '=', 'f.id')
+              .where('latest.status', '=', 'published')
+              .orderBy('latest.last_post_at', 'desc')
+              .orderBy('latest.id', 'desc')
+              .limit(1)
+              .as('id'),
+          ),
+      )
+      .execute();
+    return new Map(rows.map((row) => [row.forum_id, { id: row.id, title: row.title }]));
   }
 
   countTopics(forumId: number, visibility: Visibility): Promise<number> {

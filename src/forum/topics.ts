@@ -11,7 +11,7 @@ import { assertMayEdit, canSee, isStaff, visibility, type Listed } from './acces
 import type { Forums } from './forums.ts';
 import type { ModerationLog } from './moderation-log.ts';
 import type { Publishing } from './publishing.ts';
-import type { ForumRepository, ForumRow, TopicInList, TopicWithAuthor } from './repository.ts';
+import type { ForumRepository, ForumRow, LastPost, TopicInList, TopicWithAuthor } from './repository.ts';
 import type { SearchRepository } from './search/repository.ts';
 
 /** Published after topics are deleted (change feed): what hangs on them, such as a torrent, is gone too. */
@@ -67,6 +67,11 @@ export class Topics {
       viewer === null ? forum.topics_count : this.#repository.countTopics(forum.id, seen),
     ]);
     return { rows, total };
+  }
+
+  /** The newest published post of each topic, with its author (lists' "Last post" lines). */
+  lastPosts(topicIds: readonly number[]): Promise<Map<number, LastPost>> {
+    return this.#repository.lastPostsOfTopics(topicIds);
   }
 
   /** The topic if this viewer may see it; pending topics are the author's and the moderators' only. */

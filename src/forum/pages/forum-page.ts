@@ -101,12 +101,13 @@ ${addons?.newTopic?.(request, row) ?? ''}`
   function topicList(row: ForumRow, viewer: AuthUser | null, page: number): Promise<Fragment<ListedTopics>> {
     const render = async () => {
       const { rows, total } = await forum.topicsOf(row, viewer, { page, perPage: TOPICS_PER_PAGE, offset: (page - 1) * TOPICS_PER_PAGE });
-      const headings = await presenter.headings(rows);
+      const [headings, lastPosts] = await Promise.all([presenter.headings(rows), forum.topics.lastPosts(rows.map((topic) => topic.id))]);
       const list =
         rows.length === 0
           ? html`<p>No topics here yet.</p>`
           : topicTable(rows, headings, {
               caption: `Topics in ${row.name}`,
+              lastPosts,
               unwrittenViews: (id) => views.unwritten(id),
               viewsCell: (_topic, index) => PageCache.hole(index),
               // Read state is the member's own and changes without a write the cache watches: a hole.

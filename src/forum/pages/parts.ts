@@ -7,7 +7,8 @@ import { html, type SafeHtml } from '../../web/html.ts';
 import { csrfInput } from '../../web/page.ts';
 import { profilePath, topicUnreadPath, type FeedFormat } from '../../urls/paths.ts';
 import type { TopicHeading } from '../presenter.ts';
-import type { TopicInList } from '../repository.ts';
+import type { LastPost, TopicInList } from '../repository.ts';
+import { postPathOn } from '../resource.ts';
 
 export interface Crumb {
   label: string;
@@ -27,6 +28,8 @@ export interface TopicListOptions {
   viewsCell?: (topic: TopicInList, index: number) => SafeHtml;
   /** After the title: the member's unread marker (unreadMarker), or the page cache's hole for it. */
   unreadCell?: (topic: TopicInList, index: number, heading: TopicHeading) => SafeHtml;
+  /** The newest published post of each topic on the list (Topics.lastPosts), for the "Last post" column. */
+  lastPosts?: ReadonlyMap<number, LastPost>;
   /** Extra last column, e.g. an "Stop watching" button. */
   action?: (topic: TopicInList, heading: TopicHeading) => SafeHtml;
 }
@@ -45,12 +48,18 @@ ${rows.map((topic, index) => {
 <td>${authors.link(topic.author_id, topic.author_name, topic.guest_name)}</td>
 <td>${topic.posts_count}</td>
 <td>${options.viewsCell?.(topic, index) ?? topic.views_count + options.unwrittenViews(topic.id)}</td>
-<td>${timeHtml(topic.last_post_at)}</td>
+<td>${lastPostCell(options.lastPosts?.get(topic.id), heading, authors) ?? timeHtml(topic.last_post_at)}</td>
 ${options.action === undefined ? '' : html`<td>${options.action(topic, heading)}</td>`}
 </tr>`;
 })}
 </tbody>
 </table></div>`;
+}
+
+/** "<time> by <author>", the time linked to the post; undefined when the topic has no published post to name. */
+export function lastPostCell(post: LastPost | undefined, heading: { path: string }, authors: AuthorLinks): SafeHtml | undefined {
+  if (post === undefined) return undefined;
+  return html`<a href="${postPathOn(heading.path, post.post_id)}">${timeHtml(post.created_at)}</a><br><span class="muted">by</span> ${authors.link(post.author_id, post.author_name, post.guest_name)}`;
 }
 
 const PENDING_BADGE = html` <span class="badge">Waiting for moderation</span>`;

@@ -28,12 +28,13 @@ export function watchlistPage({ forum, presenter, views }: ForumPageDeps): Fixed
     const { rows, total } = await forum.watchedTopics(user, pageRequest({ page, per_page: WATCHED_PER_PAGE }));
     const last = lastPage(total, WATCHED_PER_PAGE);
     if (page > last) throw pageNotFound();
-    const [headings, unread] = await Promise.all([
+    const [headings, unread, lastPosts] = await Promise.all([
       presenter.headings(rows),
       forum.unread.ofTopics(
         user,
         rows.map((row) => row.id),
       ),
+      forum.topics.lastPosts(rows.map((row) => row.id)),
     ]);
     const href = (n: number) => watchlistPath(n === 1 ? {} : { page: n });
     const unwatchPath = withQuery(`${watchlistPath()}unwatch/`, page === 1 ? {} : { page });
@@ -49,6 +50,7 @@ ${
     ? html`<p>You are not watching any topic. Open a topic and choose “Watch this topic”.</p>`
     : topicTable(rows, headings, {
         caption: 'Topics you watch',
+        lastPosts,
         unwrittenViews: (id) => views.unwritten(id),
         unreadCell: (topic, _index, heading) => unreadMarker(unread.get(topic.id), { id: topic.id, title: heading.title }),
         action: (topic, heading) =>
