@@ -44,6 +44,7 @@ import { registerTrackerFigures } from './tracker/metrics.ts';
 import { helloRoutes, probeRoutes } from './system/routes.ts';
 import { feedRoutes } from './forum/feeds/routes.ts';
 import { forumPages } from './forum/pages/index.ts';
+import { banRoutes } from './forum/ban-routes.ts';
 import { messagePages } from './messages/pages/index.ts';
 import { messageRoutes } from './messages/routes.ts';
 import { forumRoutes } from './forum/routes.ts';
@@ -187,6 +188,7 @@ async function assemble(config: Config, options: BuildOptions, logger: Logger, o
   await app.register(forumRoutes, { prefix: '/api', forum: services.forum, presenter: services.presenter, baseUrl: config.baseUrl });
   await app.register(searchRoutes, { prefix: '/api', search: services.search });
   await app.register(messageRoutes, { prefix: '/api', messages: services.messages, presenter: services.presenter });
+  await app.register(banRoutes, { prefix: '/api', bans: services.bans });
   await app.register(wordFilterRoutes, { prefix: '/api/word-filters', wordFilters: services.wordFilters, baseUrl: config.baseUrl });
   await app.register(emojiCatalogRoutes, { prefix: '/api/emoji', emoji: services.emoji, baseUrl: config.baseUrl });
   await app.register(imageUploadRoutes, { prefix: '/api', images: services.images });
@@ -205,6 +207,7 @@ async function assemble(config: Config, options: BuildOptions, logger: Logger, o
     views: services.topicViews,
     pageCache: services.pageCache,
     profileMail: services.profileMail,
+    bans: services.bans,
     search: services.search,
     addons,
     trackerFigures: services.tracker.figures,

@@ -14,6 +14,7 @@ import { PasswordHasher } from './auth/passwords.ts';
 import { AuthService } from './auth/service.ts';
 import { keepFresh, PageCache } from './forum/page-cache.ts';
 import { FeedSource } from './forum/feeds/source.ts';
+import { MemberBans } from './forum/member-bans.ts';
 import { ModerationLog } from './forum/moderation-log.ts';
 import { ForumPresenter } from './forum/presenter.ts';
 import { ForumRepository } from './forum/repository.ts';
@@ -59,6 +60,8 @@ export interface Services {
   /** Indexes the posts written before the search index existed, after start-up. */
   searchBackfill: SearchBackfill;
   profileMail: ProfileMailService;
+  /** Bans with a reason and an end, from profiles and the API (forum/member-bans.ts). */
+  bans: MemberBans;
   /** Private messages between members (messages/). */
   messages: PrivateMessages;
   accounts: AccountsService;
@@ -89,11 +92,12 @@ export function createServices(database: DatabaseHandle, config: Config, limiter
     return (code) => catalog.emojiByCode(code);
   });
   const searchIndex = new SearchRepository(database.db, database.dialect);
+  const moderationLog = new ModerationLog(database.db);
   const forum = new ForumService(
     forumRepository,
     wordFilters,
     mailer,
-    { flood, naming: presenter, changes: database.changes, searchIndex, moderationLog: new ModerationLog(database.db) },
+    { flood, naming: presenter, changes: database.changes, searchIndex, moderationLog },
     clock,
   );
   const topicViews = new TopicViewCounter(forumRepository);
@@ -129,6 +133,7 @@ export function createServices(database: DatabaseHandle, config: Config, limiter
     search: new Search(searchIndex, forumRepository, presenter, (name) => usersRepository.findByUsername(name)),
     searchBackfill: new SearchBackfill(searchIndex),
     profileMail,
+    bans: new MemberBans(users, moderationLog, clock),
     messages: new PrivateMessages(new MessagesRepository(database.db), usersRepository, wordFilters, flood, mailer, presenter, clock),
     accounts,
     tracker,

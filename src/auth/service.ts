@@ -3,6 +3,7 @@ import { type Clock, isoNow } from '../clock.ts';
 import { ApiError } from '../http/errors.ts';
 import type { UserRow, UsersRepository } from '../users/repository.ts';
 import { usernameKey } from '../users/repository.ts';
+import { banMessage, banOver } from '../users/ban.ts';
 import type { CredentialOwner, CredentialsRepository } from './credentials-repository.ts';
 import type { LoginThrottle } from './login-throttle.ts';
 import type { PasswordHasher } from './passwords.ts';
@@ -69,7 +70,7 @@ export class AuthService {
   async checkCredentials(username: string, password: string, address: string): Promise<UserRow> {
     const nameKey = usernameKey(username);
     await this.#throttle.assertAllowed(nameKey, address);
-    const user = await this.#users.findByUsername(username);
+    let user = await this.#users.findByUsername(username);
     const valid = user === undefined ? await this.#passwords.verifyAgainstNobody(password) : await this.#passwords.verify(password, user.password_hash);
     if (user === undefined || !valid) {
       await this.#throttle.recordFailure(nameKey, address);
@@ -80,7 +81,11 @@ export class AuthService {
     if (this.#passwords.needsRehash(user.password_hash)) {
       await this.#users.update(user.id, { password_hash: await this.#passwords.hash(password) });
     }
-    if (user.status === 'banned') throw new ApiError('FORBIDDEN', 'This account has been banned.');
+    if (user.status === 'banned') {
+      if (!banOver(user, isoNow(this.#clock))) throw new ApiError('FORBIDDEN', banMessage(user));
+      // The ban has ended: lifted now, at the member's first login after it.
+      user = (await this.#users.update(user.id, { status: 'active', ban_reason: null, banned_until: null, banned_by: null })) ?? user;
+    }
     if (user.status !== 'active') throw new ApiError('FORBIDDEN', 'This account is not activated yet. Follow the link in the activation e-mail.');
     return user;
   }

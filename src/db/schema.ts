@@ -30,6 +30,10 @@ export interface UsersTable {
   unread_messages: Generated<number>;
   /** The member asked for an e-mail about each new private message. */
   message_mails: FlagWithDefault;
+  /** Why a banned member is banned, until when (null: until lifted by hand), and by whom (migration 0015). */
+  ban_reason: ColumnType<string | null, string | null | undefined, string | null>;
+  banned_until: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
+  banned_by: ColumnType<number | null, number | null | undefined, number | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -375,7 +379,7 @@ export interface PrivateMessagesTable {
 }
 
 /** What a moderation log entry records (the migration's CHECK lists the same). */
-export type ModerationAction = 'approve' | 'reject' | 'lock' | 'unlock' | 'pin' | 'unpin' | 'move' | 'delete_topic' | 'delete_post';
+export type ModerationAction = 'approve' | 'reject' | 'lock' | 'unlock' | 'pin' | 'unpin' | 'move' | 'delete_topic' | 'delete_post' | 'ban' | 'unban';
 
 /** One moderator's action (migration 0014); ids without foreign keys, so an entry outlives its topic. */
 export interface ModerationLogTable {
@@ -387,6 +391,8 @@ export interface ModerationLogTable {
   to_forum_id: number | null;
   topic_id: number | null;
   post_id: number | null;
+  /** The member a ban is about (migration 0015). */
+  user_id: ColumnType<number | null, number | null | undefined, number | null>;
   /** The topic's title or the start of the post, as it read then. */
   subject: string;
   created_at: Timestamp;

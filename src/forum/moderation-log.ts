@@ -8,13 +8,26 @@ import type { PageRequest } from '../http/pagination.ts';
 import { usernameKey } from '../users/repository.ts';
 import type { Listed } from './access.ts';
 
-export const MODERATION_ACTIONS: readonly ModerationAction[] = ['approve', 'reject', 'lock', 'unlock', 'pin', 'unpin', 'move', 'delete_topic', 'delete_post'];
+export const MODERATION_ACTIONS: readonly ModerationAction[] = [
+  'approve',
+  'reject',
+  'lock',
+  'unlock',
+  'pin',
+  'unpin',
+  'move',
+  'delete_topic',
+  'delete_post',
+  'ban',
+  'unban',
+];
 
 /** How long a post's start kept as the subject of its entry. */
 const SUBJECT_MAX = 120;
 
 export type LogEntry = Selectable<ModerationLogTable> & {
   actor_name: string | null;
+  user_name: string | null;
   forum_name: string | null;
   to_forum_name: string | null;
 };
@@ -26,6 +39,8 @@ export interface NewLogEntry {
   toForumId?: number;
   topicId: number | null;
   postId?: number;
+  /** The member a ban is about. */
+  userId?: number;
   subject: string;
 }
 
@@ -56,6 +71,7 @@ export class ModerationLog {
         to_forum_id: entry.toForumId ?? null,
         topic_id: entry.topicId,
         post_id: entry.postId ?? null,
+        user_id: entry.userId ?? null,
         subject: subjectOf(entry.subject),
         created_at: at,
       })
@@ -72,10 +88,11 @@ export class ModerationLog {
     if (filter.topicId !== null) base = base.where('moderation_log.topic_id', '=', filter.topicId);
     const rows = base
       .leftJoin('users as u', 'u.id', 'moderation_log.actor_id')
+      .leftJoin('users as m', 'm.id', 'moderation_log.user_id')
       .leftJoin('forums as f', 'f.id', 'moderation_log.forum_id')
       .leftJoin('forums as t', 't.id', 'moderation_log.to_forum_id')
       .selectAll('moderation_log')
-      .select(['u.username as actor_name', 'f.name as forum_name', 't.name as to_forum_name'])
+      .select(['u.username as actor_name', 'm.username as user_name', 'f.name as forum_name', 't.name as to_forum_name'])
       .orderBy('moderation_log.id', 'desc')
       .offset(page.offset)
       .limit(page.perPage)

@@ -43,8 +43,9 @@ export const TopicResource = Type.Object({
 
 export const LogEntryResource = Type.Object({
   id: Type.Integer(),
-  action: Type.String({ description: 'approve, reject, lock, unlock, pin, unpin, move, delete_topic, delete_post' }),
+  action: Type.String({ description: 'approve, reject, lock, unlock, pin, unpin, move, delete_topic, delete_post, ban, unban' }),
   moderator: Nullable(AuthorResource),
+  member: Nullable(AuthorResource),
   forum: Nullable(Type.Object({ id: Type.Integer(), name: Nullable(Type.String({ description: 'Null once the forum is deleted' })) })),
   to_forum: Nullable(Type.Object({ id: Type.Integer(), name: Nullable(Type.String()) })),
   topic_id: Nullable(Type.Integer()),
@@ -58,6 +59,7 @@ export function logEntryResource(entry: LogEntry): Static<typeof LogEntryResourc
     id: entry.id,
     action: entry.action,
     moderator: authorResource(entry.actor_id, entry.actor_name),
+    member: authorResource(entry.user_id, entry.user_name),
     forum: entry.forum_id === null ? null : { id: entry.forum_id, name: entry.forum_name },
     to_forum: entry.to_forum_id === null ? null : { id: entry.to_forum_id, name: entry.to_forum_name },
     topic_id: entry.topic_id,

@@ -115,6 +115,15 @@ export class UsersRepository {
     return { rows, total: Number(count.total) };
   }
 
+  /** A ban's reason, end and author, or none (lifted). The status is the caller's (UsersService.update). */
+  async setBan(userId: number, ban: { reason: string; until: string | null; by: number } | null, db: Db): Promise<void> {
+    await db
+      .updateTable('users')
+      .set(ban === null ? { ban_reason: null, banned_until: null, banned_by: null } : { ban_reason: ban.reason, banned_until: ban.until, banned_by: ban.by })
+      .where('id', '=', userId)
+      .execute();
+  }
+
   /** Every token and session of the user stops working. */
   async revokeCredentials(userId: number, now: string, db: Db = this.#db): Promise<void> {
     await db.updateTable('api_tokens').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();

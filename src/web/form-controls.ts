@@ -61,7 +61,7 @@ interface FieldOptions {
 
 interface InputOptions extends FieldOptions {
   /** A password field never shows a value again. */
-  type?: 'text' | 'number' | 'search' | 'url' | 'email' | 'password';
+  type?: 'text' | 'number' | 'search' | 'url' | 'email' | 'password' | 'date';
   min?: number;
   max?: number;
   maxlength?: number;

@@ -185,6 +185,8 @@ describe('TorrentPier import', { skip: !mariaDbAvailable() && 'mariadb-server is
             assert.equal(row.email, u.email);
             assert.equal(row.role, u.level === 1 ? 'admin' : u.level === 2 ? 'moderator' : 'user');
             assert.equal(row.status, u.banned ? 'banned' : u.active ? 'active' : 'pending');
+            assert.equal(row.ban_reason, u.banned ? 'spam & <abuse>' : null, 'the ban keeps its reason, without an end');
+            assert.equal(row.banned_until, null);
             assert.notEqual(row.password_hash, UNUSABLE_PASSWORD);
             assert.match(row.password_hash, u.scheme === 'bcrypt' ? /^\$2y\$/ : /^[0-9a-f]{32}$/);
             assert.equal(row.signature, `[i]sig of ${u.name}[/i] & more`);
@@ -361,7 +363,9 @@ describe('TorrentPier import', { skip: !mariaDbAvailable() && 'mariadb-server is
             assert.equal((await login(u.name, u.password)).statusCode, 200);
           }
           const banned = fixture.users.find((x) => x.banned)!;
-          assert.equal((await login(banned.name, banned.password)).statusCode, 403);
+          const refused = await login(banned.name, banned.password);
+          assert.equal(refused.statusCode, 403);
+          assert.equal(refused.json().error.message, 'This account has been banned: spam & <abuse>.');
           const inactive = fixture.users.find((x) => !x.active)!;
           assert.equal((await login(inactive.name, inactive.password)).statusCode, 403);
         });

@@ -37,6 +37,7 @@ const user = (over: Partial<UpstreamUser> = {}): UpstreamUser => ({
   user_points: 12.34,
   user_opt: 0,
   banned: false,
+  ban_reason: null,
   tracker: null,
   ...over,
 });

@@ -13,6 +13,7 @@ import * as importTorrentPier from './0011_import_torrentpier.ts';
 import * as searchIndex from './0012_search_index.ts';
 import * as privateMessages from './0013_private_messages.ts';
 import * as topicModeration from './0014_topic_moderation.ts';
+import * as bans from './0015_bans.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_users': users,
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '0012_search_index': searchIndex,
   '0013_private_messages': privateMessages,
   '0014_topic_moderation': topicModeration,
+  '0015_bans': bans,
 };

@@ -8,6 +8,7 @@ import type { ForumRow, TopicWithAuthor } from '../repository.ts';
 import type { PageRoutes } from '../../urls/semantic-routes.ts';
 import type { PageCache } from '../page-cache.ts';
 import type { ForumPresenter } from '../presenter.ts';
+import type { MemberBans } from '../member-bans.ts';
 import type { ProfileMailService } from '../profile-mail.ts';
 import type { Search } from '../search/service.ts';
 import type { ForumService } from '../service.ts';
@@ -20,6 +21,7 @@ export interface ForumPageDeps {
   users: UsersService;
   views: TopicViewCounter;
   profileMail: ProfileMailService;
+  bans: MemberBans;
   search: Search;
   /** Transfer, ratio, bonus and swarm figures on profiles. */
   trackerFigures: TrackerFigures;

@@ -1,4 +1,5 @@
-// `/profile/{slug}.{id}/`: a member's public profile. Every method shows it.
+// `/profile/{slug}.{id}/`: a member's public profile; moderators also find the
+// ban panel there (profile-ban.ts).
 import { formatBytes, formatPoints } from '../../tracker/figures.ts';
 import { formatRatio } from '../../tracker/ratio.ts';
 import { newMessagePath, profileEmailPath, profilePath, settingsPath } from '../../urls/paths.ts';
@@ -9,29 +10,31 @@ import { html } from '../../web/html.ts';
 import { sendPage } from '../../web/page.ts';
 import type { ForumPageDeps } from './deps.ts';
 import { loadMember } from './member.ts';
+import { banForms, banPanel, type ShowProfile } from './profile-ban.ts';
+import { okNotice } from '../../web/form.ts';
 
 const ROLE_NAMES = { user: null, moderator: 'Moderator', admin: 'Administrator' } as const;
 
-export function profilePage({ forum, presenter, users, addons, trackerFigures }: ForumPageDeps): EntityPage<UserRow> {
-  return {
-    load: (id) => loadMember(users, id),
-    path: (user) => profilePath({ id: user.id, name: user.username }),
-    async serve(request, reply, user, visit) {
-      const [posts, signature, tracker, addon] = await Promise.all([
-        forum.publishedPostsBy(user.id),
-        presenter.signature(user.signature),
-        trackerFigures.forUser(user.id),
-        addons?.profile === undefined ? '' : addons.profile(request, reply, user),
-      ]);
-      const member = { id: user.id, name: user.username };
-      const self = request.user?.id === user.id;
-      const role = ROLE_NAMES[user.role];
-      return sendPage(request, reply, {
-        title: user.username,
-        canonical: visit.canonicalPath,
-        body: html`<h1>${user.username}</h1>
+export function profilePage({ forum, presenter, users, addons, trackerFigures, bans }: ForumPageDeps): EntityPage<UserRow> {
+  const show: ShowProfile = async (request, reply, user, visit, failed) => {
+    const [posts, signature, tracker, addon] = await Promise.all([
+      forum.publishedPostsBy(user.id),
+      presenter.signature(user.signature),
+      trackerFigures.forUser(user.id),
+      addons?.profile === undefined ? '' : addons.profile(request, reply, user),
+    ]);
+    const member = { id: user.id, name: user.username };
+    const self = request.user?.id === user.id;
+    const role = ROLE_NAMES[user.role];
+    const notice = visit.query.get('ban');
+    return sendPage(request, reply, {
+      title: user.username,
+      canonical: visit.canonicalPath,
+      status: failed === undefined ? 200 : 422,
+      body: html`<h1>${user.username}</h1>
 ${role === null ? '' : html`<p class="badge">${role}</p>`}
-${user.status === 'banned' ? html`<p class="notice">This account has been banned.</p>` : ''}
+${notice === 'saved' && user.status === 'banned' ? okNotice(`${user.username} is banned.`) : notice === 'lifted' && user.status !== 'banned' ? okNotice(`The ban on ${user.username} is lifted.`) : ''}
+${user.status === 'banned' ? html`<p class="notice">${user.banned_until === null ? 'This account has been banned.' : `This account is banned until ${user.banned_until.slice(0, 10)}.`}</p>` : ''}
 <dl class="facts">
 <dt>Joined</dt><dd>${dateHtml(user.created_at)}</dd>
 <dt>Posts</dt><dd>${posts}</dd>
@@ -49,8 +52,14 @@ ${
     ? html`<p><a href="${settingsPath()}">Change your settings and signature</a></p>`
     : html`<ul class="actions"><li><a href="${newMessagePath({ to: user.username })}">Send ${user.username} a private message</a></li><li><a href="${profileEmailPath(member)}">Send ${user.username} an e-mail</a></li></ul>`
 }
-${addon}`,
-      });
-    },
+${addon}
+${bans.mayBan(request.user, user) ? banPanel(request, reply, user, visit, failed) : ''}`,
+    });
+  };
+  return {
+    load: (id) => loadMember(users, id),
+    path: (user) => profilePath({ id: user.id, name: user.username }),
+    serve: (request, reply, user, visit) => show(request, reply, user, visit),
+    forms: banForms(bans, show),
   };
 }

@@ -10,7 +10,7 @@ import type { Role, TrackerUserStatsTable, UsersTable, UserStatus } from '../../
 import { isPasskeyShape } from '../../tracker/passkeys.ts';
 import { emailKey, usernameKey } from '../../users/repository.ts';
 import { chunks, int, keep, skip, type ImportContext, type Mapped } from './context.ts';
-import { readQueryBatches } from './source.ts';
+import { readQueryBatches, tableColumns } from './source.ts';
 import { decodeEntities, firstTime } from './text.ts';
 
 export interface UpstreamUser {
@@ -27,6 +27,8 @@ export interface UpstreamUser {
   user_opt: number;
   /** From bb_banlist. */
   banned: boolean;
+  /** The ban's reason (`bb_banlist.ban_reason`, 2.4.0 and later), when banned. */
+  ban_reason: string | null;
   /** bb_bt_users; null when the user never had a passkey generated. */
   tracker: { auth_key: string; up: string[]; down: string } | null;
 }
@@ -118,6 +120,7 @@ export function mapUser(row: UpstreamUser, now: string): Mapped<MappedUser> {
         role: roleOf(row.user_level),
         status: statusOf(row),
         signature: decodeEntities(row.user_sig ?? ''),
+        ban_reason: row.banned ? row.ban_reason : null,
         message_mails: (row.user_opt & USER_NOTIFY_PM) !== 0,
         created_at: created,
         updated_at: created,
@@ -159,7 +162,7 @@ export function settleUnique(mapped: MappedUser, taken: { names: Set<string>; em
   return notes;
 }
 
-function upstreamUser(row: mysql.RowDataPacket, banned: ReadonlySet<number>): UpstreamUser {
+function upstreamUser(row: mysql.RowDataPacket, banned: ReadonlyMap<number, string | null>): UpstreamUser {
   const id = int(row['user_id']);
   return {
     user_id: id,
@@ -173,6 +176,7 @@ function upstreamUser(row: mysql.RowDataPacket, banned: ReadonlySet<number>): Up
     user_points: Number(row['user_points'] ?? 0),
     user_opt: int(row['user_opt']),
     banned: banned.has(id),
+    ban_reason: banned.get(id) ?? null,
     tracker:
       row['bt_user_id'] === null || row['bt_user_id'] === undefined
         ? null
@@ -219,16 +223,17 @@ async function takenKeys(ctx: ImportContext, batch: readonly MappedUser[]): Prom
   return { names, emails };
 }
 
-/** User ids with a ban (2.4.0 and later keep only user bans; older IP and e-mail bans have ban_userid 0). */
-async function readBans(ctx: ImportContext): Promise<Set<number>> {
-  const [rows] = await ctx.source.query<mysql.RowDataPacket[]>('SELECT ban_id, ban_userid FROM bb_banlist ORDER BY ban_id');
-  const banned = new Set<number>();
+/** User ids with a ban and its reason (2.4.0 and later keep only user bans, with a reason; older IP and e-mail bans have ban_userid 0). */
+async function readBans(ctx: ImportContext): Promise<Map<number, string | null>> {
+  const withReason = (await tableColumns(ctx.source, 'bb_banlist')).has('ban_reason');
+  const [rows] = await ctx.source.query<mysql.RowDataPacket[]>(`SELECT ban_id, ban_userid${withReason ? ', ban_reason' : ''} FROM bb_banlist ORDER BY ban_id`);
+  const banned = new Map<number, string | null>();
   ctx.report.table('bb_banlist');
   for (const row of rows) {
     ctx.report.read('bb_banlist');
     const id = int(row['ban_userid']);
     if (id > 0 && banned.has(id)) ctx.report.skipped('bb_banlist', 'a second ban of the same user', int(row['ban_id']));
-    else if (id > 0) banned.add(id);
+    else if (id > 0) banned.set(id, withReason ? decodeEntities(String(row['ban_reason'] ?? '')).trim() || null : null);
     else ctx.report.skipped('bb_banlist', 'an IP or e-mail ban: only bans of member accounts move', int(row['ban_id']));
   }
   return banned;
@@ -288,7 +293,7 @@ export async function importUsers(ctx: ImportContext, total: number): Promise<vo
     ctx.progress.advance(batch.length);
   }
   ctx.progress.finish();
-  for (const id of banned) {
+  for (const id of banned.keys()) {
     if (ctx.imported.users.has(id)) report.imported('bb_banlist');
     else report.skipped('bb_banlist', 'the banned user does not exist upstream', id);
   }

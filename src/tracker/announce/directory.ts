@@ -15,6 +15,7 @@ import type { RatioRule } from '../config.ts';
 import type { PasskeyService } from '../passkeys.ts';
 import { ratioVerdict } from '../ratio.ts';
 import { isFrozen, type TorrentStatus } from '../torrents/statuses.ts';
+import { banOver } from '../../users/ban.ts';
 import type { AnnounceDirectory, TrackerTorrent, TrackerUser } from './service.ts';
 
 export const TORRENTS_TOPIC = 'tracker_torrents';
@@ -47,7 +48,10 @@ export class TrackerDirectory implements AnnounceDirectory {
   readonly #torrentsById = new Map<number, TrackerTorrent[]>();
   #generation = 0;
   // Built and compiled once: a cache miss costs only the query itself.
-  readonly #userQuery: PreparedQuery<{ id: number }, { id: number; status: TrackerUser['status']; uploaded: number | null; downloaded: number | null }>;
+  readonly #userQuery: PreparedQuery<
+    { id: number },
+    { id: number; status: TrackerUser['status']; banned_until: string | null; uploaded: number | null; downloaded: number | null }
+  >;
   readonly #torrentQuery: PreparedQuery<
     { hex: string },
     { id: number; status: TorrentStatus; freeleech: TrackerTorrent['freeleech']; completed_count: number }
@@ -64,7 +68,7 @@ export class TrackerDirectory implements AnnounceDirectory {
       this.#db
         .selectFrom('users')
         .leftJoin('tracker_user_stats', 'tracker_user_stats.user_id', 'users.id')
-        .select(['users.id', 'users.status', 'tracker_user_stats.uploaded', 'tracker_user_stats.downloaded'])
+        .select(['users.id', 'users.status', 'users.banned_until', 'tracker_user_stats.uploaded', 'tracker_user_stats.downloaded'])
         .where('users.id', '=', slot('id')),
     );
     this.#torrentQuery = prepare(db, (slot) =>
@@ -89,7 +93,8 @@ export class TrackerDirectory implements AnnounceDirectory {
     if (cached !== undefined && cached.until > now) return cached;
     const [row] = await this.#userQuery({ id: userId });
     const facts = {
-      user: row === undefined ? null : { id: row.id, status: row.status },
+      // A ban whose end has passed no longer refuses the passkey (the login lifts it in the database).
+      user: row === undefined ? null : { id: row.id, status: row.status === 'banned' && banOver(row, new Date(now).toISOString()) ? 'active' : row.status },
       uploaded: row?.uploaded ?? 0,
       downloaded: row?.downloaded ?? 0,
       until: now + USER_TTL_MS,
