@@ -29,6 +29,10 @@ const ACTION_NAMES: Readonly<Record<LogEntry['action'], string>> = {
   delete_post: 'Deleted post',
   ban: 'Banned',
   unban: 'Lifted ban',
+  hide_post: 'Hid post',
+  restore_post: 'Restored post',
+  hide_topic: 'Hid topic',
+  restore_topic: 'Restored topic',
 };
 
 export const moderationLogPages: FastifyPluginAsyncTypebox<{ forum: ForumService }> = async (app, { forum }) => {

@@ -148,6 +148,9 @@ export interface TopicsTable {
   locked: FlagWithDefault;
   /** Listed first in its forum (migration 0014). */
   pinned: FlagWithDefault;
+  /** Hidden by a moderator (migration 0016): seen by moderators only, counted nowhere; null when shown. */
+  hidden_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
+  hidden_by: ColumnType<number | null, number | null | undefined, number | null>;
   posts_count: Generated<number>;
   views_count: Generated<number>;
   last_post_at: Timestamp;
@@ -164,6 +167,10 @@ export interface PostsTable {
   body: string;
   status: ContentStatus;
   held_by_filter_id: number | null;
+  /** Hidden by a moderator (migration 0016): seen by moderators only, counted nowhere; null when shown. */
+  hidden_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
+  hidden_by: ColumnType<number | null, number | null | undefined, number | null>;
+
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -379,7 +386,22 @@ export interface PrivateMessagesTable {
 }
 
 /** What a moderation log entry records (the migration's CHECK lists the same). */
-export type ModerationAction = 'approve' | 'reject' | 'lock' | 'unlock' | 'pin' | 'unpin' | 'move' | 'delete_topic' | 'delete_post' | 'ban' | 'unban';
+export type ModerationAction =
+  | 'approve'
+  | 'reject'
+  | 'lock'
+  | 'unlock'
+  | 'pin'
+  | 'unpin'
+  | 'move'
+  | 'delete_topic'
+  | 'delete_post'
+  | 'ban'
+  | 'unban'
+  | 'hide_post'
+  | 'restore_post'
+  | 'hide_topic'
+  | 'restore_topic';
 
 /** One moderator's action (migration 0014); ids without foreign keys, so an entry outlives its topic. */
 export interface ModerationLogTable {

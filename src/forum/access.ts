@@ -22,9 +22,11 @@ export function visibility(viewer: AuthUser | null): Visibility {
   return { viewerId: viewer?.id ?? null, seesAllPending: isStaff(viewer) };
 }
 
-/** Pending topics and posts are their author's and the moderators' only. */
-export function canSee(row: { status: ContentStatus; author_id: number | null }, viewer: AuthUser | null): boolean {
-  return row.status === 'published' || isStaff(viewer) || (viewer !== null && row.author_id === viewer.id);
+/** Pending topics and posts are their author's and the moderators' only; hidden ones the moderators' only. */
+export function canSee(row: { status: ContentStatus; author_id: number | null; hidden_at: string | null }, viewer: AuthUser | null): boolean {
+  if (isStaff(viewer)) return true;
+  if (row.hidden_at !== null) return false;
+  return row.status === 'published' || (viewer !== null && row.author_id === viewer.id);
 }
 
 export function assertMayEdit(authorId: number | null, editor: AuthUser): void {

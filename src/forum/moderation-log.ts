@@ -20,6 +20,10 @@ export const MODERATION_ACTIONS: readonly ModerationAction[] = [
   'delete_post',
   'ban',
   'unban',
+  'hide_post',
+  'restore_post',
+  'hide_topic',
+  'restore_topic',
 ];
 
 /** How long a post's start kept as the subject of its entry. */

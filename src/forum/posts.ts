@@ -81,6 +81,11 @@ export class Posts {
   async get(id: number, viewer: AuthUser | null): Promise<PostWithAuthor> {
     const post = await this.#repository.findPost(id);
     if (post === undefined || !canSee(post, viewer)) throw new ModelNotFoundError('Post', id);
+    // A post of a topic this viewer may not see (pending, hidden) is not theirs to see either.
+    if (!isStaff(viewer)) {
+      const topic = await this.#repository.findTopic(post.topic_id);
+      if (topic === undefined || !canSee(topic, viewer)) throw new ModelNotFoundError('Post', id);
+    }
     return post;
   }
 

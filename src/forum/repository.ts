@@ -18,13 +18,14 @@ export type PostWithAuthor = PostRow & Author & { author_signature: string | nul
 /** What a list of topics on a page shows of each: fewer columns than the API's row. */
 export type TopicInList = Pick<
   TopicRow,
-  'id' | 'title' | 'author_id' | 'guest_name' | 'status' | 'locked' | 'pinned' | 'posts_count' | 'views_count' | 'last_post_at'
+  'id' | 'title' | 'author_id' | 'guest_name' | 'status' | 'locked' | 'pinned' | 'hidden_at' | 'posts_count' | 'views_count' | 'last_post_at'
 > &
   Author;
 /** A list's "Last post … by …": the newest published post of a topic. */
 export type LastPost = Pick<PostRow, 'topic_id' | 'author_id' | 'guest_name' | 'created_at'> & Author & { post_id: number };
 /** What a topic page shows of a post: fewer columns than the API's row, read fifty at a time on every view. */
-export type PostOnPage = Pick<PostRow, 'id' | 'author_id' | 'guest_name' | 'body' | 'status' | 'created_at'> & Author & { author_signature: string | null };
+export type PostOnPage = Pick<PostRow, 'id' | 'author_id' | 'guest_name' | 'body' | 'status' | 'hidden_at' | 'created_at'> &
+  Author & { author_signature: string | null };
 /** A topic as a feed lists it: with its opening post's text and when that was last edited. */
 export type TopicInFeed = Pick<TopicRow, 'id' | 'forum_id' | 'title' | 'author_id' | 'created_at' | 'updated_at'> &
   Author & { body: string; body_updated_at: string };
@@ -164,6 +165,7 @@ export class ForumRepository {
         'topics.status',
         'topics.locked',
         'topics.pinned',
+        'topics.hidden_at',
         'topics.posts_count',
         'topics.views_count',
         'topics.last_post_at',
@@ -189,6 +191,7 @@ export class ForumRepository {
               .select('newest.id')
               .whereRef('newest.topic_id', '=', 't.id')
               .where('newest.status', '=', 'published')
+              .where('newest.hidden_at', 'is', null)
               .orderBy('newest.id', 'desc')
               .limit(1)
               .as('id'),
@@ -214,6 +217,7 @@ export class ForumRepository {
               .select('latest.id')
               .whereRef('latest.forum_id', '=', 'f.id')
               .where('latest.status', '=', 'published')
+              .where('latest.hidden_at', 'is', null)
               .orderBy('latest.last_post_at', 'desc')
               .orderBy('latest.id', 'desc')
               .limit(1)
@@ -242,6 +246,15 @@ export class ForumRepository {
     db: Db,
   ): Promise<void> {
     await db.updateTable('topics').set(values).where('id', '=', id).execute();
+  }
+
+  /** Hides a post or a topic (`by` a moderator), or shows it again (null). */
+  async setHidden(table: 'posts' | 'topics', id: number, hidden: { at: string; by: number } | null, db: Db): Promise<void> {
+    await db
+      .updateTable(table)
+      .set({ hidden_at: hidden?.at ?? null, hidden_by: hidden?.by ?? null })
+      .where('id', '=', id)
+      .execute();
   }
 
   async adjustTopicPosts(id: number, posts: number, db: Db): Promise<void> {
@@ -303,6 +316,7 @@ export class ForumRepository {
         'posts.guest_name',
         'posts.body',
         'posts.status',
+        'posts.hidden_at',
         'posts.created_at',
         'users.username as author_name',
         'users.signature as author_signature',
@@ -322,12 +336,14 @@ export class ForumRepository {
   }
 
   publishedPostsBy(authorId: number): Promise<number> {
-    return countOf(this.#db.selectFrom('posts').where('posts.author_id', '=', authorId).where('posts.status', '=', 'published'));
+    return countOf(
+      this.#db.selectFrom('posts').where('posts.author_id', '=', authorId).where('posts.status', '=', 'published').where('posts.hidden_at', 'is', null),
+    );
   }
 
   /** Published posts of a topic, whatever the topic's own status: what a topic brings to its forum when it is published. */
   publishedPostsIn(topicId: number, db: Db): Promise<number> {
-    return countOf(db.selectFrom('posts').where('posts.topic_id', '=', topicId).where('posts.status', '=', 'published'));
+    return countOf(db.selectFrom('posts').where('posts.topic_id', '=', topicId).where('posts.status', '=', 'published').where('posts.hidden_at', 'is', null));
   }
 
   /** The first post of a topic: its opening message. */
@@ -594,10 +610,11 @@ function isGuest(visibility: Visibility): boolean {
   return visibility.viewerId === null && !visibility.seesAllPending;
 }
 
-/** Published rows, plus the viewer's own pending ones, or every row for moderators. */
+/** Published rows, plus the viewer's own pending ones, never hidden ones; or every row for moderators. */
 export function visible(table: 'topics' | 'posts', visibility: Visibility): RawBuilder<boolean> {
   if (visibility.seesAllPending) return sql<boolean>`1 = 1`;
+  const shown = sql<boolean>`${sql.ref(`${table}.hidden_at`)} is null`;
   const published = sql<boolean>`${sql.ref(`${table}.status`)} = 'published'`;
-  if (visibility.viewerId === null) return published;
-  return sql<boolean>`(${published} or ${sql.ref(`${table}.author_id`)} = ${visibility.viewerId})`;
+  if (visibility.viewerId === null) return sql<boolean>`(${published} and ${shown})`;
+  return sql<boolean>`((${published} or ${sql.ref(`${table}.author_id`)} = ${visibility.viewerId}) and ${shown})`;
 }

@@ -33,6 +33,7 @@ export const TopicResource = Type.Object({
   status: Status,
   locked: Type.Boolean({ description: 'Only moderators reply' }),
   pinned: Type.Boolean({ description: 'Listed first in its forum' }),
+  hidden: Type.Boolean({ description: 'Hidden by a moderator: only moderators see it' }),
   posts_count: Type.Integer(),
   views_count: Type.Integer(),
   url: Type.String({ description: 'Semantic page path, e.g. /topic/hello-world.12/' }),
@@ -43,7 +44,9 @@ export const TopicResource = Type.Object({
 
 export const LogEntryResource = Type.Object({
   id: Type.Integer(),
-  action: Type.String({ description: 'approve, reject, lock, unlock, pin, unpin, move, delete_topic, delete_post, ban, unban' }),
+  action: Type.String({
+    description: 'approve, reject, lock, unlock, pin, unpin, move, delete_topic, delete_post, ban, unban, hide_post, restore_post, hide_topic, restore_topic',
+  }),
   moderator: Nullable(AuthorResource),
   member: Nullable(AuthorResource),
   forum: Nullable(Type.Object({ id: Type.Integer(), name: Nullable(Type.String({ description: 'Null once the forum is deleted' })) })),
@@ -76,6 +79,7 @@ export const PostResource = Type.Object({
   body: Type.String({ description: 'As written' }),
   body_html: Type.String({ description: 'As displayed' }),
   status: Status,
+  hidden: Type.Boolean({ description: 'Hidden by a moderator: only moderators see it' }),
   url: Type.String({ description: 'The post on its topic page' }),
   created_at: SecondsTimestamp,
   updated_at: SecondsTimestamp,
@@ -133,6 +137,7 @@ export function topicResource(row: TopicWithAuthor, displayTitle: string, titleH
     status: row.status,
     locked: Boolean(row.locked),
     pinned: Boolean(row.pinned),
+    hidden: row.hidden_at !== null,
     posts_count: row.posts_count,
     views_count: row.views_count,
     url: topicPath({ id: row.id, title: displayTitle }),
@@ -150,6 +155,7 @@ export function postResource(row: PostWithAuthor, bodyHtml: string, topic: { id:
     body: row.body,
     body_html: bodyHtml,
     status: row.status,
+    hidden: row.hidden_at !== null,
     url: postPath(topic, row.id),
     created_at: isoSeconds(row.created_at),
     updated_at: isoSeconds(row.updated_at),

@@ -313,6 +313,25 @@ export const forumRoutes: FastifyPluginAsyncTypebox<{ forum: ForumService; prese
   topicSwitch('pin', 'Pin a topic: listed first in its forum', (id, moderator) => forum.topicModeration.pin(id, moderator, true));
   topicSwitch('unpin', 'Unpin a topic', (id, moderator) => forum.topicModeration.pin(id, moderator, false));
 
+  topicSwitch('hide', 'Hide a topic: only moderators see it, counted nowhere', (id, moderator) => forum.hiding.topic(id, moderator, true));
+  topicSwitch('restore', 'Show a hidden topic again', (id, moderator) => forum.hiding.topic(id, moderator, false));
+
+  const postSwitch = (path: string, summary: string, hide: boolean) =>
+    app.post(
+      `/posts/:id/${path}`,
+      {
+        preValidation: requireRole(STAFF),
+        schema: { tags: ['moderation'], summary, security, params: IdParams, response: { 200: DataOf(PostResource), ...errorResponses(401, 403, 404, 422) } },
+      },
+      async (request) => {
+        const moderator = assertUser(request);
+        const post = await forum.hiding.post(request.params.id, moderator, hide);
+        return { data: await presenter.post(post, await forum.getTopic(post.topic_id, moderator)) };
+      },
+    );
+  postSwitch('hide', 'Hide a post: only moderators see it, counted nowhere', true);
+  postSwitch('restore', 'Show a hidden post again', false);
+
   app.post(
     '/topics/:id/move',
     {

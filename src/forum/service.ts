@@ -7,6 +7,7 @@
 //   posts.ts       posts and replies          repository.ts  every query (typed, Kysely)
 //   moderation.ts  the moderation queue
 //   topic-moderation.ts  lock, pin, move   moderation-log.ts  what moderators did
+//   hiding.ts      hide and restore posts and topics
 //   watchlist.ts   watchlist and reply mails
 //   unread.ts      members' read marks and unread posts
 //
@@ -22,6 +23,7 @@ import { Forums, type ForumInput } from './forums.ts';
 import { ModerationQueue } from './moderation.ts';
 import type { ModerationLog } from './moderation-log.ts';
 import { TopicModeration } from './topic-moderation.ts';
+import { Hiding } from './hiding.ts';
 import { Posts } from './posts.ts';
 import { Publishing } from './publishing.ts';
 import type { ForumRepository, ForumRow, PostOnPage, PostWithAuthor, TopicInList, TopicWithAuthor } from './repository.ts';
@@ -54,6 +56,7 @@ export class ForumService {
   readonly posts: Posts;
   readonly moderation: ModerationQueue;
   readonly topicModeration: TopicModeration;
+  readonly hiding: Hiding;
   readonly moderationLog: ModerationLog;
   readonly watchlist: Watchlist;
   readonly unread: Unread;
@@ -67,6 +70,7 @@ export class ForumService {
     this.posts = new Posts(repository, this.topics, publishing, this.watchlist, options, clock);
     this.moderationLog = options.moderationLog;
     this.topicModeration = new TopicModeration(repository, this.topics, options.moderationLog, clock);
+    this.hiding = new Hiding(repository, this.topics, this.posts, options.moderationLog, clock);
     this.moderation = new ModerationQueue({
       repository,
       topics: this.topics,

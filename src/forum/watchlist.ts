@@ -47,9 +47,9 @@ export class Watchlist {
     return this.#repository.watchedTopics(user.id, visibility(user), page.offset, page.perPage);
   }
 
-  /** Mails the topic's watchers about a published reply; none while the topic itself waits for moderation (they could not open it). */
+  /** Mails the topic's watchers about a published reply; none while the topic itself waits for moderation or is hidden (they could not open it). */
   async notify(topic: TopicWithAuthor, author: { id: number }, postId: number): Promise<void> {
-    if (topic.status !== 'published') return;
+    if (topic.status !== 'published' || topic.hidden_at !== null) return;
     const addresses = await this.#repository.watcherAddresses(topic.id, author.id);
     if (addresses.length === 0) return;
     const heading = await this.#naming.heading(topic);

@@ -14,6 +14,7 @@ import * as searchIndex from './0012_search_index.ts';
 import * as privateMessages from './0013_private_messages.ts';
 import * as topicModeration from './0014_topic_moderation.ts';
 import * as bans from './0015_bans.ts';
+import * as hiddenContent from './0016_hidden_content.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_users': users,
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '0013_private_messages': privateMessages,
   '0014_topic_moderation': topicModeration,
   '0015_bans': bans,
+  '0016_hidden_content': hiddenContent,
 };

@@ -82,9 +82,9 @@ export class AuthorLinks {
 
 const DELETED_USER = html`<span class="muted">Deleted user</span>`;
 
-/** "Pinned" and "Locked", where they apply: beside a topic's title on its page and in lists. */
-export function topicBadges(topic: { pinned: boolean | number; locked: boolean | number }): SafeHtml {
-  return html`${topic.pinned ? html` <span class="badge">Pinned</span>` : ''}${topic.locked ? html` <span class="badge">Locked</span>` : ''}`;
+/** "Pinned", "Locked" and (for moderators' eyes) "Hidden", where they apply: beside a topic's title on its page and in lists. */
+export function topicBadges(topic: { pinned: boolean | number; locked: boolean | number; hidden_at: string | null }): SafeHtml {
+  return html`${topic.pinned ? html` <span class="badge">Pinned</span>` : ''}${topic.locked ? html` <span class="badge">Locked</span>` : ''}${topic.hidden_at === null ? '' : html` <span class="badge">Hidden</span>`}`;
 }
 
 /** A form that is only a button (watch, unwatch): posts its hidden `fields` to `target`, the action's own address. */

@@ -1,17 +1,21 @@
 // The moderators' panel of a topic page (docs/moderation.md): lock or unlock,
-// pin or unpin, move to another forum, delete. Each is a form at its own
+// pin or unpin, hide or restore, move to another forum, delete; and the Hide
+// and Restore buttons under each post. Each is a form at its own
 // address below the topic (`…/lock/`, `…/move/`, …); members who are not
 // moderators get the 403 page from the service's check, guests the login.
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
 import { assertUser } from '../../auth/guard.ts';
 import type { AuthUser } from '../../auth/service.ts';
 import { ValidationError, type FieldErrors } from '../../http/errors.ts';
+import { IdParams } from '../../http/schemas.ts';
 import { forumPath, withQuery } from '../../urls/paths.ts';
 import { entityForm, type EntityForm, type PageVisit } from '../../urls/semantic-routes.ts';
 import { NoFields, failedNotice } from '../../web/form.ts';
 import { pageFormState, selectField } from '../../web/form-controls.ts';
 import { html, type SafeHtml } from '../../web/html.ts';
 import { csrfInput } from '../../web/page.ts';
+import { postPathOn } from '../resource.ts';
 import { ForumBodies } from '../routes.ts';
 import type { ForumService } from '../service.ts';
 import { buttonForm } from './parts.ts';
@@ -20,6 +24,23 @@ import type { TopicWithAuthor } from '../repository.ts';
 /** What the panel needs of the topic page's topic. */
 interface ShownTopic {
   row: TopicWithAuthor;
+}
+
+const PostChoice = Type.Object({ post_id: IdParams.properties.id });
+
+/**
+ * A post's Hide or Restore button. It belongs to one of the two forms of
+ * postModerationForms (the HTML `form` attribute), so the post list, which the
+ * page cache keeps for every moderator alike, holds no session's CSRF token.
+ */
+export function postModerationButton(postId: number, hidden: boolean): SafeHtml {
+  return html`<div class="actions"><button type="submit" class="secondary" form="${hidden ? 'restore-post' : 'hide-post'}" name="post_id" value="${postId}">${hidden ? 'Restore' : 'Hide'}<span class="visually-hidden"> post ${postId}</span></button></div>`;
+}
+
+/** The two forms the posts' buttons submit, outside the cached post list. */
+export function postModerationForms(request: FastifyRequest, reply: FastifyReply, path: string): SafeHtml {
+  return html`<form id="hide-post" method="post" action="${path}hide-post/" hidden>${csrfInput(request, reply)}</form>
+<form id="restore-post" method="post" action="${path}restore-post/" hidden>${csrfInput(request, reply)}</form>`;
 }
 
 /** How the topic page shows the panel again after a refused move (422). */
@@ -41,6 +62,7 @@ ${errors === undefined ? '' : failedNotice(undefined, errors, ['forum_id'])}
 <div class="actions">
 ${topic.row.locked ? buttonForm(request, reply, `${path}unlock/`, 'Unlock') : buttonForm(request, reply, `${path}lock/`, 'Lock')}
 ${topic.row.pinned ? buttonForm(request, reply, `${path}unpin/`, 'Unpin') : buttonForm(request, reply, `${path}pin/`, 'Pin')}
+${topic.row.hidden_at === null ? buttonForm(request, reply, `${path}hide/`, 'Hide topic') : buttonForm(request, reply, `${path}restore/`, 'Restore topic')}
 ${buttonForm(request, reply, `${path}delete/`, 'Delete topic')}
 </div>
 ${
@@ -58,6 +80,22 @@ ${selectField(pageFormState({}, errors), { name: 'forum_id', id: 'move-forum', l
 /** The panel's forms; each comes back to the topic (a deleted topic to its forum). */
 export function moderationForms<T extends ShownTopic>(forum: ForumService, showAgain: ShowAgain<T>): Array<EntityForm<T>> {
   const back = (reply: FastifyReply, visit: PageVisit) => reply.redirect(withQuery(visit.canonicalPath, visit.query), 303);
+  /** Hide or Restore under a post: the post's id comes with the button (postModerationButton). */
+  const postSwitch = (name: string, hide: boolean) =>
+    entityForm<T, typeof PostChoice>({
+      name,
+      body: PostChoice,
+      async submit(request, reply, topic, visit, body) {
+        try {
+          await forum.hiding.post(body.post_id, assertUser(request), hide);
+        } catch (error) {
+          if (error instanceof ValidationError) return showAgain(request, reply, topic, visit, error.errors);
+          throw error;
+        }
+        return reply.redirect(postPathOn(visit.canonicalPath, body.post_id), 303);
+      },
+      invalid: (request, reply, topic, visit, errors) => showAgain(request, reply, topic, visit, errors),
+    });
   const button = (name: string, act: (id: number, moderator: AuthUser) => Promise<unknown>) =>
     entityForm<T, typeof NoFields>({
       name,
@@ -73,6 +111,10 @@ export function moderationForms<T extends ShownTopic>(forum: ForumService, showA
     button('unlock', (id, moderator) => forum.topicModeration.lock(id, moderator, false)),
     button('pin', (id, moderator) => forum.topicModeration.pin(id, moderator, true)),
     button('unpin', (id, moderator) => forum.topicModeration.pin(id, moderator, false)),
+    button('hide', (id, moderator) => forum.hiding.topic(id, moderator, true)),
+    button('restore', (id, moderator) => forum.hiding.topic(id, moderator, false)),
+    postSwitch('hide-post', true),
+    postSwitch('restore-post', false),
     entityForm<T, typeof ForumBodies.move>({
       name: 'move',
       body: ForumBodies.move,

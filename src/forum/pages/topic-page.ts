@@ -38,7 +38,7 @@ import { filled, uncached, viewerKind, type Fragment } from '../page-cache.ts';
 import type { ForumPageDeps } from './deps.ts';
 import { AuthorLinks, breadcrumb, buttonForm, feedLinks, topicBadges } from './parts.ts';
 import { NoFields } from '../../web/form.ts';
-import { moderationForms, moderationPanel } from './topic-moderation.ts';
+import { moderationForms, moderationPanel, postModerationButton, postModerationForms } from './topic-moderation.ts';
 import { LOCKED_MESSAGE } from '../posts.ts';
 
 export const POSTS_PER_PAGE = PER_PAGE_DEFAULT;
@@ -115,6 +115,7 @@ export function topicPage({ forum, presenter, views, addons, pageCache }: ForumP
       body: html`${breadcrumb([{ label: parent.name, href: forumPath(parent) }])}
 <h1>${topic.heading.html}</h1>
 ${topicBadges(topic.row)}
+${topic.row.hidden_at === null ? '' : html`<p class="notice">This topic is hidden by a moderator: only moderators see it.</p>`}
 ${topic.row.status === 'pending' ? html`<p class="notice">This topic is waiting for moderation. Until a moderator approves it, only its author and the moderators can see it.</p>` : ''}
 <p class="muted">${counted(topic.row.posts_count, 'post', 'posts')} · ${counted(topic.row.views_count + views.unwritten(topic.row.id), 'view', 'views')}</p>
 ${failed?.form === 'watch' ? failedNotice(failed.refusal, failed.errors, []) : ''}
@@ -129,6 +130,7 @@ ${
 }
 ${mayRename ? renameForm(request, reply, topic, visit, failed?.form === 'rename' ? failed : undefined) : ''}
 ${moderator ? moderationPanel(request, reply, topic, visit, forums, failed?.form === 'moderation' ? failed.errors : undefined) : ''}
+${moderator ? postModerationForms(request, reply, visit.canonicalPath) : ''}
 ${addon}
 ${nav}
 ${filled(posts, () => '')}
@@ -149,6 +151,7 @@ ${replySection(request, reply, topic, visit, failed?.form === 'reply' ? failed :
           signature: signatures.get(row.author_signature ?? '')!,
           author: authors.link(row.author_id, row.author_name, row.guest_name),
           permalink: postPathOn(topic.heading.path, row.id),
+          moderated: isStaff(viewer) && index + (page - 1) * POSTS_PER_PAGE > 0,
         }),
       )}`;
       return { html: list, total: listed.total, data: listed.rows.at(-1)?.id ?? null };
@@ -266,15 +269,20 @@ interface PostParts {
   signature: SafeHtml;
   author: SafeHtml;
   permalink: string;
+  /** A moderator's view: a Hide or Restore button under the post (not under the opening post, hidden with its topic). */
+  moderated: boolean;
 }
 
 function postHtml(row: PostOnPage, parts: PostParts): SafeHtml {
   const pending = row.status === 'pending';
-  return html`<article class="post${pending ? ' pending' : ''}" id="post-${row.id}">
+  const hidden = row.hidden_at !== null;
+  return html`<article class="post${pending ? ' pending' : ''}${hidden ? ' hidden' : ''}" id="post-${row.id}">
 <header><span class="author">${parts.author}</span> <a class="permalink" href="${parts.permalink}">${timeHtml(row.created_at)}</a></header>
 ${pending ? html`<p class="badge">Waiting for moderation: only its author and the moderators see this post.</p>` : ''}
+${hidden ? html`<p class="badge">Hidden by a moderator: only moderators see this post.</p>` : ''}
 <div class="body">${parts.body}</div>
 ${parts.signature.value === '' ? '' : html`<footer class="signature">${parts.signature}</footer>`}
+${parts.moderated ? postModerationButton(row.id, hidden) : ''}
 </article>`;
 }
 

@@ -215,7 +215,9 @@ export class TorrentsRepository {
     if (filters.uploaderId !== undefined) query = query.where('torrents.uploader_id', '=', filters.uploaderId);
     if (!filters.includePendingTopics) {
       const viewerId = filters.viewerId;
-      query = query.where((eb) => eb.or([eb('topics.status', '=', 'published'), ...(viewerId !== null ? [eb('topics.author_id', '=', viewerId)] : [])]));
+      query = query
+        .where((eb) => eb.or([eb('topics.status', '=', 'published'), ...(viewerId !== null ? [eb('topics.author_id', '=', viewerId)] : [])]))
+        .where('topics.hidden_at', 'is', null);
     }
     return query;
   }

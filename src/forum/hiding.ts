@@ -1,0 +1,85 @@
+// Hiding instead of deleting (docs/moderation.md): a moderator hides a post
+// or a whole topic; it stays, marked, for moderators, and is gone for
+// everyone else (access.ts and repository.ts `visible` leave it out of
+// every read), its published posts taken out of the counters; restoring
+// puts everything back. A topic's opening post is hidden with its topic.
+// Each change is logged in its transaction; hiding what is hidden (or
+// restoring what is shown) changes and logs nothing.
+import type { AuthUser } from '../auth/service.ts';
+import { type Clock, isoNow } from '../clock.ts';
+import { ApiError, ValidationError } from '../http/errors.ts';
+import { isStaff } from './access.ts';
+import type { ModerationLog } from './moderation-log.ts';
+import type { Posts } from './posts.ts';
+import type { ForumRepository, PostWithAuthor, TopicWithAuthor } from './repository.ts';
+import type { Topics } from './topics.ts';
+
+export class Hiding {
+  readonly #repository: ForumRepository;
+  readonly #topics: Topics;
+  readonly #posts: Posts;
+  readonly #log: ModerationLog;
+  readonly #clock: Clock;
+
+  constructor(repository: ForumRepository, topics: Topics, posts: Posts, log: ModerationLog, clock: Clock) {
+    this.#repository = repository;
+    this.#topics = topics;
+    this.#posts = posts;
+    this.#log = log;
+    this.#clock = clock;
+  }
+
+  async post(id: number, moderator: AuthUser, hide: boolean): Promise<PostWithAuthor> {
+    assertModerator(moderator);
+    const post = await this.#posts.get(id, moderator);
+    if ((post.hidden_at !== null) === hide) return post;
+    if ((await this.#repository.firstPostId(post.topic_id)) === id) {
+      throw ValidationError.field('post', 'The first post opens the topic; hide the topic instead.');
+    }
+    await this.#repository.transaction(async (trx) => {
+      const at = isoNow(this.#clock);
+      const topic = await this.#repository.findTopic(post.topic_id, trx);
+      await this.#repository.setHidden('posts', id, hide ? { at, by: moderator.id } : null, trx);
+      // A published post in a shown, published topic is counted: hiding takes it out, restoring puts it back.
+      if (post.status === 'published' && topic?.status === 'published' && topic.hidden_at === null) {
+        await this.#repository.adjustTopicPosts(post.topic_id, hide ? -1 : 1, trx);
+        await this.#repository.adjustForumCounts(topic.forum_id, 0, hide ? -1 : 1, trx);
+      }
+      await this.#log.record(
+        {
+          actorId: moderator.id,
+          action: hide ? 'hide_post' : 'restore_post',
+          forumId: topic?.forum_id ?? null,
+          topicId: post.topic_id,
+          postId: id,
+          subject: post.body,
+        },
+        at,
+        trx,
+      );
+    });
+    return this.#posts.get(id, moderator);
+  }
+
+  async topic(id: number, moderator: AuthUser, hide: boolean): Promise<TopicWithAuthor> {
+    assertModerator(moderator);
+    const topic = await this.#topics.get(id, moderator);
+    if ((topic.hidden_at !== null) === hide) return topic;
+    await this.#repository.transaction(async (trx) => {
+      const at = isoNow(this.#clock);
+      await this.#repository.setHidden('topics', id, hide ? { at, by: moderator.id } : null, trx);
+      if (topic.status === 'published')
+        await this.#repository.adjustForumCounts(topic.forum_id, hide ? -1 : 1, hide ? -topic.posts_count : topic.posts_count, trx);
+      await this.#log.record(
+        { actorId: moderator.id, action: hide ? 'hide_topic' : 'restore_topic', forumId: topic.forum_id, topicId: id, subject: topic.title },
+        at,
+        trx,
+      );
+    });
+    return this.#topics.get(id, moderator);
+  }
+}
+
+function assertModerator(user: AuthUser): void {
+  if (!isStaff(user)) throw new ApiError('FORBIDDEN', 'Only moderators can hide and restore.');
+}
