@@ -3,7 +3,8 @@
 // (hx-confirm) and sends `confirmed` itself.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { html, type SafeHtml } from '../web/html.ts';
-import { csrfInput, localPath } from '../web/page.ts';
+import { localPath } from '../http/local-path.ts';
+import { csrfInput } from '../web/page.ts';
 import { sendAdminPage, type SectionId } from './layout.ts';
 import { flag, text, type SubmittedForm } from '../web/form.ts';
 

@@ -4,7 +4,7 @@ import type { FastifyReply } from 'fastify';
 import { html, type SafeHtml } from '../web/html.ts';
 import type { NoticeKind } from './flash.ts';
 
-export { isHtmx } from '../web/page.ts';
+export { isHtmx } from '../http/htmx.ts';
 
 export function sendFragment(reply: FastifyReply, fragment: SafeHtml, status = 200): FastifyReply {
   return reply.code(status).type('text/html; charset=utf-8').header('cache-control', 'no-store').header('vary', 'HX-Request').send(fragment.value);

@@ -9,7 +9,8 @@ import type {} from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Role } from '../db/schema.ts';
 import { ApiError } from '../http/errors.ts';
-import { isHtmx, localPath } from '../web/page.ts';
+import { isHtmx } from '../http/htmx.ts';
+import { localPath } from '../http/local-path.ts';
 import type { AuthService, AuthUser, Credentials } from './service.ts';
 
 declare module 'fastify' {

@@ -120,3 +120,14 @@ export interface ErrorEnvelope {
 export function errorEnvelope(code: ErrorCode, message: string, details: Record<string, unknown> | null = null): ErrorEnvelope {
   return { success: false, message, error: { code, message, details } };
 }
+
+/**
+ * A submission refused for a reason that is not in its fields (an expired
+ * CSRF token: 403; posting too fast: 429). The page shows the form again
+ * with what was typed, the message above it, and this status.
+ */
+export interface FormRefusal {
+  status: number;
+  message: string;
+  headers?: Record<string, string>;
+}

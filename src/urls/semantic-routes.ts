@@ -27,7 +27,7 @@ import { EXPIRED_FORM, csrfMismatch, csrfTokenAccepted } from '../auth/csrf.ts';
 import { ApiError, type FieldErrors } from '../http/errors.ts';
 import { origin } from '../http/pagination.ts';
 import { fieldErrors, formValidatorCompiler } from '../http/validation.ts';
-import type { FormRefusal } from '../web/form.ts';
+import type { FormRefusal } from '../http/errors.ts';
 import { requirePageUser } from '../auth/guard.ts';
 import { legacyTarget } from './legacy.ts';
 import { FRAGMENT_KEY, parseSemanticSegment, withQuery } from './paths.ts';

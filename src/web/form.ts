@@ -6,7 +6,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { FloodError } from '../auth/flood-control.ts';
-import { ApiError, ValidationError, type FieldErrors } from '../http/errors.ts';
+import { ApiError, ValidationError, type FieldErrors, type FormRefusal } from '../http/errors.ts';
 import { loginPath } from '../urls/paths.ts';
 import { html, type SafeHtml } from './html.ts';
 import { sendPage } from './page.ts';
@@ -31,17 +31,6 @@ export function okNotice(message: string): SafeHtml {
 
 /** The body of a form that is only a button (watch, delete, mark all read). */
 export const NoFields = Type.Object({});
-
-/**
- * A submission refused for a reason that is not in its fields (an expired
- * CSRF token: 403; posting too fast: 429). The page shows the form again
- * with what was typed, the message above it, and this status.
- */
-export interface FormRefusal {
-  status: number;
-  message: string;
-  headers?: Record<string, string>;
-}
 
 export type Attempt<T> = { ok: true; value: T } | { ok: false; errors: FieldErrors; refusal?: FormRefusal };
 

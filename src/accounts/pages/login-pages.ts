@@ -4,7 +4,8 @@ import { Type } from 'typebox';
 import { ApiError } from '../../http/errors.ts';
 import { checkForm } from '../../http/validation.ts';
 import { html } from '../../web/html.ts';
-import { csrfInput, localPath, sendPage } from '../../web/page.ts';
+import { localPath } from '../../http/local-path.ts';
+import { csrfInput, sendPage } from '../../web/page.ts';
 import { SESSION_COOKIE } from '../../auth/guard.ts';
 import type { AuthService } from '../../auth/service.ts';
 

@@ -23,8 +23,8 @@ import {
   outdatedForm,
   sessionEndedPage,
   submittedText,
-  type FormRefusal,
 } from '../../web/form.ts';
+import type { FormRefusal } from '../../http/errors.ts';
 import { pageFormState, textArea, textInput } from '../../web/form-controls.ts';
 import { html, type SafeHtml } from '../../web/html.ts';
 import { csrfInput, sendPage } from '../../web/page.ts';

@@ -34,7 +34,7 @@ const PostChoice = Type.Object({ post_id: IdParams.properties.id });
  * page cache keeps for every moderator alike, holds no session's CSRF token.
  */
 export function postModerationButton(postId: number, hidden: boolean): SafeHtml {
-  return html`<div class="actions"><button type="submit" class="secondary" form="${hidden ? 'restore-post' : 'hide-post'}" name="post_id" value="${postId}">${hidden ? 'Restore' : 'Hide'}<span class="visually-hidden"> post ${postId}</span></button></div>`;
+  return html`<button type="submit" class="secondary" form="${hidden ? 'restore-post' : 'hide-post'}" name="post_id" value="${postId}">${hidden ? 'Restore' : 'Hide'}<span class="visually-hidden"> post ${postId}</span></button>`;
 }
 
 /** The two forms the posts' buttons submit, outside the cached post list. */

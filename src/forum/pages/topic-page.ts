@@ -10,21 +10,12 @@ import { assertUser, requirePageUser } from '../../auth/guard.ts';
 import type { AuthUser } from '../../auth/service.ts';
 import type { FieldErrors } from '../../http/errors.ts';
 import { PER_PAGE_DEFAULT } from '../../http/pagination.ts';
-import { forumPath, loginPath, parseId, topicFeedPath, topicUnreadPath, withQuery } from '../../urls/paths.ts';
+import { forumPath, parseId, topicFeedPath, topicUnreadPath, withQuery } from '../../urls/paths.ts';
 import { entityForm, pageNotFound, type EntityForm, type EntityPage, type PageVisit } from '../../urls/semantic-routes.ts';
 import { csrfMismatch } from '../../auth/csrf.ts';
-import {
-  OUTDATED_FORM_REFUSAL,
-  attempt,
-  failedNotice,
-  failedStatus,
-  formerAction,
-  outdatedForm,
-  sessionEndedPage,
-  submittedText,
-  type FormRefusal,
-} from '../../web/form.ts';
-import { pageFormState, textArea, textInput } from '../../web/form-controls.ts';
+import { OUTDATED_FORM_REFUSAL, attempt, failedNotice, failedStatus, formerAction, outdatedForm, sessionEndedPage, submittedText } from '../../web/form.ts';
+import type { FormRefusal } from '../../http/errors.ts';
+import { pageFormState, textInput } from '../../web/form-controls.ts';
 import { counted, timeHtml } from '../../web/format.ts';
 import { html, type SafeHtml } from '../../web/html.ts';
 import { lastPage, pageNav, requestedPage } from '../../web/page-nav.ts';
@@ -32,14 +23,14 @@ import { csrfInput, sendPage } from '../../web/page.ts';
 import type { PostOnPage, TopicWithAuthor } from '../repository.ts';
 import type { TopicHeading } from '../presenter.ts';
 import { postPathOn } from '../resource.ts';
-import { ForumBodies, POST_BODY_MAX, TOPIC_TITLE_MAX } from '../routes.ts';
+import { ForumBodies, TOPIC_TITLE_MAX } from '../routes.ts';
 import { isStaff } from '../service.ts';
 import { filled, uncached, viewerKind, type Fragment } from '../page-cache.ts';
 import type { ForumPageDeps } from './deps.ts';
 import { AuthorLinks, breadcrumb, buttonForm, feedLinks, topicBadges } from './parts.ts';
 import { NoFields } from '../../web/form.ts';
 import { moderationForms, moderationPanel, postModerationButton, postModerationForms } from './topic-moderation.ts';
-import { LOCKED_MESSAGE } from '../posts.ts';
+import { ReplyForm, mayReply, quoteLink, quotedDraft, replySection } from './reply-form.ts';
 
 export const POSTS_PER_PAGE = PER_PAGE_DEFAULT;
 
@@ -59,6 +50,8 @@ interface FailedForm {
   errors: FieldErrors;
   /** Refused as a whole (expired form 403, posting too fast 429) rather than for its fields. */
   refusal?: FormRefusal;
+  /** The reply as it will read: the Preview button, not a failure (200). */
+  preview?: SafeHtml;
 }
 
 /** The forms where members type text, as a draft names them when their login ended (sessionEndedPage). */
@@ -103,6 +96,9 @@ export function topicPage({ forum, presenter, views, addons, pageCache }: ForumP
     const href = (n: number) => withQuery(visit.canonicalPath, n === 1 ? {} : { page: n });
     const nav = pageNav(page, last, href, 'Pages of this topic');
     const mayRename = viewer !== null && (isStaff(viewer) || viewer.id === topic.row.author_id);
+    // A Quote link fills the form (reply-form.ts); a failed or previewed reply shows what was typed instead.
+    const quoted =
+      failed === undefined && viewer !== null && mayReply(viewer, topic.row) ? await quotedDraft(forum, topic.row, viewer, visit.query) : undefined;
 
     return sendPage(request, reply, {
       title: page === 1 ? topic.heading.title : `${topic.heading.title} (page ${page})`,
@@ -111,7 +107,7 @@ export function topicPage({ forum, presenter, views, addons, pageCache }: ForumP
       ...(topic.row.status === 'published'
         ? { head: feedLinks(`Newest posts in ${topic.heading.title}`, (format) => topicFeedPath({ id: topic.row.id, title: topic.heading.title }, format)) }
         : {}),
-      status: failed === undefined ? 200 : failedStatus(reply, failed.refusal),
+      status: failed === undefined || failed.preview !== undefined ? 200 : failedStatus(reply, failed.refusal),
       body: html`${breadcrumb([{ label: parent.name, href: forumPath(parent) }])}
 <h1>${topic.heading.html}</h1>
 ${topicBadges(topic.row)}
@@ -135,7 +131,7 @@ ${addon}
 ${nav}
 ${filled(posts, () => '')}
 ${nav}
-${replySection(request, reply, topic, visit, failed?.form === 'reply' ? failed : undefined)}`,
+${replySection(request, reply, topic.row, visit, failed?.form === 'reply' ? failed : quoted)}`,
     });
   }
 
@@ -145,6 +141,7 @@ ${replySection(request, reply, topic, visit, failed?.form === 'reply' ? failed :
       const listed = await forum.postsOf(topic.row, viewer, { page, perPage: POSTS_PER_PAGE, offset: (page - 1) * POSTS_PER_PAGE });
       const [bodies, signatures] = await Promise.all([presenter.bodies(listed.rows), signaturesOf(listed.rows)]);
       const authors = new AuthorLinks();
+      const quotable = mayReply(viewer, topic.row);
       const list = html`${listed.rows.map((row, index) =>
         postHtml(row, {
           body: bodies[index]!,
@@ -152,6 +149,7 @@ ${replySection(request, reply, topic, visit, failed?.form === 'reply' ? failed :
           author: authors.link(row.author_id, row.author_name, row.guest_name),
           permalink: postPathOn(topic.heading.path, row.id),
           moderated: isStaff(viewer) && index + (page - 1) * POSTS_PER_PAGE > 0,
+          quote: quotable ? quoteLink(topic.heading.path, row.id) : undefined,
         }),
       )}`;
       return { html: list, total: listed.total, data: listed.rows.at(-1)?.id ?? null };
@@ -212,8 +210,17 @@ ${replySection(request, reply, topic, visit, failed?.form === 'reply' ? failed :
   const forms: Array<EntityForm<LoadedTopic>> = [
     topicForm({
       name: 'reply',
-      body: ForumBodies.post,
+      body: ReplyForm,
       async submit(request, reply, topic, visit, body) {
+        if (body.preview !== undefined) {
+          const [preview] = await presenter.bodies([{ body: body.body }]);
+          return show(request, reply, topic, visit, {
+            form: 'reply',
+            values: submittedText(request.body),
+            errors: {},
+            ...(preview === undefined ? {} : { preview }),
+          });
+        }
         const posted = await attempt(() => forum.reply(topic.row.id, assertUser(request), body.body));
         if (!posted.ok)
           return show(request, reply, topic, visit, { form: 'reply', values: submittedText(request.body), errors: posted.errors, refusal: posted.refusal });
@@ -271,6 +278,8 @@ interface PostParts {
   permalink: string;
   /** A moderator's view: a Hide or Restore button under the post (not under the opening post, hidden with its topic). */
   moderated: boolean;
+  /** "Quote", for those who may reply. */
+  quote: SafeHtml | undefined;
 }
 
 function postHtml(row: PostOnPage, parts: PostParts): SafeHtml {
@@ -282,7 +291,7 @@ ${pending ? html`<p class="badge">Waiting for moderation: only its author and th
 ${hidden ? html`<p class="badge">Hidden by a moderator: only moderators see this post.</p>` : ''}
 <div class="body">${parts.body}</div>
 ${parts.signature.value === '' ? '' : html`<footer class="signature">${parts.signature}</footer>`}
-${parts.moderated ? postModerationButton(row.id, hidden) : ''}
+${parts.quote === undefined && !parts.moderated ? '' : html`<div class="actions">${parts.quote ?? ''}${parts.moderated ? postModerationButton(row.id, hidden) : ''}</div>`}
 </article>`;
 }
 
@@ -295,24 +304,6 @@ ${textInput(pageFormState({ title: failed?.values['title'] ?? topic.row.title },
 <div><button type="submit">Save title</button></div>
 </form>
 </details>`;
-}
-
-function replySection(request: FastifyRequest, reply: FastifyReply, topic: LoadedTopic, visit: PageVisit, failed: FailedForm | undefined): SafeHtml {
-  const locked = Boolean(topic.row.locked);
-  if (locked && !isStaff(request.user)) return html`<p class="notice">${LOCKED_MESSAGE}</p>`;
-  if (request.user === null) {
-    return html`<p><a href="${loginPath({ next: visit.canonicalPath })}">Log in</a> to reply.</p>`;
-  }
-  return html`<section aria-labelledby="reply-heading">
-<h2 id="reply-heading">Reply</h2>
-${locked ? html`<p class="muted">This topic is locked: members cannot reply, moderators still can.</p>` : ''}
-${failed === undefined ? '' : failedNotice(failed.refusal, failed.errors, ['body'])}
-<form method="post" action="${visit.canonicalPath}reply/" class="stacked">
-${csrfInput(request, reply)}
-${textArea(pageFormState(failed?.values, failed?.errors), { name: 'body', label: 'Your reply', required: true, maxlength: POST_BODY_MAX, rows: 8 })}
-<div><button type="submit">Post reply</button></div>
-</form>
-</section>`;
 }
 
 /**

@@ -1,0 +1,75 @@
+// The topic page's reply form (docs/formatting.md): a "Quote" link under each
+// post opens the page with the form filled with `[quote="Name"]…[/quote]`
+// (`?post={id}&quote={id}#reply-heading`, no JavaScript), and "Preview" shows
+// the reply as it will read (replacement rules, BBCode, emoji) above the form
+// without posting it.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { isStaff } from '../access.ts';
+import type { AuthUser } from '../../auth/service.ts';
+import type { FieldErrors } from '../../http/errors.ts';
+import { loginPath, parseId, withQuery, FRAGMENT_KEY } from '../../urls/paths.ts';
+import type { PageVisit } from '../../urls/semantic-routes.ts';
+import { failedNotice } from '../../web/form.ts';
+import type { FormRefusal } from '../../http/errors.ts';
+import { pageFormState, textArea } from '../../web/form-controls.ts';
+import { html, type SafeHtml } from '../../web/html.ts';
+import { csrfInput } from '../../web/page.ts';
+import { LOCKED_MESSAGE } from '../posts.ts';
+import type { TopicWithAuthor } from '../repository.ts';
+import { ForumBodies, POST_BODY_MAX } from '../routes.ts';
+import type { ForumService } from '../service.ts';
+
+/** The reply's body, and `preview` when the Preview button sent it. */
+export const ReplyForm = Type.Object({
+  body: ForumBodies.post.properties.body,
+  preview: Type.Optional(Type.String({ maxLength: 16, description: 'Present: show the reply, post nothing' })),
+});
+
+/** What the form shows again: what was typed, why it was not posted, or its preview. */
+export interface ReplyDraft {
+  values: Record<string, string>;
+  errors: FieldErrors;
+  refusal?: FormRefusal;
+  preview?: SafeHtml;
+}
+
+/** Who may reply here: members, and only moderators to a locked topic. */
+export function mayReply(viewer: AuthUser | null, topic: Pick<TopicWithAuthor, 'locked'>): boolean {
+  return viewer !== null && (!topic.locked || isStaff(viewer));
+}
+
+/** "Quote" under a post: the page holding the post, with the form filled. */
+export function quoteLink(topicPath: string, postId: number): SafeHtml {
+  return html`<a class="quote" href="${withQuery(topicPath, { post: postId, quote: postId, [FRAGMENT_KEY]: 'reply-heading' })}">Quote<span class="visually-hidden"> post ${postId}</span></a>`;
+}
+
+/** The form filled with the quoted post (`?quote=`), when it is one of this topic's posts the viewer sees. */
+export async function quotedDraft(forum: ForumService, topic: TopicWithAuthor, viewer: AuthUser, query: URLSearchParams): Promise<ReplyDraft | undefined> {
+  const quote = query.get('quote');
+  const postId = quote === null ? null : parseId(quote);
+  if (postId === null) return undefined;
+  const post = await forum.getPost(postId, viewer).catch(() => undefined);
+  if (post === undefined || post.topic_id !== topic.id) return undefined;
+  const name = post.author_name ?? post.guest_name ?? 'Guest';
+  return { values: { body: `[quote="${name.replaceAll('"', "'")}"]${post.body}[/quote]\n` }, errors: {} };
+}
+
+export function replySection(request: FastifyRequest, reply: FastifyReply, topic: TopicWithAuthor, visit: PageVisit, draft: ReplyDraft | undefined): SafeHtml {
+  if (topic.locked && !isStaff(request.user)) return html`<p class="notice">${LOCKED_MESSAGE}</p>`;
+  if (request.user === null) {
+    return html`<p><a href="${loginPath({ next: visit.canonicalPath })}">Log in</a> to reply.</p>`;
+  }
+  const failed = draft !== undefined && (Object.keys(draft.errors).length > 0 || draft.refusal !== undefined);
+  return html`<section aria-labelledby="reply-heading">
+<h2 id="reply-heading">Reply</h2>
+${topic.locked ? html`<p class="muted">This topic is locked: members cannot reply, moderators still can.</p>` : ''}
+${failed ? failedNotice(draft.refusal, draft.errors, ['body']) : ''}
+${draft?.preview === undefined ? '' : html`<section class="preview" aria-labelledby="preview-heading"><h3 id="preview-heading">Preview</h3><div class="post"><div class="body">${draft.preview}</div></div><p class="muted">Not posted yet: post it with the button below the form.</p></section>`}
+<form method="post" action="${visit.canonicalPath}reply/" class="stacked">
+${csrfInput(request, reply)}
+${textArea(pageFormState(draft?.values, draft?.errors), { name: 'body', label: 'Your reply', required: true, maxlength: POST_BODY_MAX, rows: 8 })}
+<div class="actions"><button type="submit">Post reply</button><button type="submit" name="preview" value="1" class="secondary">Preview</button></div>
+</form>
+</section>`;
+}
