@@ -170,9 +170,19 @@ export interface PostsTable {
   /** Hidden by a moderator (migration 0016): seen by moderators only, counted nowhere; null when shown. */
   hidden_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
   hidden_by: ColumnType<number | null, number | null | undefined, number | null>;
-
+  /** When its text was last edited (migration 0017): the "edited" marker; null when never. */
+  edited_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
+}
+
+/** A text a post's edit replaced (migration 0017), for moderators. */
+export interface PostRevisionsTable {
+  id: Generated<number>;
+  post_id: number;
+  body: string;
+  editor_id: number | null;
+  replaced_at: Timestamp;
 }
 
 export interface WatchlistTable {
@@ -454,4 +464,5 @@ export interface Database {
   search_backfill: SearchBackfillTable;
   private_messages: PrivateMessagesTable;
   moderation_log: ModerationLogTable;
+  post_revisions: PostRevisionsTable;
 }

@@ -8,7 +8,7 @@ import type { PageRequest } from '../http/pagination.ts';
 import { assertMayEdit, canSee, isStaff, visibility, type Listed } from './access.ts';
 import type { ModerationLog } from './moderation-log.ts';
 import type { Publishing } from './publishing.ts';
-import type { ForumRepository, PostOnPage, PostWithAuthor, TopicWithAuthor } from './repository.ts';
+import type { ForumRepository, PostOnPage, PostRevision, PostWithAuthor, TopicWithAuthor } from './repository.ts';
 import type { SearchRepository } from './search/repository.ts';
 import type { Topics } from './topics.ts';
 import type { Watchlist } from './watchlist.ts';
@@ -122,12 +122,23 @@ export class Posts {
     const screened = await this.#publishing.screenField(errors, 'body', body, 'posts');
     errors.throwIfAny();
 
+    // The same text again changes nothing: no revision, no "edited" marker.
+    if (body === post.body) return post;
     await this.#repository.transaction(async (trx) => {
-      await this.#repository.updatePost(id, { body, updated_at: isoNow(this.#clock) }, trx);
+      const now = isoNow(this.#clock);
+      await this.#repository.insertRevision({ post_id: id, body: post.body, editor_id: editor.id, replaced_at: now }, trx);
+      await this.#repository.updatePost(id, { body, updated_at: now, edited_at: now }, trx);
       await this.#searchIndex.refresh(trx, [id]);
       if (screened.heldBy !== null) await this.#publishing.hold(trx, id, screened.heldBy);
     });
     return this.get(id, editor);
+  }
+
+  /** The texts the post's edits replaced, newest first: moderators only. */
+  async revisions(id: number, viewer: AuthUser): Promise<PostRevision[]> {
+    if (!isStaff(viewer)) throw new ApiError('FORBIDDEN', 'Only moderators can read earlier versions.');
+    await this.get(id, viewer);
+    return this.#repository.postRevisions(id);
   }
 
   async delete(id: number, viewer: AuthUser): Promise<void> {

@@ -4,7 +4,7 @@
 import { sql, type Kysely, type RawBuilder, type Selectable, type SelectQueryBuilder, type Transaction } from 'kysely';
 import { countOf } from '../db/count.ts';
 import { prepare, type PreparedQuery } from '../db/prepared.ts';
-import type { ContentStatus, Database, ForumsTable, PostsTable, TopicsTable } from '../db/schema.ts';
+import type { ContentStatus, Database, ForumsTable, PostRevisionsTable, PostsTable, TopicsTable } from '../db/schema.ts';
 
 export type ForumRow = Selectable<ForumsTable>;
 export type TopicRow = Selectable<TopicsTable>;
@@ -21,10 +21,12 @@ export type TopicInList = Pick<
   'id' | 'title' | 'author_id' | 'guest_name' | 'status' | 'locked' | 'pinned' | 'hidden_at' | 'posts_count' | 'views_count' | 'last_post_at'
 > &
   Author;
+/** A text an edit replaced. */
+export type PostRevision = Pick<Selectable<PostRevisionsTable>, 'id' | 'body' | 'editor_id' | 'replaced_at'> & { editor_name: string | null };
 /** A list's "Last post … by …": the newest published post of a topic. */
 export type LastPost = Pick<PostRow, 'topic_id' | 'author_id' | 'guest_name' | 'created_at'> & Author & { post_id: number };
 /** What a topic page shows of a post: fewer columns than the API's row, read fifty at a time on every view. */
-export type PostOnPage = Pick<PostRow, 'id' | 'author_id' | 'guest_name' | 'body' | 'status' | 'hidden_at' | 'created_at'> &
+export type PostOnPage = Pick<PostRow, 'id' | 'author_id' | 'guest_name' | 'body' | 'status' | 'hidden_at' | 'edited_at' | 'created_at'> &
   Author & { author_signature: string | null };
 /** A topic as a feed lists it: with its opening post's text and when that was last edited. */
 export type TopicInFeed = Pick<TopicRow, 'id' | 'forum_id' | 'title' | 'author_id' | 'created_at' | 'updated_at'> &
@@ -317,6 +319,7 @@ export class ForumRepository {
         'posts.body',
         'posts.status',
         'posts.hidden_at',
+        'posts.edited_at',
         'posts.created_at',
         'users.username as author_name',
         'users.signature as author_signature',
@@ -380,9 +383,25 @@ export class ForumRepository {
       .executeTakeFirstOrThrow();
   }
 
+  /** Keeps the text an edit replaces. */
+  async insertRevision(revision: { post_id: number; body: string; editor_id: number; replaced_at: string }, db: Db): Promise<void> {
+    await db.insertInto('post_revisions').values(revision).execute();
+  }
+
+  /** The texts a post's edits replaced, newest first, with who edited. */
+  postRevisions(postId: number): Promise<PostRevision[]> {
+    return this.#db
+      .selectFrom('post_revisions as r')
+      .leftJoin('users as u', 'u.id', 'r.editor_id')
+      .select(['r.id', 'r.body', 'r.editor_id', 'r.replaced_at', 'u.username as editor_name'])
+      .where('r.post_id', '=', postId)
+      .orderBy('r.id', 'desc')
+      .execute();
+  }
+
   async updatePost(
     id: number,
-    values: Partial<{ body: string; status: ContentStatus; held_by_filter_id: number | null; updated_at: string }>,
+    values: Partial<{ body: string; status: ContentStatus; held_by_filter_id: number | null; updated_at: string; edited_at: string }>,
     db: Db,
   ): Promise<void> {
     await db.updateTable('posts').set(values).where('id', '=', id).execute();

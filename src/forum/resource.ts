@@ -6,7 +6,7 @@ import { Nullable } from '../http/schemas.ts';
 import { SecondsTimestamp, isoSeconds } from '../http/timestamps.ts';
 import { forumPath, profilePath, topicPath } from '../urls/paths.ts';
 import type { LogEntry } from './moderation-log.ts';
-import type { ForumRow, PostWithAuthor, TopicUnread, TopicWithAuthor } from './repository.ts';
+import type { ForumRow, PostRevision, PostWithAuthor, TopicUnread, TopicWithAuthor } from './repository.ts';
 
 const Status = Type.Union([Type.Literal('published'), Type.Literal('pending')]);
 
@@ -72,6 +72,22 @@ export function logEntryResource(entry: LogEntry): Static<typeof LogEntryResourc
   };
 }
 
+export const RevisionResource = Type.Object({
+  id: Type.Integer(),
+  body: Type.String({ description: 'The text this edit replaced, as written' }),
+  editor: Nullable(AuthorResource),
+  replaced_at: SecondsTimestamp,
+});
+
+export function revisionResource(revision: PostRevision): Static<typeof RevisionResource> {
+  return {
+    id: revision.id,
+    body: revision.body,
+    editor: authorResource(revision.editor_id, revision.editor_name),
+    replaced_at: isoSeconds(revision.replaced_at),
+  };
+}
+
 export const PostResource = Type.Object({
   id: Type.Integer(),
   topic_id: Type.Integer(),
@@ -80,6 +96,7 @@ export const PostResource = Type.Object({
   body_html: Type.String({ description: 'As displayed' }),
   status: Status,
   hidden: Type.Boolean({ description: 'Hidden by a moderator: only moderators see it' }),
+  edited_at: Nullable(SecondsTimestamp),
   url: Type.String({ description: 'The post on its topic page' }),
   created_at: SecondsTimestamp,
   updated_at: SecondsTimestamp,
@@ -156,6 +173,7 @@ export function postResource(row: PostWithAuthor, bodyHtml: string, topic: { id:
     body_html: bodyHtml,
     status: row.status,
     hidden: row.hidden_at !== null,
+    edited_at: row.edited_at === null ? null : isoSeconds(row.edited_at),
     url: postPath(topic, row.id),
     created_at: isoSeconds(row.created_at),
     updated_at: isoSeconds(row.updated_at),

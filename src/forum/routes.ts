@@ -16,11 +16,13 @@ import {
   ForumResource,
   LogEntryResource,
   PostResource,
+  RevisionResource,
   TopicListItem,
   TopicResource,
   forumListItem,
   forumResource,
   logEntryResource,
+  revisionResource,
   topicListItem,
 } from './resource.ts';
 import type { ForumService } from './service.ts';
@@ -419,6 +421,21 @@ export const forumRoutes: FastifyPluginAsyncTypebox<{ forum: ForumService; prese
       const post = await forum.getPost(request.params.id, request.user);
       return { data: await presenter.post(post, await forum.getTopic(post.topic_id, request.user)) };
     },
+  );
+
+  app.get(
+    '/posts/:id/revisions',
+    {
+      preValidation: requireRole(STAFF),
+      schema: {
+        tags: ['moderation'],
+        summary: "The texts a post's edits replaced, newest first",
+        security,
+        params: IdParams,
+        response: { 200: DataOf(Type.Array(RevisionResource)), ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request) => ({ data: (await forum.posts.revisions(request.params.id, assertUser(request))).map(revisionResource) }),
   );
 
   app.patch(

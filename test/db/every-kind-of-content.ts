@@ -28,6 +28,7 @@ export const FILLED_TABLES = [
   'email_changes',
   'private_messages',
   'moderation_log',
+  'post_revisions',
 ];
 
 export interface Filled {
@@ -77,7 +78,8 @@ export async function fillWithEveryKindOfContent(t: TestApp): Promise<Filled> {
   const forum = await createForum(t, 'Allgemein — Общий', 'Über alles');
   await createForum(t, 'Empty forum');
   const topic = await createTopic(t, member, forum, 'Привет, мир: the first topic', `Hello blorp${process.pid} world`);
-  await reply(t, admin, topic, 'A reply with\nnew lines and <b>markup</b>');
+  const edited = await reply(t, admin, topic, 'A reply with\nnew lines and <b>markup</b>');
+  await t.services.forum.editPost(edited.id, asAuthUser(admin), 'A reply, edited, with\nnew lines and <b>markup</b>');
   await reply(t, member, topic, `This one is held: zorch${process.pid}`);
   await t.services.forum.watch(asAuthUser(member), topic.id);
   await t.services.forum.topicModeration.lock(topic.id, asAuthUser(admin), true);

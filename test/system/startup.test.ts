@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import pino from 'pino';
 import { buildApp } from '../../src/app.ts';
@@ -16,8 +17,14 @@ async function stillOpen(database: TestDatabase): Promise<boolean> {
   await admin.connect();
   try {
     const name = new URL(database.url).pathname.slice(1);
-    const { rows } = await admin.query<{ n: string }>('select count(*) as n from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [name]);
-    return Number(rows[0]?.n) > 0;
+    // A closed client's server process leaves pg_stat_activity a moment later (sooner on an idle
+    // machine): open means still listed after two seconds.
+    for (let attempt = 0; attempt < 20; attempt += 1) {
+      const { rows } = await admin.query<{ n: string }>('select count(*) as n from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [name]);
+      if (Number(rows[0]?.n) === 0) return false;
+      await sleep(100);
+    }
+    return true;
   } finally {
     await admin.end();
   }

@@ -15,6 +15,7 @@ import * as privateMessages from './0013_private_messages.ts';
 import * as topicModeration from './0014_topic_moderation.ts';
 import * as bans from './0015_bans.ts';
 import * as hiddenContent from './0016_hidden_content.ts';
+import * as postRevisions from './0017_post_revisions.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_users': users,
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '0014_topic_moderation': topicModeration,
   '0015_bans': bans,
   '0016_hidden_content': hiddenContent,
+  '0017_post_revisions': postRevisions,
 };

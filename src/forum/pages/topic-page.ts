@@ -31,6 +31,7 @@ import { AuthorLinks, breadcrumb, buttonForm, feedLinks, topicBadges } from './p
 import { NoFields } from '../../web/form.ts';
 import { moderationForms, moderationPanel, postModerationButton, postModerationForms } from './topic-moderation.ts';
 import { ReplyForm, mayReply, quoteLink, quotedDraft, replySection } from './reply-form.ts';
+import { EditPostForm, editLink, editSection, historyLink, historySection, mayEdit, postToEdit } from './post-editing.ts';
 
 export const POSTS_PER_PAGE = PER_PAGE_DEFAULT;
 
@@ -40,7 +41,7 @@ export interface LoadedTopic {
   heading: TopicHeading;
 }
 
-type TextForm = 'reply' | 'rename';
+type TextForm = 'reply' | 'rename' | 'edit';
 
 /** A form of this page that failed, shown again with its values and messages. */
 interface FailedForm {
@@ -57,6 +58,7 @@ interface FailedForm {
 /** The forms where members type text, as a draft names them when their login ended (sessionEndedPage). */
 const DRAFT_FIELDS = {
   reply: [{ name: 'body', label: 'Your reply' }],
+  edit: [{ name: 'body', label: 'Text' }],
   rename: [{ name: 'title', label: 'New title' }],
 } as const;
 
@@ -99,6 +101,10 @@ export function topicPage({ forum, presenter, views, addons, pageCache }: ForumP
     // A Quote link fills the form (reply-form.ts); a failed or previewed reply shows what was typed instead.
     const quoted =
       failed === undefined && viewer !== null && mayReply(viewer, topic.row) ? await quotedDraft(forum, topic.row, viewer, visit.query) : undefined;
+    // `?edit=` (or a refused edit) puts the edit form in the reply form's place; `?history=` shows a post's earlier texts to moderators.
+    const editing = await postToEdit(forum, topic.row, viewer, failed?.form === 'edit' ? failed.values['post_id'] : visit.query.get('edit'));
+    const historyOf = moderator && viewer !== null ? parseId(visit.query.get('history') ?? '') : null;
+    const history = historyOf === null || viewer === null ? undefined : await forum.posts.revisions(historyOf, viewer).catch(() => undefined);
 
     return sendPage(request, reply, {
       title: page === 1 ? topic.heading.title : `${topic.heading.title} (page ${page})`,
@@ -131,7 +137,12 @@ ${addon}
 ${nav}
 ${filled(posts, () => '')}
 ${nav}
-${replySection(request, reply, topic.row, visit, failed?.form === 'reply' ? failed : quoted)}`,
+${history === undefined || historyOf === null ? '' : historySection(historyOf, history)}
+${
+  editing === undefined
+    ? replySection(request, reply, topic.row, visit, failed?.form === 'reply' ? failed : quoted)
+    : editSection(request, reply, visit, editing, failed?.form === 'edit' ? failed : undefined)
+}`,
     });
   }
 
@@ -142,14 +153,20 @@ ${replySection(request, reply, topic.row, visit, failed?.form === 'reply' ? fail
       const [bodies, signatures] = await Promise.all([presenter.bodies(listed.rows), signaturesOf(listed.rows)]);
       const authors = new AuthorLinks();
       const quotable = mayReply(viewer, topic.row);
+      const staff = isStaff(viewer);
       const list = html`${listed.rows.map((row, index) =>
         postHtml(row, {
           body: bodies[index]!,
           signature: signatures.get(row.author_signature ?? '')!,
           author: authors.link(row.author_id, row.author_name, row.guest_name),
           permalink: postPathOn(topic.heading.path, row.id),
-          moderated: isStaff(viewer) && index + (page - 1) * POSTS_PER_PAGE > 0,
-          quote: quotable ? quoteLink(topic.heading.path, row.id) : undefined,
+          actions: [
+            ...(quotable ? [quoteLink(topic.heading.path, row.id)] : []),
+            ...(mayEdit(viewer, row) ? [editLink(topic.heading.path, row.id)] : []),
+            ...(staff && row.edited_at !== null ? [historyLink(topic.heading.path, row.id)] : []),
+            // The opening post is hidden with its topic, not on its own.
+            ...(staff && index + (page - 1) * POSTS_PER_PAGE > 0 ? [postModerationButton(row.id, row.hidden_at !== null)] : []),
+          ],
         }),
       )}`;
       return { html: list, total: listed.total, data: listed.rows.at(-1)?.id ?? null };
@@ -230,6 +247,20 @@ ${replySection(request, reply, topic.row, visit, failed?.form === 'reply' ? fail
       refused: (request, reply, topic, visit, refusal) => refill(request, reply, topic, visit, 'reply', refusal),
     }),
     topicForm({
+      name: 'edit-post',
+      body: EditPostForm,
+      async submit(request, reply, topic, visit, body) {
+        // Another topic's post is not edited through this topic's address.
+        if ((await forum.getPost(body.post_id, request.user)).topic_id !== topic.row.id) throw pageNotFound();
+        const edited = await attempt(() => forum.editPost(body.post_id, assertUser(request), body.body));
+        if (!edited.ok)
+          return show(request, reply, topic, visit, { form: 'edit', values: submittedText(request.body), errors: edited.errors, refusal: edited.refusal });
+        return reply.redirect(postPathOn(topic.heading.path, body.post_id), 303);
+      },
+      invalid: (request, reply, topic, visit, errors) => show(request, reply, topic, visit, { form: 'edit', values: submittedText(request.body), errors }),
+      refused: (request, reply, topic, visit, refusal) => refill(request, reply, topic, visit, 'edit', refusal),
+    }),
+    topicForm({
       name: 'rename',
       body: ForumBodies.rename,
       async submit(request, reply, topic, visit, body) {
@@ -276,22 +307,20 @@ interface PostParts {
   signature: SafeHtml;
   author: SafeHtml;
   permalink: string;
-  /** A moderator's view: a Hide or Restore button under the post (not under the opening post, hidden with its topic). */
-  moderated: boolean;
-  /** "Quote", for those who may reply. */
-  quote: SafeHtml | undefined;
+  /** Under the post, for this viewer: Quote, Edit, History, a moderator's Hide or Restore. */
+  actions: readonly SafeHtml[];
 }
 
 function postHtml(row: PostOnPage, parts: PostParts): SafeHtml {
   const pending = row.status === 'pending';
   const hidden = row.hidden_at !== null;
   return html`<article class="post${pending ? ' pending' : ''}${hidden ? ' hidden' : ''}" id="post-${row.id}">
-<header><span class="author">${parts.author}</span> <a class="permalink" href="${parts.permalink}">${timeHtml(row.created_at)}</a></header>
+<header><span class="author">${parts.author}</span> <a class="permalink" href="${parts.permalink}">${timeHtml(row.created_at)}</a>${row.edited_at === null ? '' : html` <span class="muted edited">· edited ${timeHtml(row.edited_at)}</span>`}</header>
 ${pending ? html`<p class="badge">Waiting for moderation: only its author and the moderators see this post.</p>` : ''}
 ${hidden ? html`<p class="badge">Hidden by a moderator: only moderators see this post.</p>` : ''}
 <div class="body">${parts.body}</div>
 ${parts.signature.value === '' ? '' : html`<footer class="signature">${parts.signature}</footer>`}
-${parts.quote === undefined && !parts.moderated ? '' : html`<div class="actions">${parts.quote ?? ''}${parts.moderated ? postModerationButton(row.id, hidden) : ''}</div>`}
+${parts.actions.length === 0 ? '' : html`<div class="actions">${parts.actions}</div>`}
 </article>`;
 }
 

@@ -1,0 +1,87 @@
+// Editing a post on its topic page (docs/formatting.md, "Editing"): "Edit"
+// under the author's own posts (and every post, for moderators) opens the page
+// holding it with an edit form in place of the reply form
+// (`?post={id}&edit={id}#edit-heading`), posted to `…/edit-post/`. An edited
+// post shows "edited" with the time; moderators find "History" under it
+// (`?history={id}`), the texts its edits replaced, newest first.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { AuthUser } from '../../auth/service.ts';
+import type { FieldErrors } from '../../http/errors.ts';
+import { IdParams } from '../../http/schemas.ts';
+import { FRAGMENT_KEY, parseId, withQuery } from '../../urls/paths.ts';
+import type { PageVisit } from '../../urls/semantic-routes.ts';
+import { failedNotice } from '../../web/form.ts';
+import { pageFormState, textArea } from '../../web/form-controls.ts';
+import { timeHtml } from '../../web/format.ts';
+import { html, type SafeHtml } from '../../web/html.ts';
+import { csrfInput } from '../../web/page.ts';
+import { isStaff } from '../access.ts';
+import type { PostRevision, PostWithAuthor, TopicWithAuthor } from '../repository.ts';
+import { ForumBodies, POST_BODY_MAX } from '../routes.ts';
+import type { ForumService } from '../service.ts';
+import { AuthorLinks } from './parts.ts';
+
+export const EditPostForm = Type.Object({ post_id: IdParams.properties.id, body: ForumBodies.post.properties.body });
+
+/** Who may edit a post: its author, and moderators. */
+export function mayEdit(viewer: AuthUser | null, post: { author_id: number | null }): boolean {
+  return viewer !== null && (isStaff(viewer) || (post.author_id !== null && post.author_id === viewer.id));
+}
+
+export function editLink(topicPath: string, postId: number): SafeHtml {
+  return html`<a class="edit" href="${withQuery(topicPath, { post: postId, edit: postId, [FRAGMENT_KEY]: 'edit-heading' })}">Edit<span class="visually-hidden"> post ${postId}</span></a>`;
+}
+
+export function historyLink(topicPath: string, postId: number): SafeHtml {
+  return html`<a class="history" href="${withQuery(topicPath, { post: postId, history: postId, [FRAGMENT_KEY]: 'history-heading' })}">History<span class="visually-hidden"> of post ${postId}</span></a>`;
+}
+
+/** The post named by `?edit=` (or by a refused edit's `post_id`), when it is this topic's and the viewer may edit it. */
+export async function postToEdit(
+  forum: ForumService,
+  topic: TopicWithAuthor,
+  viewer: AuthUser | null,
+  id: string | null | undefined,
+): Promise<PostWithAuthor | undefined> {
+  const postId = id === null || id === undefined ? null : parseId(id);
+  if (postId === null || viewer === null) return undefined;
+  const post = await forum.getPost(postId, viewer).catch(() => undefined);
+  return post !== undefined && post.topic_id === topic.id && mayEdit(viewer, post) ? post : undefined;
+}
+
+export function editSection(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  visit: PageVisit,
+  post: PostWithAuthor,
+  failed: { values: Record<string, string>; errors: FieldErrors } | undefined,
+): SafeHtml {
+  const values = failed?.values ?? { body: post.body };
+  return html`<section aria-labelledby="edit-heading">
+<h2 id="edit-heading">Edit post ${post.id}</h2>
+${failed === undefined ? '' : failedNotice(undefined, failed.errors, ['body'])}
+<form method="post" action="${visit.canonicalPath}edit-post/" class="stacked">
+${csrfInput(request, reply)}
+<input type="hidden" name="post_id" value="${post.id}">
+${textArea(pageFormState(values, failed?.errors), { name: 'body', id: 'edit-body', label: 'Text', required: true, maxlength: POST_BODY_MAX, rows: 10 })}
+<div class="actions"><button type="submit">Save changes</button><a href="${withQuery(visit.canonicalPath, { post: post.id, [FRAGMENT_KEY]: `post-${post.id}` })}">Cancel</a></div>
+</form>
+</section>`;
+}
+
+/** The texts a post's edits replaced (moderators only), newest first. */
+export function historySection(postId: number, revisions: readonly PostRevision[]): SafeHtml {
+  const authors = new AuthorLinks();
+  return html`<section aria-labelledby="history-heading" class="history">
+<h2 id="history-heading">Earlier versions of post ${postId}</h2>
+${
+  revisions.length === 0
+    ? html`<p>This post was never edited.</p>`
+    : html`<ol>${revisions.map(
+        (revision) =>
+          html`<li><p class="muted">Replaced ${timeHtml(revision.replaced_at)} by ${authors.link(revision.editor_id, revision.editor_name)}</p><pre class="revision">${revision.body}</pre></li>`,
+      )}</ol>`
+}
+</section>`;
+}
