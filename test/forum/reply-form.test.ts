@@ -65,4 +65,17 @@ describeEachDatabase('quote and preview', (db) => {
     const refused = await reader.browser.post(`${path}reply/`, { body: '   ', preview: '1' });
     assert.equal(refused.status, 422, 'a preview of nothing is refused like a reply of nothing');
   });
+
+  it('previews a new topic, title and text, and starts nothing', async () => {
+    const forumPath = `/forum/quotes.${topic.forum_id}/`;
+    await reader.browser.get(forumPath);
+    const state = await snapshotTables(t);
+    const previewed = await reader.browser.post(forumPath, { title: 'A grumpy title', body: 'The [b]grumpy[/b] text', preview: '1' });
+    assert.equal(previewed.status, 200);
+    assert.equal(dom(previewed).text('section.preview h3'), 'Preview: A grumpy title', 'the rule replaces in posts only, not in titles');
+    assert.equal(dom(previewed).text('section.preview .body strong'), 'cheerful');
+    assert.equal(dom(previewed).one('input[name="title"]').getAttribute('value'), 'A grumpy title');
+    assert.deepEqual(snapshotDifferences(state, await snapshotTables(t)), []);
+    assert.equal((await reader.browser.post(forumPath, { title: 'A grumpy title', body: 'The [b]grumpy[/b] text' })).status, 303);
+  });
 });

@@ -13,7 +13,7 @@ import { entityForm, pageNotFound, type EntityPage, type PageVisit } from '../..
 import { attempt, failedNotice, failedStatus, sessionEndedPage, submittedText } from '../../web/form.ts';
 import type { FormRefusal } from '../../http/errors.ts';
 import { pageFormState, textArea, textInput } from '../../web/form-controls.ts';
-import { html } from '../../web/html.ts';
+import { html, type SafeHtml } from '../../web/html.ts';
 import { lastPage, pageNav, requestedPage } from '../../web/page-nav.ts';
 import { csrfInput, sendPage } from '../../web/page.ts';
 import type { ForumRow } from '../repository.ts';
@@ -21,19 +21,26 @@ import { ForumBodies, POST_BODY_MAX, TOPIC_TITLE_MAX } from '../routes.ts';
 import { filled, PageCache, uncached, viewerKind, type Fragment } from '../page-cache.ts';
 import type { AuthUser } from '../../auth/service.ts';
 import type { ForumPageDeps } from './deps.ts';
+import { ReplyForm } from './reply-form.ts';
 import { breadcrumb, buttonForm, feedLinks, topicTable, unreadMarker } from './parts.ts';
 import { NoFields } from '../../web/form.ts';
 
 export const TOPICS_PER_PAGE = PER_PAGE_DEFAULT;
 
 /** The API's new-topic body without forum_id: the page's address names the forum. */
-const NewTopicForm = Type.Object({ title: ForumBodies.topic.properties.title, body: ForumBodies.topic.properties.body });
+const NewTopicForm = Type.Object({
+  title: ForumBodies.topic.properties.title,
+  body: ForumBodies.topic.properties.body,
+  preview: ReplyForm.properties.preview,
+});
 
 interface NewTopicState {
   values: Record<string, string>;
   errors: FieldErrors;
   /** Refused as a whole (expired form 403, posting too fast 429) rather than for its fields. */
   refusal?: FormRefusal;
+  /** The topic as it will read: the Preview button, not a failure (200). */
+  preview?: { title: string; body: SafeHtml };
 }
 
 const DRAFT_FIELDS = [
@@ -65,7 +72,7 @@ export function forumPage({ forum, presenter, views, addons, pageCache }: ForumP
       title: page === 1 ? row.name : `${row.name} (page ${page})`,
       canonical: href(page),
       head: feedLinks(`Newest topics in ${row.name}`, (format) => forumFeedPath(row, format)),
-      status: failed === undefined ? 200 : failedStatus(reply, failed.refusal),
+      status: failed === undefined || failed.preview !== undefined ? 200 : failedStatus(reply, failed.refusal),
       body: html`${breadcrumb([])}
 <h1>${row.name}</h1>
 ${row.description === '' ? '' : html`<p class="muted">${row.description}</p>`}
@@ -81,12 +88,13 @@ ${pageNav(page, last, href)}
 ${
   request.user === null
     ? html`<p><a href="${loginPath({ next: visit.canonicalPath })}">Log in</a> to start a topic.</p>`
-    : html`${failed === undefined ? '' : failedNotice(failed.refusal, failed.errors, ['title', 'body'])}
+    : html`${failed === undefined || failed.preview !== undefined ? '' : failedNotice(failed.refusal, failed.errors, ['title', 'body'])}
+${failed?.preview === undefined ? '' : html`<section class="preview" aria-labelledby="preview-heading"><h3 id="preview-heading">Preview: ${failed.preview.title}</h3><div class="post"><div class="body">${failed.preview.body}</div></div><p class="muted">Not posted yet: start the topic with the button below the form.</p></section>`}
 <form method="post" action="${visit.canonicalPath}" class="stacked">
 ${csrfInput(request, reply)}
 ${textInput(pageFormState(failed?.values, failed?.errors), { name: 'title', label: 'Title', required: true, maxlength: TOPIC_TITLE_MAX })}
 ${textArea(pageFormState(failed?.values, failed?.errors), { name: 'body', label: 'Message', required: true, maxlength: POST_BODY_MAX, rows: 10 })}
-<div><button type="submit">Start topic</button></div>
+<div class="actions"><button type="submit">Start topic</button><button type="submit" name="preview" value="1" class="secondary">Preview</button></div>
 </form>
 ${addons?.newTopic?.(request, row) ?? ''}`
 }
@@ -132,7 +140,11 @@ ${addons?.newTopic?.(request, row) ?? ''}`
       const values = submittedText(request.body);
       const form = checkForm(NewTopicForm, request.body);
       if (!form.ok) return show(request, reply, row, visit, { values, errors: form.errors });
-      const created = await attempt(() => forum.createTopic(assertUser(request), { forum_id: row.id, ...form.value }));
+      if (form.value.preview !== undefined) {
+        const [title, [body]] = await Promise.all([presenter.displayTitle(form.value.title), presenter.bodies([{ body: form.value.body }])]);
+        return show(request, reply, row, visit, { values, errors: {}, ...(body === undefined ? {} : { preview: { title, body } }) });
+      }
+      const created = await attempt(() => forum.createTopic(assertUser(request), { forum_id: row.id, title: form.value.title, body: form.value.body }));
       if (!created.ok) return show(request, reply, row, visit, { values, errors: created.errors, refusal: created.refusal });
       return reply.redirect((await presenter.heading(created.value)).path, 303);
     },
