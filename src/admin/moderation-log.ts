@@ -8,10 +8,11 @@ import { ModerationLogQuery } from '../forum/routes.ts';
 import type { ForumService } from '../forum/service.ts';
 import { pageRequest } from '../http/pagination.ts';
 import { checkForm } from '../http/validation.ts';
-import { forumPath, profilePath } from '../urls/paths.ts';
+import { forumPath } from '../urls/paths.ts';
 import { withoutBlanks } from '../web/form.ts';
 import { errorSummary, formState, options, selectField, textInput } from '../web/form-controls.ts';
 import { html, type SafeHtml } from '../web/html.ts';
+import { AuthorLinks } from '../forum/pages/parts.ts';
 import { sendAdminPage } from './layout.ts';
 import { pagination, rangeText, timestamp } from './lists.ts';
 
@@ -48,6 +49,7 @@ export const moderationLogPages: FastifyPluginAsyncTypebox<{ forum: ForumService
         )
       : { rows: [], total: 0 };
     const info = { page: page.page, perPage: page.perPage, total };
+    const authors = new AuthorLinks();
     return sendAdminPage(request, reply, {
       title: 'Moderation log',
       section: 'moderation-log',
@@ -70,7 +72,7 @@ ${
   <tbody>${rows.map(
     (entry) => html`<tr>
     <td>${timestamp(entry.created_at)}</td>
-    <td>${entry.actor_id === null || entry.actor_name === null ? html`<span class="muted">Deleted user</span>` : html`<a href="${profilePath({ id: entry.actor_id, name: entry.actor_name })}">${entry.actor_name}</a>`}</td>
+    <td>${authors.link(entry.actor_id, entry.actor_name)}</td>
     <th scope="row">${ACTION_NAMES[entry.action]}</th>
     <td>${entry.subject}${entry.topic_id === null ? '' : html` <span class="muted">(topic ${entry.topic_id}${entry.post_id === null ? '' : html`, post ${entry.post_id}`})</span>`}</td>
     <td>${where(entry)}</td>

@@ -11,7 +11,7 @@ import { ResourceNotFoundError, ValidationError } from '../http/errors.ts';
 import { PageQueryProperties, pageRequest } from '../http/pagination.ts';
 import { IdParams } from '../http/schemas.ts';
 import { checkForm } from '../http/validation.ts';
-import { profilePath, topicPath } from '../urls/paths.ts';
+import { topicPath } from '../urls/paths.ts';
 import { html, type SafeHtml } from '../web/html.ts';
 import { csrfInput } from '../web/page.ts';
 import type { WordFilterRecord } from '../word-filters/repository.ts';
@@ -21,6 +21,7 @@ import { redirectWithNotice } from './flash.ts';
 import { submitted, withoutBlanks } from '../web/form.ts';
 import { STAFF, assertUser, requirePage } from '../auth/guard.ts';
 import { isHtmx, liveNotice, sendFragment, sendNoticeOnly } from './htmx.ts';
+import { AuthorLinks } from '../forum/pages/parts.ts';
 import { sendAdminPage } from './layout.ts';
 import { pagination, rangeText, timestamp } from './lists.ts';
 
@@ -124,7 +125,7 @@ function pendingRow(request: FastifyRequest, reply: FastifyReply, post: PendingP
   const target = html` hx-target="closest tr" hx-swap="outerHTML"`;
   return html`<tr id="pending-${post.id}">
   <td><div class="pending-body">${post.body}</div></td>
-  <td>${post.author_id === null || post.author_name === null ? html`<span class="muted">Deleted user</span>` : html`<a href="${profilePath({ id: post.author_id, name: post.author_name })}">${post.author_name}</a>`}</td>
+  <td>${new AuthorLinks().link(post.author_id, post.author_name)}</td>
   <td><a href="${topicPath({ id: post.topic_id, title: post.topic_title })}">${post.topic_title}</a></td>
   <td>${rule === null ? html`<span class="muted">Rule deleted</span>` : html`<a href="/admin/word-filters/${rule.id}/">#${rule.id}</a> <code>${rule.pattern}</code> <span class="muted">(${rule.pattern_type})</span>`}</td>
   <td>${timestamp(post.created_at)}</td>

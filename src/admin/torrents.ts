@@ -7,7 +7,7 @@ import { Type } from 'typebox';
 import { pageRequest, PageQueryProperties } from '../http/pagination.ts';
 import { IdParams } from '../http/schemas.ts';
 import { checkForm } from '../http/validation.ts';
-import { profilePath, topicPath } from '../urls/paths.ts';
+import { topicPath } from '../urls/paths.ts';
 import type { UsersService } from '../users/service.ts';
 import { html } from '../web/html.ts';
 import { csrfInput } from '../web/page.ts';
@@ -21,6 +21,7 @@ import { redirectWithNotice } from './flash.ts';
 import { errorSummary, formState, options, selectField, textInput } from '../web/form-controls.ts';
 import { withoutBlanks } from '../web/form.ts';
 import { ADMINS, STAFF, assertUser, requirePage } from '../auth/guard.ts';
+import { AuthorLinks } from '../forum/pages/parts.ts';
 import { sendAdminPage } from './layout.ts';
 import { pagination, rangeText, timestamp } from './lists.ts';
 
@@ -77,7 +78,7 @@ ${
     (row) => html`<tr id="torrent-${row.id}">
     <th scope="row"><a href="${topicPath({ id: row.topic_id, title: row.topic_title })}">${row.name}</a></th>
     <td class="num">${formatBytes(row.size)}</td>
-    <td>${row.uploader_id === null || row.uploader_name === null ? html`<span class="muted">Deleted user</span>` : html`<a href="${profilePath({ id: row.uploader_id, name: row.uploader_name })}">${row.uploader_name}</a>`}</td>
+    <td>${new AuthorLinks().link(row.uploader_id, row.uploader_name)}</td>
     <td>${timestamp(row.registered_at)}</td>
     <td>${moderateForm(request, reply, row, back)}</td>
   </tr>`,

@@ -5,7 +5,7 @@ import { Type, type Static } from 'typebox';
 import { Nullable } from '../http/schemas.ts';
 import { SecondsTimestamp, isoSeconds } from '../http/timestamps.ts';
 import { forumPath, profilePath, topicPath } from '../urls/paths.ts';
-import type { LogEntry } from './moderation-log.ts';
+import { MODERATION_ACTIONS, type LogEntry } from './moderation-log.ts';
 import type { ForumRow, PostRevision, PostWithAuthor, TopicUnread, TopicWithAuthor } from './repository.ts';
 
 const Status = Type.Union([Type.Literal('published'), Type.Literal('pending')]);
@@ -44,9 +44,7 @@ export const TopicResource = Type.Object({
 
 export const LogEntryResource = Type.Object({
   id: Type.Integer(),
-  action: Type.String({
-    description: 'approve, reject, lock, unlock, pin, unpin, move, delete_topic, delete_post, ban, unban, hide_post, restore_post, hide_topic, restore_topic',
-  }),
+  action: Type.String({ description: MODERATION_ACTIONS.join(', ') }),
   moderator: Nullable(AuthorResource),
   member: Nullable(AuthorResource),
   forum: Nullable(Type.Object({ id: Type.Integer(), name: Nullable(Type.String({ description: 'Null once the forum is deleted' })) })),

@@ -16,7 +16,7 @@ import { ApiError, FieldErrorBag } from '../http/errors.ts';
 import type { PageRequest } from '../http/pagination.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { inboxPath, messagePath } from '../urls/paths.ts';
-import type { UsersRepository } from '../users/repository.ts';
+import type { UserRow, UsersRepository } from '../users/repository.ts';
 import { blockedMessage, needsReviewMessage, type TextScreen } from '../word-filters/text-screen.ts';
 import { newMessageMail } from './mails.ts';
 import type { Folder, MessageRow, MessagesRepository } from './repository.ts';
@@ -78,7 +78,7 @@ export class PrivateMessages {
     else if (recipient.status !== 'active') errors.add('to', `${recipient.username} cannot receive messages.`);
     await this.#screenText(input, errors);
     errors.throwIfAny();
-    return this.#deliver(sender, recipient!.id, null, input);
+    return this.#deliver(sender, recipient!, null, input);
   }
 
   /** An answer to a message in the member's Inbox or Sent folder, sent to the other side. */
@@ -91,7 +91,7 @@ export class PrivateMessages {
     else if (other.status !== 'active') errors.add('body', `${other.username} cannot receive messages.`);
     await this.#screenText(input, errors);
     errors.throwIfAny();
-    return this.#deliver(sender, other!.id, original.id, input);
+    return this.#deliver(sender, other!, original.id, input);
   }
 
   /** The message, marked read if the member is its recipient and had not opened it yet. */
@@ -116,10 +116,10 @@ export class PrivateMessages {
     return this.#repository.folder(user.id, folder, page.offset, page.perPage);
   }
 
-  /** Removes the message from the member's own folder (both, for a message to oneself); the other side keeps it. */
-  async delete(user: AuthUser, id: number): Promise<void> {
+  /** Removes the message from the member's own folder (both, for a message to oneself); the other side keeps it. Answers the message as it was. */
+  async delete(user: AuthUser, id: number): Promise<MessageRow> {
     const now = isoNow(this.#clock);
-    await this.#repository.transaction(async (trx) => {
+    return this.#repository.transaction(async (trx) => {
       const message = await this.#repository.findFor(id, user.id, trx);
       if (message === undefined) throw new ApiError('NOT_FOUND', NOT_FOUND);
       if (message.recipient_id === user.id && message.recipient_deleted_at === null) {
@@ -128,6 +128,7 @@ export class PrivateMessages {
         await this.#repository.removeFrom(id, 'recipient', now, trx);
       }
       if (message.sender_id === user.id && message.sender_deleted_at === null) await this.#repository.removeFrom(id, 'sender', now, trx);
+      return message;
     });
   }
 
@@ -161,27 +162,26 @@ export class PrivateMessages {
     }
   }
 
-  async #deliver(sender: AuthUser, recipientId: number, replyToId: number | null, input: MessageInput): Promise<MessageRow> {
+  async #deliver(sender: AuthUser, recipient: UserRow, replyToId: number | null, input: MessageInput): Promise<MessageRow> {
     const id = await this.#flood.guard(sender, 'messages', () =>
       this.#repository.transaction(async (trx) => {
         const id = await this.#repository.insert(
-          { sender_id: sender.id, recipient_id: recipientId, reply_to_id: replyToId, subject: input.subject, body: input.body },
+          { sender_id: sender.id, recipient_id: recipient.id, reply_to_id: replyToId, subject: input.subject, body: input.body },
           isoNow(this.#clock),
           trx,
         );
-        await this.#repository.addUnread(recipientId, 1, trx);
+        await this.#repository.addUnread(recipient.id, 1, trx);
         return id;
       }),
     );
     const message = (await this.#repository.findFor(id, sender.id))!;
-    await this.#notify(message);
+    await this.#notify(recipient, message);
     return message;
   }
 
-  /** The recipient's e-mail about the new message, when they asked for one. */
-  async #notify(message: MessageRow): Promise<void> {
-    const recipient = message.recipient_id === null ? undefined : await this.#users.find(message.recipient_id);
-    if (recipient === undefined || !recipient.message_mails || recipient.status !== 'active') return;
+  /** The recipient's e-mail about the new message, when they asked for one (the row read when the message was checked). */
+  async #notify(recipient: UserRow, message: MessageRow): Promise<void> {
+    if (!recipient.message_mails) return;
     const subject = await this.#naming.messageSubject(message.subject);
     await this.#mailer.send(
       newMessageMail(recipient.email, {

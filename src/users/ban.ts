@@ -9,9 +9,15 @@ export function banOver(user: Pick<UserRow, 'banned_until'>, now: string): boole
   return user.banned_until !== null && user.banned_until <= now;
 }
 
+/** The day a ban ends (YYYY-MM-DD, UTC), or null for a ban until lifted: how every page and message names it. */
+export function banEndDay(user: Pick<UserRow, 'banned_until'>): string | null {
+  return user.banned_until === null ? null : user.banned_until.slice(0, 10);
+}
+
 /** "This account has been banned until 2026-12-01: spam." as the member is told at login. */
 export function banMessage(user: Ban): string {
-  const until = user.banned_until === null ? '' : ` until ${user.banned_until.slice(0, 10)}`;
+  const day = banEndDay(user);
+  const until = day === null ? '' : ` until ${day}`;
   const reason = user.ban_reason === null || user.ban_reason === '' ? '' : `: ${user.ban_reason}`;
   return `This account has been banned${until}${reason}.`;
 }

@@ -8,6 +8,7 @@ import { assertUser } from '../../auth/guard.ts';
 import type { FieldErrors } from '../../http/errors.ts';
 import { withQuery } from '../../urls/paths.ts';
 import { entityForm, type EntityForm, type PageVisit } from '../../urls/semantic-routes.ts';
+import { banEndDay } from '../../users/ban.ts';
 import type { UserRow } from '../../users/repository.ts';
 import { NoFields, attempt, failedNotice, submittedText } from '../../web/form.ts';
 import { pageFormState, textInput } from '../../web/form-controls.ts';
@@ -33,7 +34,7 @@ export type ShowProfile = (request: FastifyRequest, reply: FastifyReply, user: U
 export function banPanel(request: FastifyRequest, reply: FastifyReply, user: UserRow, visit: PageVisit, failed: FailedBan | undefined): SafeHtml {
   if (user.status === 'banned') {
     return html`<section aria-labelledby="ban-heading" class="moderation"><h2 id="ban-heading">Ban</h2>
-<p>Reason: ${user.ban_reason ?? 'none given'}. ${user.banned_until === null ? 'Until lifted.' : html`Ends on ${user.banned_until.slice(0, 10)}.`}</p>
+<p>Reason: ${user.ban_reason ?? 'none given'}. ${banEndDay(user) === null ? 'Until lifted.' : html`Ends on ${banEndDay(user)}.`}</p>
 ${buttonForm(request, reply, `${visit.canonicalPath}unban/`, 'Lift the ban')}
 </section>`;
   }

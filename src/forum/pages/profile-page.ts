@@ -10,6 +10,7 @@ import { html } from '../../web/html.ts';
 import { sendPage } from '../../web/page.ts';
 import type { ForumPageDeps } from './deps.ts';
 import { loadMember } from './member.ts';
+import { banEndDay } from '../../users/ban.ts';
 import { banForms, banPanel, type ShowProfile } from './profile-ban.ts';
 import { okNotice } from '../../web/form.ts';
 
@@ -34,7 +35,7 @@ export function profilePage({ forum, presenter, users, addons, trackerFigures, b
       body: html`<h1>${user.username}</h1>
 ${role === null ? '' : html`<p class="badge">${role}</p>`}
 ${notice === 'saved' && user.status === 'banned' ? okNotice(`${user.username} is banned.`) : notice === 'lifted' && user.status !== 'banned' ? okNotice(`The ban on ${user.username} is lifted.`) : ''}
-${user.status === 'banned' ? html`<p class="notice">${user.banned_until === null ? 'This account has been banned.' : `This account is banned until ${user.banned_until.slice(0, 10)}.`}</p>` : ''}
+${user.status === 'banned' ? html`<p class="notice">${banEndDay(user) === null ? 'This account has been banned.' : `This account is banned until ${banEndDay(user)}.`}</p>` : ''}
 <dl class="facts">
 <dt>Joined</dt><dd>${dateHtml(user.created_at)}</dd>
 <dt>Posts</dt><dd>${posts}</dd>

@@ -5,7 +5,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { assertUser } from '../../auth/guard.ts';
-import { authorResource } from '../../forum/resource.ts';
+import { AuthorLinks } from '../../forum/pages/parts.ts';
 import type { FieldErrors } from '../../http/errors.ts';
 import { PER_PAGE_DEFAULT, pageRequest } from '../../http/pagination.ts';
 import { inboxPath, messagePath, sentMessagesPath } from '../../urls/paths.ts';
@@ -108,6 +108,7 @@ ${checkbox(pageFormState({ email_notifications: preferences.message_mails ? '1' 
 }
 
 function messageTable(rows: readonly MessageRow[], subjects: readonly string[], folder: Folder): SafeHtml {
+  const authors = new AuthorLinks();
   const shape = FOLDERS[folder];
   return html`<div class="table-wrap"><table class="messages">
 <caption>${shape.title}</caption>
@@ -115,10 +116,10 @@ function messageTable(rows: readonly MessageRow[], subjects: readonly string[], 
 <tbody>
 ${rows.map((row, index) => {
   const unread = folder === 'inbox' && row.read_at === null;
-  const other = folder === 'inbox' ? authorResource(row.sender_id, row.sender_name) : authorResource(row.recipient_id, row.recipient_name);
+  const other = folder === 'inbox' ? authors.link(row.sender_id, row.sender_name) : authors.link(row.recipient_id, row.recipient_name);
   return html`<tr${unread ? html` class="unread"` : ''}>
 <td><a href="${messagePath(row.id)}">${subjects[index]}</a>${unread ? html` <span class="badge">new</span>` : ''}</td>
-<td>${other === null ? html`<span class="muted">Deleted user</span>` : html`<a href="${other.url}">${other.name}</a>`}</td>
+<td>${other}</td>
 <td>${timeHtml(row.created_at)}</td>
 ${folder === 'sent' ? html`<td>${row.read_at === null ? 'Not yet' : timeHtml(row.read_at)}</td>` : ''}
 </tr>`;

@@ -6,7 +6,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { assertUser } from '../../auth/guard.ts';
 import type { AuthUser } from '../../auth/service.ts';
-import { authorResource } from '../../forum/resource.ts';
+import { AuthorLinks } from '../../forum/pages/parts.ts';
 import type { FieldErrors } from '../../http/errors.ts';
 import { inboxPath, messagePath, parseId, sentMessagesPath } from '../../urls/paths.ts';
 import { fixedForm, pageNotFound, type FixedPage, type PageVisit } from '../../urls/semantic-routes.ts';
@@ -39,6 +39,7 @@ export function messagePage({ messages, presenter }: MessagePageDeps): FixedPage
     const [subject, body] = await Promise.all([presenter.messageSubject(message.subject), presenter.messageBody(message.body)]);
     const received = message.recipient_id === user.id;
     const path = messagePath(message.id);
+    const authors = new AuthorLinks();
     return sendPage(request, reply, {
       title: subject,
       canonical: path,
@@ -49,8 +50,8 @@ ${visit.query.get('sent') === '1' && failed === undefined ? okNotice('Your messa
 <article class="message">
 <h1>${subject}</h1>
 <dl class="facts">
-<dt>From</dt><dd>${member(message.sender_id, message.sender_name)}</dd>
-<dt>To</dt><dd>${member(message.recipient_id, message.recipient_name)}</dd>
+<dt>From</dt><dd>${authors.link(message.sender_id, message.sender_name)}</dd>
+<dt>To</dt><dd>${authors.link(message.recipient_id, message.recipient_name)}</dd>
 <dt>Sent</dt><dd>${timeHtml(message.created_at)}</dd>
 ${message.reply_to_id === null ? '' : html`<dt>In reply to</dt><dd><a href="${messagePath(message.reply_to_id)}">the earlier message</a></dd>`}
 </dl>
@@ -111,8 +112,7 @@ ${messageFields(values, failed?.errors, 'Your reply')}
         body: NoFields,
         async submit(request, reply, visit) {
           const user = assertUser(request);
-          const message = await messages.get(user, messageId(visit));
-          await messages.delete(user, message.id);
+          const message = await messages.delete(user, messageId(visit));
           return reply.redirect((message.recipient_id === user.id ? inboxPath : sentMessagesPath)({ deleted: 1 }), 303);
         },
         invalid: async (request, reply, visit, errors) => {
@@ -122,11 +122,6 @@ ${messageFields(values, failed?.errors, 'Your reply')}
       }),
     ],
   };
-}
-
-function member(id: number | null, name: string | null): SafeHtml {
-  const author = authorResource(id, name);
-  return author === null ? html`<span class="muted">Deleted user</span>` : html`<a href="${author.url}">${author.name}</a>`;
 }
 
 function deleteButton(request: FastifyRequest, reply: FastifyReply, path: string): SafeHtml {

@@ -3,6 +3,7 @@
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import { containsText, type Dialect } from '../../db/dialect.ts';
 import type { ContentStatus, Database, TorrentsTable } from '../../db/schema.ts';
+import { visible } from '../../forum/repository.ts';
 import type { Freeleech, TorrentStatus } from './statuses.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -214,10 +215,8 @@ export class TorrentsRepository {
     if (filters.status !== undefined) query = query.where('torrents.status', '=', filters.status);
     if (filters.uploaderId !== undefined) query = query.where('torrents.uploader_id', '=', filters.uploaderId);
     if (!filters.includePendingTopics) {
-      const viewerId = filters.viewerId;
-      query = query
-        .where((eb) => eb.or([eb('topics.status', '=', 'published'), ...(viewerId !== null ? [eb('topics.author_id', '=', viewerId)] : [])]))
-        .where('topics.hidden_at', 'is', null);
+      // The forum's one rule of who sees a topic: published and shown, or the viewer's own pending one.
+      query = query.where(visible('topics', { viewerId: filters.viewerId, seesAllPending: false }));
     }
     return query;
   }
