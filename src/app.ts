@@ -51,6 +51,7 @@ import { forumRoutes } from './forum/routes.ts';
 import { searchRoutes } from './forum/search/routes.ts';
 import { PageRoutes } from './urls/semantic-routes.ts';
 import { userRoutes } from './users/routes.ts';
+import { memberRoutes } from './users/member-routes.ts';
 import { renderErrorPage } from './web/error-page.ts';
 import { wordFilterRoutes } from './word-filters/routes.ts';
 
@@ -185,6 +186,7 @@ async function assemble(config: Config, options: BuildOptions, logger: Logger, o
   await app.register(authRoutes, { prefix: '/api', auth: services.auth });
   await app.register(loginPages, { auth: services.auth });
   await app.register(userRoutes, { prefix: '/api', users: services.users, baseUrl: config.baseUrl });
+  await app.register(memberRoutes, { prefix: '/api', users: services.users, baseUrl: config.baseUrl });
   await app.register(forumRoutes, { prefix: '/api', forum: services.forum, presenter: services.presenter, baseUrl: config.baseUrl });
   await app.register(searchRoutes, { prefix: '/api', search: services.search });
   await app.register(messageRoutes, { prefix: '/api', messages: services.messages, presenter: services.presenter });

@@ -34,6 +34,8 @@ export interface UsersTable {
   ban_reason: ColumnType<string | null, string | null | undefined, string | null>;
   banned_until: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
   banned_by: ColumnType<number | null, number | null | undefined, number | null>;
+  /** Published, visible posts (migration 0018): kept by triggers on posts, read by the member list and profiles. */
+  post_count: ColumnType<number, never, never>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

@@ -73,11 +73,6 @@ export class Posts {
     return Math.floor(before / perPage) + 1;
   }
 
-  /** Published posts of a user, for their profile. */
-  publishedBy(userId: number): Promise<number> {
-    return this.#repository.publishedPostsBy(userId);
-  }
-
   async get(id: number, viewer: AuthUser | null): Promise<PostWithAuthor> {
     const post = await this.#repository.findPost(id);
     if (post === undefined || !canSee(post, viewer)) throw new ModelNotFoundError('Post', id);

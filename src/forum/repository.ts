@@ -338,12 +338,6 @@ export class ForumRepository {
     return countOf(this.#visiblePosts(topicId, visibility).where('posts.id', '<', postId));
   }
 
-  publishedPostsBy(authorId: number): Promise<number> {
-    return countOf(
-      this.#db.selectFrom('posts').where('posts.author_id', '=', authorId).where('posts.status', '=', 'published').where('posts.hidden_at', 'is', null),
-    );
-  }
-
   /** Published posts of a topic, whatever the topic's own status: what a topic brings to its forum when it is published. */
   publishedPostsIn(topicId: number, db: Db): Promise<number> {
     return countOf(db.selectFrom('posts').where('posts.topic_id', '=', topicId).where('posts.status', '=', 'published').where('posts.hidden_at', 'is', null));

@@ -131,9 +131,6 @@ export class ForumService {
   pageOfPost(topic: TopicWithAuthor, postId: number, viewer: AuthUser | null, perPage: number): Promise<number | null> {
     return this.posts.pageOf(topic, postId, viewer, perPage);
   }
-  publishedPostsBy(userId: number): Promise<number> {
-    return this.posts.publishedBy(userId);
-  }
   getPost(id: number, viewer: AuthUser | null): Promise<PostWithAuthor> {
     return this.posts.get(id, viewer);
   }

@@ -60,6 +60,11 @@ export function RequiredText(max: number, description?: string) {
  * holding at least one visible character, so a title of zero-width or
  * format characters alone is "required" too.
  */
+/** A string schema allowing exactly `values` (documented as an enum). */
+export function OneOf<const T extends readonly string[]>(values: T, description?: string) {
+  return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...(description ? { description } : {}) } as TSchema);
+}
+
 export function VisibleText(max: number, description?: string) {
   return Type.String({ minLength: 1, maxLength: max, notBlank: true, visible: true, ...(description ? { description } : {}) });
 }

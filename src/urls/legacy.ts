@@ -5,6 +5,7 @@ import {
   activationPath,
   bonusPath,
   inboxPath,
+  membersPath,
   messagePath,
   newMessagePath,
   parseId,
@@ -102,6 +103,23 @@ function privateMessageTarget(query: URLSearchParams): LegacyTarget | null {
   return path === undefined ? null : { kind: 'page', path, query: kept };
 }
 
+/** TorrentPier's `memberlist.php` sort modes (`mode=`) that the member list has. */
+const MEMBER_LIST_MODES: Readonly<Record<string, string>> = { joined: 'joined', username: 'name', posts: 'posts' };
+
+/** `memberlist.php?mode=&order=&username=`: the member list sorted and searched the same way; other modes sort by join date. */
+function memberListTarget(query: URLSearchParams): LegacyTarget {
+  const kept = without(query, 'mode', 'order', 'username', 'letter', 'start');
+  const mode = lastValue(query, 'mode');
+  const order = lastValue(query, 'order')?.toLowerCase();
+  const search = lastValue(query, 'username');
+  const listing = new URLSearchParams();
+  if (search !== null && search !== '') listing.set('search', search);
+  if (mode !== null && Object.hasOwn(MEMBER_LIST_MODES, mode)) listing.set('sort', MEMBER_LIST_MODES[mode]!);
+  if (order === 'asc' || order === 'desc') listing.set('order', order);
+  for (const [key, value] of kept) listing.append(key, value);
+  return { kind: 'page', path: membersPath(), query: listing };
+}
+
 /**
  * The target of a legacy URL, or null when the path is not a legacy page or
  * its id/mode is missing or invalid (the router answers 404).
@@ -127,6 +145,8 @@ export function legacyTarget(path: string, query: URLSearchParams): LegacyTarget
     }
     case '/privmsg':
       return privateMessageTarget(query);
+    case '/memberlist':
+      return memberListTarget(query);
     default:
       return null;
   }

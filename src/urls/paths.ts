@@ -121,6 +121,11 @@ export function watchlistPath(query?: Query): string {
   return withQuery('/profile/watchlist/', query);
 }
 
+/** `/members/`: the member list. */
+export function membersPath(query?: Query): string {
+  return withQuery('/members/', query);
+}
+
 /** `/messages/`: the member's private messages, Inbox. */
 export function inboxPath(query?: Query): string {
   return withQuery('/messages/', query);

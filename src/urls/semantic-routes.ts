@@ -45,7 +45,7 @@ const ENTITY_PATTERNS: Readonly<Record<EntityKind, string>> = {
   'profile-email': '/profile/:segment/email/',
 };
 
-const LEGACY_PATHS = ['/viewtopic', '/viewforum', '/profile', '/privmsg'] as const;
+const LEGACY_PATHS = ['/viewtopic', '/viewforum', '/profile', '/privmsg', '/memberlist'] as const;
 
 /** The topic id of a post this request may see; throws ModelNotFoundError (→ 404 page) otherwise. */
 export type PostLocator = (postId: number, request: FastifyRequest) => Promise<number>;

@@ -20,6 +20,19 @@ export interface UserListFilter {
   status?: UserStatus | undefined;
 }
 
+/** The member list's orders (docs/members.md). */
+export const MEMBER_SORTS = ['joined', 'name', 'posts'] as const;
+export type MemberSort = (typeof MEMBER_SORTS)[number];
+
+export interface MemberListing {
+  /** Part of the name, any case. */
+  search: string | null;
+  sort: MemberSort;
+  order: 'asc' | 'desc';
+}
+
+const MEMBER_SORT_COLUMNS = { joined: 'created_at', name: 'username_key', posts: 'post_count' } as const;
+
 export function usernameKey(username: string): string {
   return username.normalize('NFKC').toLowerCase();
 }
@@ -110,6 +123,21 @@ export class UsersRepository {
     if (filter.status !== undefined) query = query.where('status', '=', filter.status);
     const [rows, count] = await Promise.all([
       query.selectAll().orderBy('username_key').orderBy('id').offset(offset).limit(limit).execute(),
+      query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: Number(count.total) };
+  }
+
+  /** Members (accounts past activation, banned ones included) for the member list; ties go by id in the same direction. */
+  async members(listing: MemberListing, offset: number, limit: number): Promise<{ rows: UserRow[]; total: number }> {
+    let query = this.#db.selectFrom('users').where('status', '!=', 'pending');
+    if (listing.search !== null) {
+      // The key is lower-cased by JavaScript, which folds every script (SQLite's lower() folds only ASCII).
+      const term = usernameKey(listing.search);
+      query = query.where((eb) => containsText(this.#dialect, eb.ref('username_key'), term));
+    }
+    const [rows, count] = await Promise.all([
+      query.selectAll().orderBy(MEMBER_SORT_COLUMNS[listing.sort], listing.order).orderBy('id', listing.order).offset(offset).limit(limit).execute(),
       query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
     ]);
     return { rows, total: Number(count.total) };

@@ -22,6 +22,27 @@ export const UserResource = Type.Object({
   updated_at: SecondsTimestamp,
 });
 
+/** A member as the member list shows them to everyone. */
+export const MemberResource = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  url: Type.String({ description: 'Profile page path' }),
+  posts: Type.Integer({ description: 'Published posts that are not hidden' }),
+  banned: Type.Boolean(),
+  joined_at: SecondsTimestamp,
+});
+
+export function memberResource(row: UserRow): Static<typeof MemberResource> {
+  return {
+    id: row.id,
+    name: row.username,
+    url: profilePath({ id: row.id, name: row.username }),
+    posts: row.post_count,
+    banned: row.status === 'banned',
+    joined_at: isoSeconds(row.created_at),
+  };
+}
+
 export function userResource(row: UserRow, viewer: AuthUser | null): Static<typeof UserResource> {
   const privileged = viewer !== null && (ADMINS.includes(viewer.role) || viewer.id === row.id);
   return {

@@ -12,7 +12,7 @@ import { FieldErrorBag, ModelNotFoundError, ValidationError } from '../http/erro
 import type { AuthUser } from '../auth/service.ts';
 import type { PasswordHasher } from '../auth/passwords.ts';
 import { blockedMessage, needsReviewMessage, type TextScreen } from '../word-filters/text-screen.ts';
-import type { UsersRepository, UserListFilter, UserRow } from './repository.ts';
+import type { MemberListing, UsersRepository, UserListFilter, UserRow } from './repository.ts';
 
 export interface CreateUserInput {
   username: string;
@@ -53,6 +53,10 @@ export class UsersService {
     const user = await this.repository.find(id);
     if (user === undefined) throw new ModelNotFoundError('User', id);
     return user;
+  }
+
+  members(listing: MemberListing, offset: number, limit: number): Promise<{ rows: UserRow[]; total: number }> {
+    return this.repository.members(listing, offset, limit);
   }
 
   list(filter: UserListFilter, offset: number, limit: number): Promise<{ rows: UserRow[]; total: number }> {

@@ -48,6 +48,7 @@ ${options.head ?? ''}
     <ul>
       <li><a href="/">Forums</a></li>
       <li><a href="/search/">Search</a></li>
+      <li><a href="/members/">Members</a></li>
       ${
         user === null
           ? html`<li><a href="/login/">Log in</a></li><li><a href="/register/">Register</a></li>`

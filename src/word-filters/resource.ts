@@ -1,16 +1,11 @@
 // The JSON shapes of the word-filter API: a rule, and the result of checking
 // text. Every endpoint that returns a rule builds it with wordFilterResource.
-import { Type, type Static, type TSchema } from 'typebox';
-import { Nullable } from '../http/schemas.ts';
+import { Type, type Static } from 'typebox';
+import { Nullable, OneOf } from '../http/schemas.ts';
 import { isoMicros } from '../http/timestamps.ts';
 import type { CheckResult } from './engine/apply.ts';
 import type { WordFilterRecord } from './repository.ts';
 import { CONTENT_TYPES, FILTER_TYPES, PATTERN_TYPES, SEVERITIES } from './rules.ts';
-
-/** A string schema allowing exactly `values` (documented as an enum). */
-export function OneOf<const T extends readonly string[]>(values: T, description?: string) {
-  return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...(description ? { description } : {}) } as TSchema);
-}
 
 const Timestamp = Type.String({ description: 'ISO 8601 UTC with six fractional digits, e.g. 2026-01-02T03:04:05.678000Z' });
 

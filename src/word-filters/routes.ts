@@ -3,10 +3,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static } from 'typebox';
 import { assertUser, requireRole, STAFF, ADMINS } from '../auth/guard.ts';
 import { PageQueryProperties, PaginatedOf, pageRequest, paginated } from '../http/pagination.ts';
-import { DataOf, IdParams, Nullable, QueryFlag, RequiredText, SearchQueryProperties, errorResponses, isOn } from '../http/schemas.ts';
+import { DataOf, IdParams, Nullable, OneOf, QueryFlag, RequiredText, SearchQueryProperties, errorResponses, isOn } from '../http/schemas.ts';
 import { MAX_TEXT_LENGTH } from './engine/apply.ts';
 import { SORT_FIELDS, type WordFilterListFilter, type WordFilterSort } from './repository.ts';
-import { CheckResultSchema, OneOf, WordFilter, checkResultResource, wordFilterResource } from './resource.ts';
+import { CheckResultSchema, WordFilter, checkResultResource, wordFilterResource } from './resource.ts';
 import { CONTENT_TYPES, FILTER_TYPES, NOTES_MAX_LENGTH, PATTERN_MAX_LENGTH, PATTERN_TYPES, REPLACEMENT_MAX_LENGTH, SEVERITIES } from './rules.ts';
 import type { WordFiltersService } from './service.ts';
 

@@ -12,6 +12,7 @@ import type { DatabaseHandle } from '../database.ts';
 import type { Dialect } from '../dialect.ts';
 import { migrateToLatest } from '../migrate.ts';
 import { markAllPostsForIndexing } from '../search-backfill.ts';
+import { recountMemberPosts } from '../post-counts.ts';
 import { migrations } from '../migrations/index.ts';
 import { appliedMigrations, dependencyOrder, readCatalog, type AnyDb, type ColumnInfo, type TableInfo } from './catalog.ts';
 import { TableChecksum } from './checksum.ts';
@@ -66,6 +67,7 @@ export async function copyDatabase(source: DatabaseHandle, target: DatabaseHandl
         log.info({ table: table.name, rows: copied.at(-1)!.rows }, 'table copied');
       }
       if (target.dialect === 'postgres') await moveSequences(dst, targetTables);
+      await recountMemberPosts(dst);
       await verify(dst, targetTables, copied);
       // The search index is not copied (isDerivedTable): the target's next start indexes every post.
       await markAllPostsForIndexing(dst);

@@ -16,6 +16,7 @@ import * as topicModeration from './0014_topic_moderation.ts';
 import * as bans from './0015_bans.ts';
 import * as hiddenContent from './0016_hidden_content.ts';
 import * as postRevisions from './0017_post_revisions.ts';
+import * as memberPostCounts from './0018_member_post_counts.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_users': users,
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   '0015_bans': bans,
   '0016_hidden_content': hiddenContent,
   '0017_post_revisions': postRevisions,
+  '0018_member_post_counts': memberPostCounts,
 };

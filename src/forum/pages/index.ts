@@ -7,6 +7,8 @@ import { homePage } from './home-page.ts';
 import { profileEmailPage } from './profile-email-page.ts';
 import { profilePage } from './profile-page.ts';
 import { SEARCH_PATH, searchPage } from './search-page.ts';
+import { membersPage } from './members-page.ts';
+import { membersPath } from '../../urls/paths.ts';
 import { topicPage, topicUnreadPage } from './topic-page.ts';
 import { watchlistPage } from './watchlist-page.ts';
 
@@ -23,4 +25,5 @@ export const forumPages: FastifyPluginAsync<ForumPageDeps> = async (app, deps) =
   pages.entity(app, 'profile-email', profileEmailPage(deps));
   pages.fixed(app, '/profile/watchlist/', watchlistPage(deps));
   pages.fixed(app, SEARCH_PATH, searchPage(deps));
+  pages.fixed(app, membersPath(), membersPage(deps));
 };

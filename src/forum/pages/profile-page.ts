@@ -16,10 +16,9 @@ import { okNotice } from '../../web/form.ts';
 
 const ROLE_NAMES = { user: null, moderator: 'Moderator', admin: 'Administrator' } as const;
 
-export function profilePage({ forum, presenter, users, addons, trackerFigures, bans }: ForumPageDeps): EntityPage<UserRow> {
+export function profilePage({ presenter, users, addons, trackerFigures, bans }: ForumPageDeps): EntityPage<UserRow> {
   const show: ShowProfile = async (request, reply, user, visit, failed) => {
-    const [posts, signature, tracker, addon] = await Promise.all([
-      forum.publishedPostsBy(user.id),
+    const [signature, tracker, addon] = await Promise.all([
       presenter.signature(user.signature),
       trackerFigures.forUser(user.id),
       addons?.profile === undefined ? '' : addons.profile(request, reply, user),
@@ -38,7 +37,7 @@ ${notice === 'saved' && user.status === 'banned' ? okNotice(`${user.username} is
 ${user.status === 'banned' ? html`<p class="notice">${banEndDay(user) === null ? 'This account has been banned.' : `This account is banned until ${banEndDay(user)}.`}</p>` : ''}
 <dl class="facts">
 <dt>Joined</dt><dd>${dateHtml(user.created_at)}</dd>
-<dt>Posts</dt><dd>${posts}</dd>
+<dt>Posts</dt><dd>${user.post_count}</dd>
 <dt>Uploaded</dt><dd>${formatBytes(tracker.uploaded)}</dd>
 <dt>Downloaded</dt><dd>${formatBytes(tracker.downloaded)}</dd>
 ${tracker.ratio === null ? '' : html`<dt>Ratio</dt><dd>${formatRatio(tracker.ratio)}</dd>`}
