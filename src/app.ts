@@ -52,6 +52,8 @@ import { searchRoutes } from './forum/search/routes.ts';
 import { PageRoutes } from './urls/semantic-routes.ts';
 import { userRoutes } from './users/routes.ts';
 import { memberRoutes } from './users/member-routes.ts';
+import { avatarFileRoutes, avatarRoutes } from './users/avatars/avatar-routes.ts';
+import { AVATAR_RULES } from './users/avatars/avatar-image.ts';
 import { renderErrorPage } from './web/error-page.ts';
 import { wordFilterRoutes } from './word-filters/routes.ts';
 
@@ -101,6 +103,7 @@ async function assemble(config: Config, options: BuildOptions, logger: Logger, o
   // The tracker's swarm store (Redis or memory) exists from here, started or not.
   opened.add('tracker', () => services.tracker.stop());
   await services.images.init();
+  await services.avatars.init();
   if (config.admin !== null) await services.users.ensureAdmin(config.admin, logger);
   if (config.emojiCatalog === 'unicode') await services.emoji.unicodeImport.importIfEmpty(logger);
 
@@ -170,7 +173,7 @@ async function assemble(config: Config, options: BuildOptions, logger: Logger, o
   installMetrics(app, { registry: metrics, database, token: config.metricsToken, trustProxy: config.trustProxy });
   registerTrackerFigures(metrics, services.tracker, database);
   // Before CSRF protection: an upload form's _csrf field must be read by then.
-  await installMultipart(app, { maxFileBytes: IMAGE_RULES.sprites.maxBytes });
+  await installMultipart(app, { maxFileBytes: Math.max(IMAGE_RULES.sprites.maxBytes, AVATAR_RULES.maxBytes) });
   installCsrfProtection(app);
   // Browsers and crawlers ask for /favicon.ico whatever the page says; the icon is an SVG among the assets.
   app.get('/favicon.ico', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/assets/favicon.svg', 301));
@@ -187,6 +190,8 @@ async function assemble(config: Config, options: BuildOptions, logger: Logger, o
   await app.register(loginPages, { auth: services.auth });
   await app.register(userRoutes, { prefix: '/api', users: services.users, baseUrl: config.baseUrl });
   await app.register(memberRoutes, { prefix: '/api', users: services.users, baseUrl: config.baseUrl });
+  await app.register(avatarRoutes, { prefix: '/api', avatars: services.avatars });
+  await app.register(avatarFileRoutes, { avatars: services.avatars });
   await app.register(forumRoutes, { prefix: '/api', forum: services.forum, presenter: services.presenter, baseUrl: config.baseUrl });
   await app.register(searchRoutes, { prefix: '/api', search: services.search });
   await app.register(messageRoutes, { prefix: '/api', messages: services.messages, presenter: services.presenter });
@@ -223,7 +228,7 @@ async function assemble(config: Config, options: BuildOptions, logger: Logger, o
     presenter: services.presenter,
   });
   await app.register(bonusPages, { pages, bonus: services.tracker.bonus, settings: config.tracker });
-  await app.register(accountPages, { pages, accounts: services.accounts, auth: services.auth });
+  await app.register(accountPages, { pages, accounts: services.accounts, auth: services.auth, avatars: services.avatars });
   await app.register(messagePages, { pages, messages: services.messages, presenter: services.presenter });
   await app.register(pages.legacyRoutes);
   await app.register(adminPages, { services });

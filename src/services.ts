@@ -35,6 +35,7 @@ import { Outbox } from './mail/outbox.ts';
 import { createTrackerServices, type TrackerServices } from './tracker/services.ts';
 import { UsersRepository } from './users/repository.ts';
 import { UsersService } from './users/service.ts';
+import { Avatars } from './users/avatars/avatars.ts';
 import { WordFiltersRepository } from './word-filters/repository.ts';
 import { WORD_FILTERS_TOPIC } from './word-filters/checker.ts';
 import { WordFiltersService } from './word-filters/service.ts';
@@ -45,6 +46,7 @@ export interface Services {
   wordFilters: WordFiltersService;
   mailer: Mailer;
   outbox: Outbox;
+  avatars: Avatars;
   /** Uploaded emoji images and sprite sheets. */
   images: ImageStore;
   forum: ForumService;
@@ -125,6 +127,7 @@ export function createServices(database: DatabaseHandle, config: Config, limiter
     mailer,
     outbox: new Outbox(database.db),
     images: new ImageStore(config.uploadDir),
+    avatars: new Avatars(usersRepository, config.uploadDir, clock),
     forum,
     presenter,
     topicViews,

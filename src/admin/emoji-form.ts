@@ -4,7 +4,8 @@
 // the preview drawn by the forum's own emoji renderer.
 import type { EmojiRow } from '../emoji/resource.ts';
 import { EMOJI_TEXT_MAX, IMAGE_URL_MAX, SPRITE_SHEET_MAX, TITLE_MAX } from '../emoji/fields.ts';
-import { IMAGE_RULES, isFileName, sizeText } from '../emoji/images/store.ts';
+import { IMAGE_RULES, sizeText } from '../emoji/images/store.ts';
+import { isFileName } from '../uploads/content-files.ts';
 import type { CategoryRow } from '../emoji/resource.ts';
 import { emojiHtml } from '../forum/render.ts';
 import type { FieldErrors } from '../http/errors.ts';

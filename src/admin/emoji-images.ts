@@ -4,7 +4,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { multipartLimit, storeUpload, uploadedFile } from '../emoji/images/routes.ts';
+import { multipartLimit, storeUpload } from '../emoji/images/routes.ts';
+import { uploadedFile } from '../http/multipart.ts';
 import { IMAGE_PATHS, IMAGE_RULES, sizeText, type ImageFile, type ImageKind, type ImageStore } from '../emoji/images/store.ts';
 import type { EmojiRow } from '../emoji/resource.ts';
 import type { EmojiServices } from '../emoji/services.ts';

@@ -36,6 +36,8 @@ export interface UsersTable {
   banned_by: ColumnType<number | null, number | null | undefined, number | null>;
   /** Published, visible posts (migration 0018): kept by triggers on posts, read by the member list and profiles. */
   post_count: ColumnType<number, never, never>;
+  /** The avatar's file name under UPLOAD_DIR/avatars/ (migration 0019), or null. */
+  avatar: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

@@ -4,7 +4,7 @@
 // into memory, so only signed-in callers of a route that opts in (with
 // `config.multipartOptions`, its own limits) get that far.
 import multipart from '@fastify/multipart';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from './errors.ts';
 
 export interface MultipartLimits {
@@ -24,4 +24,12 @@ export async function installMultipart(app: FastifyInstance, limits: MultipartLi
     throwFileSizeLimit: false,
     limits: { fileSize: limits.maxFileBytes + 1, files: 1, fields: 50, parts: 51, fieldSize: 256 * 1024 },
   });
+}
+
+/** The uploaded file of a multipart request (its `file` field), or undefined when none was sent. */
+export function uploadedFile(request: FastifyRequest, field = 'file'): Buffer | undefined {
+  const body = request.body as Record<string, unknown> | null | undefined;
+  const value = body?.[field];
+  const file = Array.isArray(value) ? value[0] : value;
+  return Buffer.isBuffer(file) && file.length > 0 ? file : undefined;
 }

@@ -118,6 +118,8 @@ export interface EntityForm<E, S extends TSchema = TSchema> {
 export interface FixedForm<S extends TSchema = TSchema> {
   name: string;
   body: S;
+  /** The form sends one file (multipart/form-data) of at most this many bytes; read it with http/multipart.ts's uploadedFile. */
+  fileBytes?: number;
   submit(request: FastifyRequest, reply: FastifyReply, visit: PageVisit, body: Static<S>): Promise<FastifyReply>;
   invalid(request: FastifyRequest, reply: FastifyReply, visit: PageVisit, errors: FieldErrors): Promise<FastifyReply>;
   refused?(request: FastifyRequest, reply: FastifyReply, visit: PageVisit, refusal: FormRefusal): Promise<FastifyReply>;
@@ -143,14 +145,23 @@ const PAGE_ROUTE_CONFIG = { csrfCheckedByRoute: true };
  * CSRF token and the login are judged first (serveAt), as on the page; an
  * empty POST is an empty form.
  */
-function routeForm(app: FastifyInstance, url: string, body: TSchema, handler: (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>): void {
+function routeForm(
+  app: FastifyInstance,
+  url: string,
+  body: TSchema,
+  handler: (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>,
+  fileBytes?: number,
+): void {
+  // One byte over the limit is enough to know a file is too large.
+  const postConfig =
+    fileBytes === undefined ? PAGE_ROUTE_CONFIG : { ...PAGE_ROUTE_CONFIG, multipartOptions: { limits: { fileSize: fileBytes + 1, files: 1 } } };
   for (const spelling of [url, url.slice(0, -1)]) {
     app.route({ method: ['GET', 'HEAD'], url: spelling, handler, config: PAGE_ROUTE_CONFIG });
     app.route({
       method: 'POST',
       url: spelling,
       handler,
-      config: PAGE_ROUTE_CONFIG,
+      config: postConfig,
       schema: { body },
       validatorCompiler: formValidatorCompiler,
       attachValidation: true,
@@ -285,7 +296,7 @@ export class PageRoutes {
         refused: refused && ((refusal) => refused(request, reply, visit, refusal)),
       });
     };
-    routeForm(app, `${pagePattern}${form.name}/`, form.body, handler);
+    routeForm(app, `${pagePattern}${form.name}/`, form.body, handler, form.fileBytes);
   }
 
   /** `/viewtopic?t=`, `/viewforum?f=`, `/profile?mode=…` and their `.php` spellings. */

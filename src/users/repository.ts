@@ -143,6 +143,23 @@ export class UsersRepository {
     return { rows, total: Number(count.total) };
   }
 
+  /** Sets or clears a member's avatar; the file name it replaced (null: none). */
+  async setAvatar(userId: number, avatar: string | null, now: string): Promise<{ replaced: string | null } | undefined> {
+    return this.#db.transaction().execute(async (trx) => {
+      // PostgreSQL: held until commit, so two uploads at once each see what they replace (SQLite writes one at a time).
+      const read = trx.selectFrom('users').select('avatar').where('id', '=', userId);
+      const before = await (this.#dialect === 'postgres' ? read.forUpdate() : read).executeTakeFirst();
+      if (before === undefined) return undefined;
+      await trx.updateTable('users').set({ avatar, updated_at: now }).where('id', '=', userId).execute();
+      return { replaced: before.avatar };
+    });
+  }
+
+  /** Whether any member still shows this avatar file. */
+  async avatarInUse(avatar: string): Promise<boolean> {
+    return (await this.#db.selectFrom('users').select('id').where('avatar', '=', avatar).limit(1).executeTakeFirst()) !== undefined;
+  }
+
   /** A ban's reason, end and author, or none (lifted). The status is the caller's (UsersService.update). */
   async setBan(userId: number, ban: { reason: string; until: string | null; by: number } | null, db: Db): Promise<void> {
     await db

@@ -21,7 +21,7 @@ describeEachDatabase('/settings/', (db) => {
     assert.equal(response.location, '/login/?next=%2Fsettings%2F');
   });
 
-  it('shows three labelled forms with unique ids and the current address', async () => {
+  it('shows four labelled forms with unique ids and the current address', async () => {
     const member = await loggedIn(t, { name: 'Settings Sam' });
     const page = await member.browser.get('/settings/');
     assert.equal(page.status, 200);
@@ -30,7 +30,15 @@ describeEachDatabase('/settings/', (db) => {
     const ids = dom(page)
       .all('input[id], textarea[id]')
       .map((control) => control.id);
-    assert.deepEqual(ids, ['email-new', 'email-current-password', 'password-current-password', 'password-new', 'password-confirmation', 'signature']);
+    assert.deepEqual(ids, [
+      'email-new',
+      'email-current-password',
+      'password-current-password',
+      'password-new',
+      'password-confirmation',
+      'signature',
+      'avatar-file',
+    ]);
     for (const id of ids) assert.ok(dom(page).has(`label[for="${id}"]`), id);
   });
 

@@ -1,6 +1,7 @@
 // A tiny cookie-keeping client over app.inject, for page tests that log in
 // and post forms the way a browser does.
 import type { TestApp } from './app.ts';
+import { multipart } from './images.ts';
 
 export interface PageResponse {
   status: number;
@@ -32,6 +33,12 @@ export class Browser {
     return this.request('POST', url, { _csrf: this.csrf ?? '', ...form }, headers);
   }
 
+  /** Posts a multipart form (a file upload) with the last page's CSRF token, as a browser sends a form with enctype="multipart/form-data". */
+  async postFile(url: string, fields: Record<string, string>, file: { bytes: Buffer; name: string; type: string } | undefined): Promise<PageResponse> {
+    const body = await multipart({ _csrf: this.csrf ?? '', ...fields, ...(file === undefined ? {} : { file }) });
+    return this.#send('POST', url, body.headers, body.payload);
+  }
+
   /** The CSRF token of the last page (its meta tag). */
   csrf: string | undefined;
 
@@ -45,12 +52,21 @@ export class Browser {
       form === undefined
         ? undefined
         : new URLSearchParams(Object.entries(form).flatMap(([key, value]) => (Array.isArray(value) ? value : [value]).map((v): [string, string] => [key, v])));
+    return this.#send(method, url, { ...headers, ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) }, payload?.toString());
+  }
+
+  async #send(
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+    url: string,
+    headers: Record<string, string>,
+    payload: string | Buffer | undefined,
+  ): Promise<PageResponse> {
     const response = await this.#t.app.inject({
       method,
       url,
-      headers: { ...this.#headers, ...headers, ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
+      headers: { ...this.#headers, ...headers },
       cookies: Object.fromEntries(this.cookies),
-      ...(payload ? { payload: payload.toString() } : {}),
+      ...(payload === undefined ? {} : { payload }),
     });
     for (const cookie of response.cookies as PageResponse['setCookies']) {
       if (cookie.value === '') this.cookies.delete(cookie.name);

@@ -6,7 +6,6 @@ import { decode, type BencodeDict } from '../../src/tracker/bencode.ts';
 import { describeEachDatabase, type TestApp } from '../helpers/app.ts';
 import type { Browser } from '../helpers/browser.ts';
 import { asAuthUser, createForum, createTopic, canonicalOf, loggedIn, mainText, type Member } from '../helpers/forum.ts';
-import { multipart } from '../helpers/images.ts';
 import { makeTorrent } from '../helpers/torrents.ts';
 import { dom } from '../helpers/dom.ts';
 
@@ -31,13 +30,7 @@ describeEachDatabase('tracker pages', (db) => {
   /** A multipart form post from a logged-in browser, with its CSRF token. */
   async function postFile(browser: Browser, url: string, fields: Record<string, string>, file: Buffer | undefined) {
     await browser.get(url); // the form page gives the token
-    const body = await multipart({
-      _csrf: browser.csrf ?? '',
-      ...fields,
-      ...(file === undefined ? {} : { file: { bytes: file, name: 'release.torrent', type: 'application/x-bittorrent' } }),
-    });
-    const response = await t.app.inject({ method: 'POST', url, payload: body.payload, headers: body.headers, cookies: Object.fromEntries(browser.cookies) });
-    return { status: response.statusCode, body: response.body, location: response.headers['location'] as string | undefined };
+    return browser.postFile(url, fields, file === undefined ? undefined : { bytes: file, name: 'release.torrent', type: 'application/x-bittorrent' });
   }
 
   async function topicWithTorrent(file = makeTorrent({ version: 'hybrid' })) {

@@ -72,6 +72,7 @@ describe('page layout at 390 px and 1280 px', { skip: browserSkipReason() }, () 
       topicPath,
       `/profile/bartholomew-longname-writer.${author.id}/`,
       '/search/?search=topic',
+      '/members/',
       '/login/',
       '/register/',
       '/password-recovery/',

@@ -1,9 +1,11 @@
 import type { AuthService } from '../../auth/service.ts';
 import type { PageRoutes } from '../../urls/semantic-routes.ts';
 import type { AccountsService } from '../service.ts';
+import type { Avatars } from '../../users/avatars/avatars.ts';
 
 export interface AccountPageDeps {
   pages: PageRoutes;
   accounts: AccountsService;
   auth: AuthService;
+  avatars: Avatars;
 }

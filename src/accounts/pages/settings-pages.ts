@@ -1,6 +1,6 @@
-// `/settings/` (login required): the owner's e-mail address, password and
-// signature, one form each, posted to `/settings/email/`, `/settings/password/`
-// and `/settings/signature/` and checked there by their schemas. Address and
+// `/settings/` (login required): the owner's e-mail address, password,
+// signature and avatar, one form each, posted to `/settings/email/`, `/settings/password/`,
+// `/settings/signature/` and `/settings/avatar/` (multipart; `/settings/remove-avatar/`) and checked there by their schemas. Address and
 // password changes need the current password. A new address takes effect
 // when the link mailed to it is opened at `/settings/email/{key}/`.
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -14,6 +14,7 @@ import { PASSWORD_MIN, SIGNATURE_MAX } from '../../users/fields.ts';
 import type { UserRow } from '../../users/repository.ts';
 import { csrfMismatch } from '../../auth/csrf.ts';
 import {
+  NoFields,
   OUTDATED_FORM_REFUSAL,
   attempt,
   failedNotice,
@@ -30,10 +31,14 @@ import { html, type SafeHtml } from '../../web/html.ts';
 import { csrfInput, sendPage } from '../../web/page.ts';
 import { EmailChangeForm, PasswordChangeForm, SignatureForm, withConfirmation } from '../forms.ts';
 import { EMAIL_CHANGE_KEY_HOURS } from '../service.ts';
+import { uploadedFile } from '../../http/multipart.ts';
+import { AVATAR_RULES } from '../../users/avatars/avatar-image.ts';
+import { avatarUrl } from '../../users/avatars/avatars.ts';
+import { avatarImg } from '../../web/avatar.ts';
 import type { AccountPageDeps } from './deps.ts';
 import { withKey, type KeyProblemTexts } from './key-problem.ts';
 
-type Section = 'email' | 'password' | 'signature';
+type Section = 'email' | 'password' | 'signature' | 'avatar';
 
 interface Failed {
   section: Section;
@@ -43,6 +48,7 @@ interface Failed {
   refusal?: FormRefusal;
 }
 
+/** The sections a form posted to `/settings/` itself (before each had its address) can be from. */
 const SECTIONS: readonly Section[] = ['email', 'password', 'signature'];
 
 /** What a form shows again when its login ended meanwhile; passwords are never echoed. */
@@ -50,6 +56,7 @@ const DRAFT_FIELDS: Record<Section, Array<{ name: string; label: string }>> = {
   email: [{ name: 'email', label: 'New e-mail address' }],
   password: [],
   signature: [{ name: 'signature', label: 'Signature' }],
+  avatar: [],
 };
 
 const SAVED: Record<string, string> = {
@@ -57,9 +64,11 @@ const SAVED: Record<string, string> = {
   'email-unchanged': 'That is already your address: nothing changed.',
   password: 'Your password is changed. You stay logged in here; everywhere else you were logged in, you are logged out.',
   signature: 'Your signature is saved.',
+  avatar: 'Your avatar is saved.',
+  'avatar-removed': 'Your avatar is removed.',
 };
 
-export function settingsPage({ accounts, auth }: AccountPageDeps): FixedPage {
+export function settingsPage({ accounts, auth, avatars }: AccountPageDeps): FixedPage {
   async function show(request: FastifyRequest, reply: FastifyReply, query: URLSearchParams, failed?: Failed): Promise<FastifyReply> {
     const me = await accounts.owner(assertUser(request));
     const saved = failed === undefined ? SAVED[query.get('saved') ?? ''] : undefined;
@@ -108,7 +117,8 @@ ${section(
   html`
 ${textArea(pageFormState({ signature: valueOf('signature', 'signature', me.signature) }, errorsOf('signature') ?? {}), { name: 'signature', label: 'Signature', maxlength: SIGNATURE_MAX, rows: 4, hint: `Shown under your posts and on your profile. At most ${SIGNATURE_MAX} characters; leave it empty for none.` })}
 <div><button type="submit">Save signature</button></div>`,
-)}`,
+)}
+${avatarSection(request, reply, me, failed?.section === 'avatar' ? failed : undefined)}`,
     });
   }
 
@@ -128,6 +138,33 @@ ${failed?.section !== name ? '' : failedNotice(failed.refusal, failed.errors, fi
 ${csrfInput(request, reply)}
 ${controls}
 </form>
+</section>`;
+  }
+
+  function avatarSection(request: FastifyRequest, reply: FastifyReply, me: UserRow, failed: Failed | undefined): SafeHtml {
+    const url = avatarUrl(me);
+    const errors = failed?.errors['file'];
+    return html`<section aria-labelledby="avatar-heading">
+<h2 id="avatar-heading">Avatar</h2>
+${failed === undefined ? '' : failedNotice(failed.refusal, failed.errors, ['file'])}
+${url === null ? html`<p class="muted">No avatar yet.</p>` : html`<p>${avatarImg(url, 80, 'Your avatar')}</p>`}
+<form method="post" action="${settingsPath()}avatar/" enctype="multipart/form-data" class="stacked">
+${csrfInput(request, reply)}
+<div class="field"><label for="avatar-file">Image</label>
+<p class="hint" id="avatar-file-hint">PNG, JPEG, GIF or WebP, at most ${AVATAR_RULES.maxBytes / (1024 * 1024)} MB. It is cut to a square from its middle and shown next to your posts.</p>
+<input type="file" id="avatar-file" name="file" accept="image/png,image/jpeg,image/gif,image/webp" required aria-describedby="avatar-file-hint${errors === undefined ? '' : ' avatar-file-error'}"${errors === undefined ? '' : html` aria-invalid="true"`}>
+${errors === undefined ? '' : html`<p class="error" id="avatar-file-error">${errors.join(' ')}</p>`}
+</div>
+<div><button type="submit">Upload avatar</button></div>
+</form>
+${
+  url === null
+    ? ''
+    : html`<form method="post" action="${settingsPath()}remove-avatar/" class="inline">
+${csrfInput(request, reply)}
+<button type="submit">Remove avatar</button>
+</form>`
+}
 </section>`;
   }
 
@@ -187,6 +224,30 @@ ${controls}
       const result = await attempt(() => accounts.changeSignature(assertUser(request), body.signature));
       if (!result.ok) return failed(request, reply, visit, 'signature', result.errors);
       return reply.redirect(settingsPath({ saved: 'signature' }), 303);
+    }),
+    fixedForm({
+      name: 'avatar',
+      body: NoFields,
+      fileBytes: AVATAR_RULES.maxBytes,
+      async submit(request, reply, visit) {
+        const user = assertUser(request);
+        const result = await attempt(() => avatars.upload(user.id, uploadedFile(request), user));
+        if (!result.ok) return failed(request, reply, visit, 'avatar', result.errors);
+        return reply.redirect(settingsPath({ saved: 'avatar' }), 303);
+      },
+      invalid: (request, reply, visit, errors) => failed(request, reply, visit, 'avatar', errors),
+      refused: (request, reply, visit, refusal) => refill(request, reply, visit, 'avatar', refusal),
+    }),
+    fixedForm({
+      name: 'remove-avatar',
+      body: NoFields,
+      async submit(request, reply) {
+        const user = assertUser(request);
+        await avatars.remove(user.id, user);
+        return reply.redirect(settingsPath({ saved: 'avatar-removed' }), 303);
+      },
+      invalid: (request, reply, visit, errors) => failed(request, reply, visit, 'avatar', errors),
+      refused: (request, reply, visit, refusal) => refill(request, reply, visit, 'avatar', refusal),
     }),
   ];
 

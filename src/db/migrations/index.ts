@@ -17,6 +17,7 @@ import * as bans from './0015_bans.ts';
 import * as hiddenContent from './0016_hidden_content.ts';
 import * as postRevisions from './0017_post_revisions.ts';
 import * as memberPostCounts from './0018_member_post_counts.ts';
+import * as avatars from './0019_avatars.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_users': users,
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   '0016_hidden_content': hiddenContent,
   '0017_post_revisions': postRevisions,
   '0018_member_post_counts': memberPostCounts,
+  '0019_avatars': avatars,
 };

@@ -4,8 +4,9 @@
 // /emojis/sprites/<name>, with their real content type and cached forever
 // (a name is its content's hash).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import fastifyStatic from '@fastify/static';
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
+import { uploadedFile } from '../../http/multipart.ts';
+import { serveUploadedFiles } from '../../uploads/static-files.ts';
 import { Type, type Static } from 'typebox';
 import { requireRole, ADMINS } from '../../auth/guard.ts';
 import { ApiError, ValidationError } from '../../http/errors.ts';
@@ -23,14 +24,6 @@ export const UploadedImage = Type.Object({
 
 export function uploadedImageResource(image: StoredImage): Static<typeof UploadedImage> {
   return { url: image.url, name: image.name, width: image.width, height: image.height, type: image.mime, size: image.size };
-}
-
-/** The uploaded file of a multipart request (its `file` field), or undefined when none was sent. */
-export function uploadedFile(request: FastifyRequest, field = 'file'): Buffer | undefined {
-  const body = request.body as Record<string, unknown> | null | undefined;
-  const value = body?.[field];
-  const file = Array.isArray(value) ? value[0] : value;
-  return Buffer.isBuffer(file) && file.length > 0 ? file : undefined;
 }
 
 /** Per-route multipart limit: one byte over the kind's maximum is enough to know a file is too large. */
@@ -88,20 +81,5 @@ export const imageUploadRoutes: FastifyPluginAsyncTypebox<{ images: ImageStore }
 };
 
 export const imageFileRoutes: FastifyPluginAsync<{ images: ImageStore }> = async (app, { images }) => {
-  for (const kind of ['custom', 'sprites'] as const) {
-    await app.register(fastifyStatic, {
-      root: images.folder(kind),
-      prefix: IMAGE_PATHS[kind],
-      decorateReply: false,
-      index: false,
-      dotfiles: 'deny',
-      immutable: true,
-      maxAge: '365d',
-      setHeaders: (reply) => {
-        // Only checked raster images are stored; even so, never let a browser guess or run anything.
-        reply.header('x-content-type-options', 'nosniff');
-        reply.header('content-security-policy', "default-src 'none'; sandbox");
-      },
-    });
-  }
+  for (const kind of ['custom', 'sprites'] as const) await serveUploadedFiles(app, images.folder(kind), IMAGE_PATHS[kind]);
 };

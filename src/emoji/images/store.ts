@@ -2,11 +2,9 @@
 // rules of their kind, stored under UPLOAD_DIR with a name made from their
 // content (so a URL always shows the same bytes and can be cached forever,
 // and the same file uploaded twice is stored once), written atomically.
-import { createHash, randomBytes } from 'node:crypto';
-import { constants } from 'node:fs';
-import { access, mkdir, readdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { ConfigError } from '../../config.ts';
+import { deleteFile, ensureWritableFolder, saveByContent } from '../../uploads/content-files.ts';
 import { SPRITE_SHEET_PATH } from '../resource.ts';
 import { EXTENSIONS, MIME_TYPES, probeImage, type ImageInfo, type ImageType } from './probe.ts';
 
@@ -84,15 +82,7 @@ export class ImageStore {
 
   /** The folders exist and can be written to; otherwise start-up stops naming UPLOAD_DIR. */
   async init(): Promise<void> {
-    for (const kind of ['custom', 'sprites'] as const) {
-      const dir = this.folder(kind);
-      try {
-        await mkdir(dir, { recursive: true });
-        await access(dir, constants.W_OK);
-      } catch (error) {
-        throw new ConfigError('UPLOAD_DIR', `must be a folder the server can write to (${dir}: ${(error as NodeJS.ErrnoException).code ?? String(error)})`);
-      }
-    }
+    for (const kind of ['custom', 'sprites'] as const) await ensureWritableFolder(this.folder(kind));
   }
 
   folder(kind: ImageKind): string {
@@ -101,14 +91,7 @@ export class ImageStore {
 
   /** Stores checked bytes; storing the same bytes again is a no-op with the same result. */
   async save(kind: ImageKind, bytes: Uint8Array, image: ImageInfo): Promise<StoredImage> {
-    const name = `${createHash('sha256').update(bytes).digest('hex').slice(0, 32)}.${EXTENSIONS[image.type]}`;
-    const path = join(this.folder(kind), name);
-    if (!(await exists(path))) {
-      // Written beside, then renamed: a reader never sees half a file.
-      const temporary = join(this.folder(kind), `.${name}.${randomBytes(6).toString('hex')}.tmp`);
-      await writeFile(temporary, bytes, { flag: 'wx' });
-      await rename(temporary, path);
-    }
+    const name = await saveByContent(this.folder(kind), bytes, EXTENSIONS[image.type]);
     return {
       kind,
       name,
@@ -134,36 +117,15 @@ export class ImageStore {
   }
 
   /** False when there is no such file. */
-  async delete(kind: ImageKind, name: string): Promise<boolean> {
-    if (!isFileName(name)) return false;
-    try {
-      await unlink(join(this.folder(kind), name));
-      return true;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
-      throw error;
-    }
+  delete(kind: ImageKind, name: string): Promise<boolean> {
+    return deleteFile(this.folder(kind), name);
   }
-}
-
-/** A plain file name in a kind's folder: no path, no hidden files. */
-export function isFileName(name: string): boolean {
-  return /^[\w-][\w.-]{0,254}$/.test(name) && !name.includes('..');
 }
 
 export function sizeText(bytes: number): string {
   if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MB`;
   if (bytes >= 1024) return `${Math.round(bytes / 102.4) / 10} KB`;
   return `${bytes} bytes`;
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await access(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function listOf(words: string[]): string {

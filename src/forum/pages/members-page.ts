@@ -10,6 +10,8 @@ import { MemberQueryFields, memberListing } from '../../users/member-routes.ts';
 import type { UserRow } from '../../users/repository.ts';
 import { USERNAME_MAX } from '../../users/fields.ts';
 import { formNotice } from '../../web/form.ts';
+import { avatarImg } from '../../web/avatar.ts';
+import { avatarUrl } from '../../users/avatars/avatars.ts';
 import { pageFormState, selectField, textInput, type FormState } from '../../web/form-controls.ts';
 import { counted, dateHtml, thousands } from '../../web/format.ts';
 import { html, type SafeHtml } from '../../web/html.ts';
@@ -82,7 +84,7 @@ function memberTable(rows: readonly UserRow[]): SafeHtml {
 <tbody>
 ${rows.map(
   (row) => html`<tr>
-<td><a href="${profilePath({ id: row.id, name: row.username })}">${row.username}</a>${row.status === 'banned' ? html` <span class="badge">banned</span>` : ''}</td>
+<td>${avatarImg(avatarUrl(row), 24)}<a href="${profilePath({ id: row.id, name: row.username })}">${row.username}</a>${row.status === 'banned' ? html` <span class="badge">banned</span>` : ''}</td>
 <td>${dateHtml(row.created_at)}</td>
 <td>${thousands(row.post_count)}</td>
 </tr>`,

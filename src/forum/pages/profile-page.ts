@@ -13,6 +13,8 @@ import { loadMember } from './member.ts';
 import { banEndDay } from '../../users/ban.ts';
 import { banForms, banPanel, type ShowProfile } from './profile-ban.ts';
 import { okNotice } from '../../web/form.ts';
+import { avatarImg } from '../../web/avatar.ts';
+import { avatarUrl } from '../../users/avatars/avatars.ts';
 
 const ROLE_NAMES = { user: null, moderator: 'Moderator', admin: 'Administrator' } as const;
 
@@ -31,7 +33,7 @@ export function profilePage({ presenter, users, addons, trackerFigures, bans }: 
       title: user.username,
       canonical: visit.canonicalPath,
       status: failed === undefined ? 200 : 422,
-      body: html`<h1>${user.username}</h1>
+      body: html`<h1>${avatarImg(avatarUrl(user), 80)}${user.username}</h1>
 ${role === null ? '' : html`<p class="badge">${role}</p>`}
 ${notice === 'saved' && user.status === 'banned' ? okNotice(`${user.username} is banned.`) : notice === 'lifted' && user.status !== 'banned' ? okNotice(`The ban on ${user.username} is lifted.`) : ''}
 ${user.status === 'banned' ? html`<p class="notice">${banEndDay(user) === null ? 'This account has been banned.' : `This account is banned until ${banEndDay(user)}.`}</p>` : ''}

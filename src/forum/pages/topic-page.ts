@@ -32,6 +32,8 @@ import { NoFields } from '../../web/form.ts';
 import { moderationForms, moderationPanel, postModerationButton, postModerationForms } from './topic-moderation.ts';
 import { ReplyForm, mayReply, quoteLink, quotedDraft, replySection } from './reply-form.ts';
 import { EditPostForm, editLink, editSection, historyLink, historySection, mayEdit, postToEdit } from './post-editing.ts';
+import { avatarImg } from '../../web/avatar.ts';
+import { avatarUrl } from '../../users/avatars/avatars.ts';
 
 export const POSTS_PER_PAGE = PER_PAGE_DEFAULT;
 
@@ -158,7 +160,7 @@ ${
         postHtml(row, {
           body: bodies[index]!,
           signature: signatures.get(row.author_signature ?? '')!,
-          author: authors.link(row.author_id, row.author_name, row.guest_name),
+          author: html`${avatarImg(avatarUrl({ avatar: row.author_avatar }), 40)}${authors.link(row.author_id, row.author_name, row.guest_name)}`,
           permalink: postPathOn(topic.heading.path, row.id),
           actions: [
             ...(quotable ? [quoteLink(topic.heading.path, row.id)] : []),

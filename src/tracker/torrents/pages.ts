@@ -6,7 +6,7 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { assertUser, requirePageUser } from '../../auth/guard.ts';
-import { uploadedFile } from '../../emoji/images/routes.ts';
+import { uploadedFile } from '../../http/multipart.ts';
 import type { ForumPageAddons } from '../../forum/pages/deps.ts';
 import { AuthorLinks, breadcrumb } from '../../forum/pages/parts.ts';
 import type { ForumPresenter } from '../../forum/presenter.ts';

@@ -5,7 +5,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { assertUser, requireRole, requireUser, STAFF } from '../../auth/guard.ts';
-import { uploadedFile } from '../../emoji/images/routes.ts';
+import { uploadedFile } from '../../http/multipart.ts';
 import { ApiError, FieldErrorBag } from '../../http/errors.ts';
 import { CollectionOf, PageQueryProperties, collection, origin, pageRequest } from '../../http/pagination.ts';
 import { DataOf, IdParams, errorResponses } from '../../http/schemas.ts';
