@@ -5,6 +5,8 @@
 // puts everything back. A topic's opening post is hidden with its topic.
 // Each change is logged in its transaction; hiding what is hidden (or
 // restoring what is shown) changes and logs nothing.
+// An author deleting their own published reply withdraws it the same way
+// (`withdraw`: hidden by its author, not logged, a moderator can restore it).
 import type { AuthUser } from '../auth/service.ts';
 import { type Clock, isoNow } from '../clock.ts';
 import { ApiError, ValidationError } from '../http/errors.ts';
@@ -33,32 +35,43 @@ export class Hiding {
     assertModerator(moderator);
     const post = await this.#posts.get(id, moderator);
     if ((post.hidden_at !== null) === hide) return post;
-    if ((await this.#repository.firstPostId(post.topic_id)) === id) {
-      throw ValidationError.field('post', 'The first post opens the topic; hide the topic instead.');
-    }
+    await this.#setHidden(post, moderator, hide, { instead: 'hide the topic instead', logged: true });
+    return this.#posts.get(id, moderator);
+  }
+
+  /** The author's own delete of a published reply: hidden by its author, for a moderator to restore if need be. */
+  async withdraw(post: PostWithAuthor, author: AuthUser): Promise<void> {
+    if (post.author_id !== author.id) throw new ApiError('FORBIDDEN', 'Only its author can withdraw a post.');
+    if (post.hidden_at !== null) return;
+    // Not logged: an author withdrawing their own post is not moderation.
+    await this.#setHidden(post, author, true, { instead: 'delete the topic instead', logged: false });
+  }
+
+  async #setHidden(post: PostWithAuthor, actor: AuthUser, hide: boolean, how: { instead: string; logged: boolean }): Promise<void> {
+    if ((await this.#repository.firstPostId(post.topic_id)) === post.id) throw ValidationError.field('post', `The first post opens the topic; ${how.instead}.`);
     await this.#repository.transaction(async (trx) => {
       const at = isoNow(this.#clock);
       const topic = await this.#repository.findTopic(post.topic_id, trx);
-      await this.#repository.setHidden('posts', id, hide ? { at, by: moderator.id } : null, trx);
+      await this.#repository.setHidden('posts', post.id, hide ? { at, by: actor.id } : null, trx);
       // A published post in a shown, published topic is counted: hiding takes it out, restoring puts it back.
       if (post.status === 'published' && topic?.status === 'published' && topic.hidden_at === null) {
         await this.#repository.adjustTopicPosts(post.topic_id, hide ? -1 : 1, trx);
         await this.#repository.adjustForumCounts(topic.forum_id, 0, hide ? -1 : 1, trx);
       }
+      if (!how.logged) return;
       await this.#log.record(
         {
-          actorId: moderator.id,
+          actorId: actor.id,
           action: hide ? 'hide_post' : 'restore_post',
           forumId: topic?.forum_id ?? null,
           topicId: post.topic_id,
-          postId: id,
+          postId: post.id,
           subject: post.body,
         },
         at,
         trx,
       );
     });
-    return this.#posts.get(id, moderator);
   }
 
   async topic(id: number, moderator: AuthUser, hide: boolean): Promise<TopicWithAuthor> {

@@ -26,7 +26,7 @@ export type PostRevision = Pick<Selectable<PostRevisionsTable>, 'id' | 'body' | 
 /** A list's "Last post … by …": the newest published post of a topic. */
 export type LastPost = Pick<PostRow, 'topic_id' | 'author_id' | 'guest_name' | 'created_at'> & Author & { post_id: number };
 /** What a topic page shows of a post: fewer columns than the API's row, read fifty at a time on every view. */
-export type PostOnPage = Pick<PostRow, 'id' | 'author_id' | 'guest_name' | 'body' | 'status' | 'hidden_at' | 'edited_at' | 'created_at'> &
+export type PostOnPage = Pick<PostRow, 'id' | 'author_id' | 'guest_name' | 'body' | 'status' | 'hidden_at' | 'hidden_by' | 'edited_at' | 'created_at'> &
   Author & { author_signature: string | null; author_avatar: string | null };
 /** A topic as a feed lists it: with its opening post's text and when that was last edited. */
 export type TopicInFeed = Pick<TopicRow, 'id' | 'forum_id' | 'title' | 'author_id' | 'created_at' | 'updated_at'> &
@@ -319,6 +319,7 @@ export class ForumRepository {
         'posts.body',
         'posts.status',
         'posts.hidden_at',
+        'posts.hidden_by',
         'posts.edited_at',
         'posts.created_at',
         'users.username as author_name',

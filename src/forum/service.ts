@@ -140,7 +140,10 @@ export class ForumService {
   editPost(id: number, editor: AuthUser, body: string): Promise<PostWithAuthor> {
     return this.posts.edit(id, editor, body);
   }
-  deletePost(id: number, viewer: AuthUser): Promise<void> {
+  /** An author's own published reply is withdrawn (hidden, restorable by moderators); anything else a moderator deletes is gone. */
+  async deletePost(id: number, viewer: AuthUser): Promise<void> {
+    const post = await this.posts.get(id, viewer);
+    if (post.author_id === viewer.id && post.status === 'published') return this.hiding.withdraw(post, viewer);
     return this.posts.delete(id, viewer);
   }
 

@@ -89,7 +89,11 @@ export function failedNotice(refusal: FormRefusal | undefined, errors: FieldErro
 export function submittedText(body: unknown): Record<string, string> {
   const values: Record<string, string> = {};
   if (typeof body !== 'object' || body === null) return values;
-  for (const [key, value] of Object.entries(body)) if (typeof value === 'string') values[key] = value;
+  for (const [key, value] of Object.entries(body)) {
+    if (typeof value === 'string') values[key] = value;
+    // A field the form's schema coerced (an id) was text when typed: it is shown again as such.
+    else if (typeof value === 'number') values[key] = String(value);
+  }
   return values;
 }
 

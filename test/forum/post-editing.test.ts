@@ -106,6 +106,23 @@ describeEachDatabase('editing posts', (db) => {
       assert.deepEqual(snapshotDifferences(state, await snapshotTables(t)), []);
     });
 
+    it('previews an edit as it will read, in the form again, saving nothing', async () => {
+      const own = await reply(t, author.user, topic, 'Plain words');
+      await author.browser.get(`${path}?edit=${own.id}`);
+      const state = await snapshotTables(t);
+      const previewed = await author.browser.post(`${path}edit-post/`, { post_id: String(own.id), body: '[b]Bold[/b] words', preview: '1' });
+      assert.equal(previewed.status, 200);
+      assert.equal(dom(previewed).one('section.preview .body strong').textContent, 'Bold');
+      assert.equal(dom(previewed).one('#edit-body').textContent, '[b]Bold[/b] words', 'the form keeps the draft');
+      assert.equal(dom(previewed).one('#edit-heading').textContent, `Edit post ${own.id}`);
+      assert.deepEqual(snapshotDifferences(state, await snapshotTables(t)), []);
+
+      await createRule(t, 'forbiddenedit', 'block', ['posts']);
+      const refused = await author.browser.post(`${path}edit-post/`, { post_id: String(own.id), body: 'A forbiddenedit word' });
+      assert.equal(refused.status, 422);
+      assert.equal(dom(refused).one('#edit-body').textContent, 'A forbiddenedit word', 'a refused edit shows the edit form again with the draft');
+    });
+
     it('shows moderators the History of an edited post', async () => {
       const post = await reply(t, author.user, topic, 'Before');
       await t.services.forum.editPost(post.id, asAuthUser(author.user), 'After');

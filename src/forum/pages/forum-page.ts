@@ -21,7 +21,9 @@ import { ForumBodies, POST_BODY_MAX, TOPIC_TITLE_MAX } from '../routes.ts';
 import { filled, PageCache, uncached, viewerKind, type Fragment } from '../page-cache.ts';
 import type { AuthUser } from '../../auth/service.ts';
 import type { ForumPageDeps } from './deps.ts';
-import { ReplyForm } from './reply-form.ts';
+import { ReplyForm, previewBlock } from './reply-form.ts';
+import { EMOJI_PICKER_FIELD, EMOJI_PICKER_SCRIPT } from '../../web/emoji-picker.ts';
+
 import { breadcrumb, buttonForm, feedLinks, topicTable, unreadMarker } from './parts.ts';
 import { NoFields } from '../../web/form.ts';
 
@@ -71,7 +73,7 @@ export function forumPage({ forum, presenter, views, addons, pageCache }: ForumP
     return sendPage(request, reply, {
       title: page === 1 ? row.name : `${row.name} (page ${page})`,
       canonical: href(page),
-      head: feedLinks(`Newest topics in ${row.name}`, (format) => forumFeedPath(row, format)),
+      head: html`${feedLinks(`Newest topics in ${row.name}`, (format) => forumFeedPath(row, format))}${request.user === null ? '' : EMOJI_PICKER_SCRIPT}`,
       status: failed === undefined || failed.preview !== undefined ? 200 : failedStatus(reply, failed.refusal),
       body: html`${breadcrumb([])}
 <h1>${row.name}</h1>
@@ -89,11 +91,11 @@ ${
   request.user === null
     ? html`<p><a href="${loginPath({ next: visit.canonicalPath })}">Log in</a> to start a topic.</p>`
     : html`${failed === undefined || failed.preview !== undefined ? '' : failedNotice(failed.refusal, failed.errors, ['title', 'body'])}
-${failed?.preview === undefined ? '' : html`<section class="preview" aria-labelledby="preview-heading"><h3 id="preview-heading">Preview: ${failed.preview.title}</h3><div class="post"><div class="body">${failed.preview.body}</div></div><p class="muted">Not posted yet: start the topic with the button below the form.</p></section>`}
+${failed?.preview === undefined ? '' : previewBlock(`Preview: ${failed.preview.title}`, failed.preview.body, 'start the topic')}
 <form method="post" action="${visit.canonicalPath}" class="stacked">
 ${csrfInput(request, reply)}
 ${textInput(pageFormState(failed?.values, failed?.errors), { name: 'title', label: 'Title', required: true, maxlength: TOPIC_TITLE_MAX })}
-${textArea(pageFormState(failed?.values, failed?.errors), { name: 'body', label: 'Message', required: true, maxlength: POST_BODY_MAX, rows: 10 })}
+${textArea(pageFormState(failed?.values, failed?.errors), { name: 'body', label: 'Message', required: true, maxlength: POST_BODY_MAX, rows: 10, attributes: EMOJI_PICKER_FIELD })}
 <div class="actions"><button type="submit">Start topic</button><button type="submit" name="preview" value="1" class="secondary">Preview</button></div>
 </form>
 ${addons?.newTopic?.(request, row) ?? ''}`

@@ -3,7 +3,9 @@
 // holding it with an edit form in place of the reply form
 // (`?post={id}&edit={id}#edit-heading`), posted to `…/edit-post/`. An edited
 // post shows "edited" with the time; moderators find "History" under it
-// (`?history={id}`), the texts its edits replaced, newest first.
+// (`?history={id}`), the texts its edits replaced, newest first. "Delete"
+// under an author's own replies posts to `…/delete-post/`: a published reply
+// is withdrawn (hidden; a moderator can restore it), a pending one is gone.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AuthUser } from '../../auth/service.ts';
@@ -21,12 +23,30 @@ import type { PostRevision, PostWithAuthor, TopicWithAuthor } from '../repositor
 import { ForumBodies, POST_BODY_MAX } from '../routes.ts';
 import type { ForumService } from '../service.ts';
 import { AuthorLinks } from './parts.ts';
+import { ReplyForm, previewBlock } from './reply-form.ts';
+import { EMOJI_PICKER_FIELD } from '../../web/emoji-picker.ts';
 
-export const EditPostForm = Type.Object({ post_id: IdParams.properties.id, body: ForumBodies.post.properties.body });
+export const EditPostForm = Type.Object({ post_id: IdParams.properties.id, body: ForumBodies.post.properties.body, preview: ReplyForm.properties.preview });
 
 /** Who may edit a post: its author, and moderators. */
 export function mayEdit(viewer: AuthUser | null, post: { author_id: number | null }): boolean {
   return viewer !== null && (isStaff(viewer) || (post.author_id !== null && post.author_id === viewer.id));
+}
+
+export const DeletePostForm = Type.Object({ post_id: IdParams.properties.id });
+
+/** Who finds "Delete" under a post: its author, under a reply (the opening post goes with its topic). */
+export function mayDelete(viewer: AuthUser | null, post: { author_id: number | null }, opening: boolean): boolean {
+  return viewer !== null && !opening && post.author_id !== null && post.author_id === viewer.id;
+}
+
+/** "Delete" under a post: it submits the page's one delete form (deletePostForm) with the post's id, so the cached post list holds no token. */
+export function deleteButton(postId: number): SafeHtml {
+  return html`<button type="submit" class="secondary" form="delete-post" name="post_id" value="${postId}">Delete<span class="visually-hidden"> post ${postId}</span></button>`;
+}
+
+export function deletePostForm(request: FastifyRequest, reply: FastifyReply, path: string): SafeHtml {
+  return html`<form id="delete-post" method="post" action="${path}delete-post/" hidden>${csrfInput(request, reply)}</form>`;
 }
 
 export function editLink(topicPath: string, postId: number): SafeHtml {
@@ -55,17 +75,19 @@ export function editSection(
   reply: FastifyReply,
   visit: PageVisit,
   post: PostWithAuthor,
-  failed: { values: Record<string, string>; errors: FieldErrors } | undefined,
+  failed: { values: Record<string, string>; errors: FieldErrors; preview?: SafeHtml } | undefined,
 ): SafeHtml {
   const values = failed?.values ?? { body: post.body };
+  const previewed = failed?.preview !== undefined;
   return html`<section aria-labelledby="edit-heading">
 <h2 id="edit-heading">Edit post ${post.id}</h2>
-${failed === undefined ? '' : failedNotice(undefined, failed.errors, ['body'])}
+${failed === undefined || previewed ? '' : failedNotice(undefined, failed.errors, ['body'])}
+${failed?.preview === undefined ? '' : previewBlock('Preview', failed.preview, 'save it')}
 <form method="post" action="${visit.canonicalPath}edit-post/" class="stacked">
 ${csrfInput(request, reply)}
 <input type="hidden" name="post_id" value="${post.id}">
-${textArea(pageFormState(values, failed?.errors), { name: 'body', id: 'edit-body', label: 'Text', required: true, maxlength: POST_BODY_MAX, rows: 10 })}
-<div class="actions"><button type="submit">Save changes</button><a href="${withQuery(visit.canonicalPath, { post: post.id, [FRAGMENT_KEY]: `post-${post.id}` })}">Cancel</a></div>
+${textArea(pageFormState(values, failed?.errors), { name: 'body', id: 'edit-body', label: 'Text', required: true, maxlength: POST_BODY_MAX, rows: 10, attributes: EMOJI_PICKER_FIELD })}
+<div class="actions"><button type="submit">Save changes</button><button type="submit" name="preview" value="1" class="secondary">Preview</button><a href="${withQuery(visit.canonicalPath, { post: post.id, [FRAGMENT_KEY]: `post-${post.id}` })}">Cancel</a></div>
 </form>
 </section>`;
 }

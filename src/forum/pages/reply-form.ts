@@ -15,6 +15,7 @@ import type { FormRefusal } from '../../http/errors.ts';
 import { pageFormState, textArea } from '../../web/form-controls.ts';
 import { html, type SafeHtml } from '../../web/html.ts';
 import { csrfInput } from '../../web/page.ts';
+import { EMOJI_PICKER_FIELD } from '../../web/emoji-picker.ts';
 import { LOCKED_MESSAGE } from '../posts.ts';
 import type { TopicWithAuthor } from '../repository.ts';
 import { ForumBodies, POST_BODY_MAX } from '../routes.ts';
@@ -55,6 +56,11 @@ export async function quotedDraft(forum: ForumService, topic: TopicWithAuthor, v
   return { values: { body: `[quote="${name.replaceAll('"', "'")}"]${post.body}[/quote]\n` }, errors: {} };
 }
 
+/** The text as it will read, above its form (the reply, new-topic and edit forms' Preview); `next` says which button posts it. */
+export function previewBlock(heading: string, body: SafeHtml, next: string): SafeHtml {
+  return html`<section class="preview" aria-labelledby="preview-heading"><h3 id="preview-heading">${heading}</h3><div class="post"><div class="body">${body}</div></div><p class="muted">Not posted yet: ${next} with the button below the form.</p></section>`;
+}
+
 export function replySection(request: FastifyRequest, reply: FastifyReply, topic: TopicWithAuthor, visit: PageVisit, draft: ReplyDraft | undefined): SafeHtml {
   if (topic.locked && !isStaff(request.user)) return html`<p class="notice">${LOCKED_MESSAGE}</p>`;
   if (request.user === null) {
@@ -65,10 +71,10 @@ export function replySection(request: FastifyRequest, reply: FastifyReply, topic
 <h2 id="reply-heading">Reply</h2>
 ${topic.locked ? html`<p class="muted">This topic is locked: members cannot reply, moderators still can.</p>` : ''}
 ${failed ? failedNotice(draft.refusal, draft.errors, ['body']) : ''}
-${draft?.preview === undefined ? '' : html`<section class="preview" aria-labelledby="preview-heading"><h3 id="preview-heading">Preview</h3><div class="post"><div class="body">${draft.preview}</div></div><p class="muted">Not posted yet: post it with the button below the form.</p></section>`}
+${draft?.preview === undefined ? '' : previewBlock('Preview', draft.preview, 'post it')}
 <form method="post" action="${visit.canonicalPath}reply/" class="stacked">
 ${csrfInput(request, reply)}
-${textArea(pageFormState(draft?.values, draft?.errors), { name: 'body', label: 'Your reply', required: true, maxlength: POST_BODY_MAX, rows: 8 })}
+${textArea(pageFormState(draft?.values, draft?.errors), { name: 'body', label: 'Your reply', required: true, maxlength: POST_BODY_MAX, rows: 8, attributes: EMOJI_PICKER_FIELD })}
 <div class="actions"><button type="submit">Post reply</button><button type="submit" name="preview" value="1" class="secondary">Preview</button></div>
 </form>
 </section>`;

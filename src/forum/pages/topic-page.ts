@@ -31,8 +31,21 @@ import { AuthorLinks, breadcrumb, buttonForm, feedLinks, topicBadges } from './p
 import { NoFields } from '../../web/form.ts';
 import { moderationForms, moderationPanel, postModerationButton, postModerationForms } from './topic-moderation.ts';
 import { ReplyForm, mayReply, quoteLink, quotedDraft, replySection } from './reply-form.ts';
-import { EditPostForm, editLink, editSection, historyLink, historySection, mayEdit, postToEdit } from './post-editing.ts';
+import {
+  DeletePostForm,
+  EditPostForm,
+  deleteButton,
+  deletePostForm,
+  editLink,
+  editSection,
+  historyLink,
+  historySection,
+  mayDelete,
+  mayEdit,
+  postToEdit,
+} from './post-editing.ts';
 import { avatarImg } from '../../web/avatar.ts';
+import { EMOJI_PICKER_SCRIPT } from '../../web/emoji-picker.ts';
 import { avatarUrl } from '../../users/avatars/avatars.ts';
 
 export const POSTS_PER_PAGE = PER_PAGE_DEFAULT;
@@ -47,8 +60,8 @@ type TextForm = 'reply' | 'rename' | 'edit';
 
 /** A form of this page that failed, shown again with its values and messages. */
 interface FailedForm {
-  /** `watch` stands for both buttons, whose bodies have no fields; `moderation` for the moderators' panel. */
-  form: TextForm | 'watch' | 'moderation';
+  /** `watch` stands for both buttons, whose bodies have no fields; `delete` for a post's Delete; `moderation` for the moderators' panel. */
+  form: TextForm | 'watch' | 'delete' | 'moderation';
   values: Record<string, string>;
   errors: FieldErrors;
   /** Refused as a whole (expired form 403, posting too fast 429) rather than for its fields. */
@@ -112,9 +125,11 @@ export function topicPage({ forum, presenter, views, addons, pageCache }: ForumP
       title: page === 1 ? topic.heading.title : `${topic.heading.title} (page ${page})`,
       canonical: href(page),
       // A topic waiting for moderation has no feed (feeds show what guests see).
-      ...(topic.row.status === 'published'
-        ? { head: feedLinks(`Newest posts in ${topic.heading.title}`, (format) => topicFeedPath({ id: topic.row.id, title: topic.heading.title }, format)) }
-        : {}),
+      head: html`${
+        topic.row.status === 'published'
+          ? feedLinks(`Newest posts in ${topic.heading.title}`, (format) => topicFeedPath({ id: topic.row.id, title: topic.heading.title }, format))
+          : ''
+      }${viewer === null ? '' : EMOJI_PICKER_SCRIPT}`,
       status: failed === undefined || failed.preview !== undefined ? 200 : failedStatus(reply, failed.refusal),
       body: html`${breadcrumb([{ label: parent.name, href: forumPath(parent) }])}
 <h1>${topic.heading.html}</h1>
@@ -122,7 +137,7 @@ ${topicBadges(topic.row)}
 ${topic.row.hidden_at === null ? '' : html`<p class="notice">This topic is hidden by a moderator: only moderators see it.</p>`}
 ${topic.row.status === 'pending' ? html`<p class="notice">This topic is waiting for moderation. Until a moderator approves it, only its author and the moderators can see it.</p>` : ''}
 <p class="muted">${counted(topic.row.posts_count, 'post', 'posts')} · ${counted(topic.row.views_count + views.unwritten(topic.row.id), 'view', 'views')}</p>
-${failed?.form === 'watch' ? failedNotice(failed.refusal, failed.errors, []) : ''}
+${failed?.form === 'watch' || failed?.form === 'delete' ? failedNotice(failed.refusal, failed.errors, []) : ''}
 ${
   viewer === null
     ? ''
@@ -135,6 +150,7 @@ ${
 ${mayRename ? renameForm(request, reply, topic, visit, failed?.form === 'rename' ? failed : undefined) : ''}
 ${moderator ? moderationPanel(request, reply, topic, visit, forums, failed?.form === 'moderation' ? failed.errors : undefined) : ''}
 ${moderator ? postModerationForms(request, reply, visit.canonicalPath) : ''}
+${viewer === null ? '' : deletePostForm(request, reply, visit.canonicalPath)}
 ${addon}
 ${nav}
 ${filled(posts, () => '')}
@@ -165,6 +181,7 @@ ${
           actions: [
             ...(quotable ? [quoteLink(topic.heading.path, row.id)] : []),
             ...(mayEdit(viewer, row) ? [editLink(topic.heading.path, row.id)] : []),
+            ...(mayDelete(viewer, row, index + (page - 1) * POSTS_PER_PAGE === 0) ? [deleteButton(row.id)] : []),
             ...(staff && row.edited_at !== null ? [historyLink(topic.heading.path, row.id)] : []),
             // The opening post is hidden with its topic, not on its own.
             ...(staff && index + (page - 1) * POSTS_PER_PAGE > 0 ? [postModerationButton(row.id, row.hidden_at !== null)] : []),
@@ -254,6 +271,15 @@ ${
       async submit(request, reply, topic, visit, body) {
         // Another topic's post is not edited through this topic's address.
         if ((await forum.getPost(body.post_id, request.user)).topic_id !== topic.row.id) throw pageNotFound();
+        if (body.preview !== undefined) {
+          const [preview] = await presenter.bodies([{ body: body.body }]);
+          return show(request, reply, topic, visit, {
+            form: 'edit',
+            values: submittedText(request.body),
+            errors: {},
+            ...(preview === undefined ? {} : { preview }),
+          });
+        }
         const edited = await attempt(() => forum.editPost(body.post_id, assertUser(request), body.body));
         if (!edited.ok)
           return show(request, reply, topic, visit, { form: 'edit', values: submittedText(request.body), errors: edited.errors, refusal: edited.refusal });
@@ -261,6 +287,18 @@ ${
       },
       invalid: (request, reply, topic, visit, errors) => show(request, reply, topic, visit, { form: 'edit', values: submittedText(request.body), errors }),
       refused: (request, reply, topic, visit, refusal) => refill(request, reply, topic, visit, 'edit', refusal),
+    }),
+    topicForm({
+      name: 'delete-post',
+      body: DeletePostForm,
+      async submit(request, reply, topic, visit, body) {
+        // Another topic's post is not deleted through this topic's address.
+        if ((await forum.getPost(body.post_id, request.user)).topic_id !== topic.row.id) throw pageNotFound();
+        const deleted = await attempt(() => forum.deletePost(body.post_id, assertUser(request)));
+        if (!deleted.ok) return show(request, reply, topic, visit, { form: 'delete', values: {}, errors: deleted.errors, refusal: deleted.refusal });
+        return reply.redirect(withQuery(visit.canonicalPath, visit.query), 303);
+      },
+      invalid: (request, reply, topic, visit, errors) => show(request, reply, topic, visit, { form: 'delete', values: {}, errors }),
     }),
     topicForm({
       name: 'rename',
@@ -319,7 +357,7 @@ function postHtml(row: PostOnPage, parts: PostParts): SafeHtml {
   return html`<article class="post${pending ? ' pending' : ''}${hidden ? ' hidden' : ''}" id="post-${row.id}">
 <header><span class="author">${parts.author}</span> <a class="permalink" href="${parts.permalink}">${timeHtml(row.created_at)}</a>${row.edited_at === null ? '' : html` <span class="muted edited">· edited ${timeHtml(row.edited_at)}</span>`}</header>
 ${pending ? html`<p class="badge">Waiting for moderation: only its author and the moderators see this post.</p>` : ''}
-${hidden ? html`<p class="badge">Hidden by a moderator: only moderators see this post.</p>` : ''}
+${hidden ? html`<p class="badge">${row.hidden_by !== null && row.hidden_by === row.author_id ? 'Deleted by its author' : 'Hidden by a moderator'}: only moderators see this post.</p>` : ''}
 <div class="body">${parts.body}</div>
 ${parts.signature.value === '' ? '' : html`<footer class="signature">${parts.signature}</footer>`}
 ${parts.actions.length === 0 ? '' : html`<div class="actions">${parts.actions}</div>`}

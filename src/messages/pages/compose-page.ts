@@ -10,6 +10,7 @@ import { fixedForm, type FixedPage, type PageVisit } from '../../urls/semantic-r
 import { attempt, failedNotice, failedStatus, outdatedForm, sessionEndedPage, submittedText } from '../../web/form.ts';
 import type { FormRefusal } from '../../http/errors.ts';
 import { pageFormState, textInput } from '../../web/form-controls.ts';
+import { EMOJI_PICKER_SCRIPT } from '../../web/emoji-picker.ts';
 import { html } from '../../web/html.ts';
 import { csrfInput, sendPage } from '../../web/page.ts';
 import { MessageBodies } from '../routes.ts';
@@ -28,6 +29,7 @@ export function composePage({ messages }: MessagePageDeps): FixedPage {
       title: 'Write a message',
       canonical: newMessagePath(),
       status: failed === undefined ? 200 : failedStatus(reply, failed.refusal),
+      head: EMOJI_PICKER_SCRIPT,
       body: html`<h1>Write a message</h1>
 ${folderTabs('new')}
 ${failed === undefined ? '' : failedNotice(failed.refusal, failed.errors, ['to', 'subject', 'body'])}
