@@ -70,13 +70,14 @@ while True:
     if ready and sys.stdin.read(1) == '':
         break
 ses.remove_torrent(h)
-deadline = time.time() + 5
+# Wait until the stopped announce is sent (a removed torrent gets no reply alert; a reply seen here
+# may answer a re-announce still in flight), then give the tracker a second to take it in.
+deadline = time.time() + 10
 while time.time() < deadline:
-    alerts = ses.pop_alerts()
-    if any(isinstance(a, lt.tracker_reply_alert) or isinstance(a, lt.tracker_error_alert) for a in alerts):
+    if any(isinstance(a, lt.tracker_announce_alert) and int(a.event) == 3 for a in ses.pop_alerts()):
         break
     time.sleep(0.1)
-time.sleep(0.5)
+time.sleep(1)
 `;
 
 interface Client {
