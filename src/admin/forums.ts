@@ -1,5 +1,6 @@
-// /admin/forums/: create, rename, describe, reorder and delete (only when
-// empty) forums, through ForumService with the API's body schemas.
+// /admin/forums/: create, rename, describe, reorder, nest (a subforum in a
+// top-level forum) and delete (only when empty) forums, through ForumService
+// with the API's body schemas.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
@@ -15,7 +16,7 @@ import { html, type SafeHtml } from '../web/html.ts';
 import { csrfInput } from '../web/page.ts';
 import { htmxConfirm, isConfirmed, returnField, returnTo, sendConfirmPage } from './confirm.ts';
 import { redirectWithNotice } from './flash.ts';
-import { errorSummary, formState, textArea, textInput, type FormState } from '../web/form-controls.ts';
+import { errorSummary, formState, selectField, textArea, textInput, type FormState } from '../web/form-controls.ts';
 import { optionalText, submitted, text, validationErrors, withoutBlanks, type SubmittedForm } from '../web/form.ts';
 import { ADMINS, requirePage } from '../auth/guard.ts';
 import { isHtmx, sendNoticeOnly } from './htmx.ts';
@@ -31,8 +32,12 @@ export const forumPages: FastifyPluginAsyncTypebox<{ forum: ForumService }> = as
   const showList = async (request: FastifyRequest, reply: FastifyReply, create: FormState, status = 200) => {
     const query = checkForm(PageQuery, withoutBlanks(request.query));
     const page = pageRequest(query.ok ? { per_page: 100, ...query.value } : { per_page: 100 });
-    return listPage(request, reply, { page, ...(await forum.listForums(page)), create, status });
+    return listPage(request, reply, { page, ...(await forum.listForums(page)), parents: await parentsFor(null), create, status });
   };
+
+  /** The forums a forum may sit in: the top-level ones, itself left out. */
+  const parentsFor = async (forumId: number | null): Promise<ForumRow[]> =>
+    (await forum.forums.topLevel({ page: 1, perPage: 100, offset: 0 })).rows.filter((row) => row.id !== forumId);
 
   app.get(BASE, { preValidation: admin }, async (request, reply) => showList(request, reply, formState('new-forum', { display_order: 0 })));
 
@@ -40,25 +45,29 @@ export const forumPages: FastifyPluginAsyncTypebox<{ forum: ForumService }> = as
     const values = forumValues(submitted(request.body));
     const checked = checkForm(ForumBodies.create, values);
     if (!checked.ok) return showList(request, reply, formState('new-forum', values, checked.errors), 422);
-    const created = await forum.createForum(checked.value);
-    return redirectWithNotice(request, reply, BASE, `Forum “${created.name}” created.`);
+    try {
+      const created = await forum.createForum(checked.value);
+      return redirectWithNotice(request, reply, BASE, `Forum “${created.name}” created.`);
+    } catch (error) {
+      return showList(request, reply, formState('new-forum', values, validationErrors(error)), 422);
+    }
   });
 
   app.get(`${BASE}:id/`, { preValidation: admin, schema: { params: IdParams } }, async (request, reply) => {
     const row = await forum.getForum(request.params.id);
-    return editPage(request, reply, row, formState('forum', row));
+    return editPage(request, reply, row, await parentsFor(row.id), formState('forum', row));
   });
 
   app.post(`${BASE}:id/`, { preValidation: admin, schema: { params: IdParams } }, async (request, reply) => {
     const row = await forum.getForum(request.params.id);
     const values = forumValues(submitted(request.body));
     const checked = checkForm(ForumBodies.update, { ...values, description: values['description'] ?? '' });
-    if (!checked.ok) return editPage(request, reply, row, formState('forum', values, checked.errors), 422);
+    if (!checked.ok) return editPage(request, reply, row, await parentsFor(row.id), formState('forum', values, checked.errors), 422);
     try {
       const updated = await forum.updateForum(row.id, checked.value);
       return redirectWithNotice(request, reply, BASE, `Forum “${updated.name}” saved.`);
     } catch (error) {
-      return editPage(request, reply, row, formState('forum', values, validationErrors(error)), 422);
+      return editPage(request, reply, row, await parentsFor(row.id), formState('forum', values, validationErrors(error)), 422);
     }
   });
 
@@ -105,8 +114,11 @@ export const forumPages: FastifyPluginAsyncTypebox<{ forum: ForumService }> = as
 
 function forumValues(form: SubmittedForm): Record<string, unknown> {
   const order = optionalText(form, 'display_order');
+  const parent = optionalText(form, 'parent_id');
   return {
     name: text(form, 'name') ?? '',
+    // The blank choice is "top level".
+    parent_id: parent ?? null,
     ...(text(form, 'description') !== undefined ? { description: text(form, 'description') } : {}),
     ...(order !== undefined ? { display_order: order } : {}),
   };
@@ -116,6 +128,8 @@ interface ListState {
   page: PageRequest;
   rows: ForumRow[];
   total: number;
+  /** The forums a new forum may sit in. */
+  parents: ForumRow[];
   create: FormState;
   status: number;
 }
@@ -145,14 +159,21 @@ ${pagination(request, info, 'Forum pages')}
 ${errorSummary(state.create)}
 <form method="post" action="${BASE}" class="stacked" aria-labelledby="new-forum-title" novalidate>
   ${csrfInput(request, reply)}
-  ${forumFields(state.create)}
+  ${forumFields(state.create, state.parents)}
   <div><button type="submit">Create forum</button></div>
 </form>`,
   });
 }
 
-function forumFields(form: FormState): SafeHtml {
+function forumFields(form: FormState, parents: readonly ForumRow[]): SafeHtml {
   return html`${textInput(form, { name: 'name', label: 'Name', required: true, maxlength: FORUM_NAME_MAX })}
+  ${selectField(form, {
+    name: 'parent_id',
+    label: 'Inside',
+    blank: 'No forum: a top-level forum',
+    hint: 'A subforum is listed under its forum, one level deep. A forum with subforums stays top-level.',
+    options: parents.map((parent) => ({ value: String(parent.id), label: parent.name })),
+  })}
   ${textArea(form, { name: 'description', label: 'Description', maxlength: FORUM_DESCRIPTION_MAX, rows: 3, hint: 'Shown under the name on the forum list.' })}
   ${textInput(form, { name: 'display_order', label: 'Position', type: 'number', min: 0, hint: 'Lower numbers come first.' })}`;
 }
@@ -161,7 +182,7 @@ function forumRow(request: FastifyRequest, reply: FastifyReply, row: ForumRow, b
   const name = `forum “${row.name}”`;
   const order = formState(`forum-${row.id}`, row);
   return html`<tr id="forum-${row.id}">
-  <th scope="row"><a href="${forumPath(row)}">${row.name}</a>${row.description === '' ? '' : html`<br><span class="muted">${row.description}</span>`}</th>
+  <th scope="row"><a href="${forumPath(row)}">${row.name}</a>${row.parent_id === null ? '' : html` <span class="badge">subforum</span>`}${row.description === '' ? '' : html`<br><span class="muted">${row.description}</span>`}</th>
   <td class="num">${row.topics_count}</td>
   <td class="num">${row.posts_count}</td>
   <td>
@@ -181,7 +202,7 @@ function forumRow(request: FastifyRequest, reply: FastifyReply, row: ForumRow, b
 </tr>`;
 }
 
-function editPage(request: FastifyRequest, reply: FastifyReply, row: ForumRow, form: FormState, status = 200): FastifyReply {
+function editPage(request: FastifyRequest, reply: FastifyReply, row: ForumRow, parents: readonly ForumRow[], form: FormState, status = 200): FastifyReply {
   return sendAdminPage(request, reply, {
     title: `Edit forum “${row.name}”`,
     section: 'forums',
@@ -191,7 +212,7 @@ function editPage(request: FastifyRequest, reply: FastifyReply, row: ForumRow, f
 ${errorSummary(form)}
 <form method="post" action="${BASE}${row.id}/" class="stacked" novalidate>
   ${csrfInput(request, reply)}
-  ${forumFields(form)}
+  ${forumFields(form, parents)}
   <div class="actions"><button type="submit">Save forum</button><a href="${BASE}">Cancel</a></div>
 </form>`,
   });

@@ -133,6 +133,8 @@ export interface ForumsTable {
   name: string;
   description: Generated<string>;
   display_order: Generated<number>;
+  /** The top-level forum this one is a subforum of (migration 0020), or null. */
+  parent_id: ColumnType<number | null, number | null | undefined, number | null>;
   /** Published topics and posts, kept in step by the forum service's transactions. */
   topics_count: Generated<number>;
   posts_count: Generated<number>;

@@ -82,13 +82,20 @@ export class ForumRepository {
     return db.selectFrom('forums').selectAll().where('id', '=', id);
   }
 
-  async listForums(offset: number, limit: number): Promise<{ rows: ForumRow[]; total: number }> {
-    const base = this.#db.selectFrom('forums');
+  /** Every forum (`topLevel`: only those that are no subforum), in display order. */
+  async listForums(offset: number, limit: number, topLevel = false): Promise<{ rows: ForumRow[]; total: number }> {
+    const base = topLevel ? this.#db.selectFrom('forums').where('parent_id', 'is', null) : this.#db.selectFrom('forums');
     const [rows, total] = await Promise.all([base.selectAll().orderBy('display_order').orderBy('id').offset(offset).limit(limit).execute(), countOf(base)]);
     return { rows, total };
   }
 
-  insertForum(values: { name: string; description: string; display_order: number }, now: string): Promise<ForumRow> {
+  /** The subforums of these forums, in display order. */
+  subforumsOf(parentIds: readonly number[]): Promise<ForumRow[]> {
+    if (parentIds.length === 0) return Promise.resolve([]);
+    return this.#db.selectFrom('forums').selectAll().where('parent_id', 'in', parentIds).orderBy('display_order').orderBy('id').execute();
+  }
+
+  insertForum(values: { name: string; description: string; display_order: number; parent_id: number | null }, now: string): Promise<ForumRow> {
     return this.#db
       .insertInto('forums')
       .values({ ...values, created_at: now, updated_at: now })
@@ -96,7 +103,11 @@ export class ForumRepository {
       .executeTakeFirstOrThrow();
   }
 
-  updateForum(id: number, values: Partial<{ name: string; description: string; display_order: number }>, now: string): Promise<ForumRow | undefined> {
+  updateForum(
+    id: number,
+    values: Partial<{ name: string; description: string; display_order: number; parent_id: number | null }>,
+    now: string,
+  ): Promise<ForumRow | undefined> {
     return this.#db
       .updateTable('forums')
       .set({ ...values, updated_at: now })
@@ -105,12 +116,13 @@ export class ForumRepository {
       .executeTakeFirst();
   }
 
-  /** Deletes the forum when it has no topics at all; false when it has some. */
+  /** Deletes the forum when it has no topics and no subforums; false otherwise. */
   async deleteEmptyForum(id: number): Promise<boolean> {
     const result = await this.#db
       .deleteFrom('forums')
       .where('id', '=', id)
       .where((eb) => eb.not(eb.exists(eb.selectFrom('topics').select('topics.id').whereRef('topics.forum_id', '=', 'forums.id'))))
+      .where((eb) => eb.not(eb.exists(eb.selectFrom('forums as child').select('child.id').whereRef('child.parent_id', '=', 'forums.id'))))
       .executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }

@@ -5,7 +5,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { assertUser, requireRole, requireUser, STAFF, ADMINS } from '../auth/guard.ts';
 import { CollectionOf, PageQueryProperties, PaginatedOf, collection, pageRequest, paginated } from '../http/pagination.ts';
-import { DataOf, IdParams, Int32, Reference, VisibleText, errorResponses } from '../http/schemas.ts';
+import { DataOf, IdParams, Int32, Nullable, Reference, VisibleText, errorResponses } from '../http/schemas.ts';
 import type { ForumPresenter } from './presenter.ts';
 import { USERNAME_MAX } from '../users/fields.ts';
 import type { AuthUser } from '../auth/service.ts';
@@ -38,9 +38,21 @@ const DisplayOrder = Int32('Position in the forum list, ascending');
 const TopicTitle = VisibleText(TOPIC_TITLE_MAX, 'Topic title');
 const PostBody = VisibleText(POST_BODY_MAX, 'Message text');
 
+const ParentForum = Nullable(Reference('The top-level forum this one is a subforum of; null for a top-level forum'));
+
 export const ForumBodies = {
-  create: Type.Object({ name: ForumName, description: Type.Optional(ForumDescription), display_order: Type.Optional(DisplayOrder) }),
-  update: Type.Object({ name: Type.Optional(ForumName), description: Type.Optional(ForumDescription), display_order: Type.Optional(DisplayOrder) }),
+  create: Type.Object({
+    name: ForumName,
+    description: Type.Optional(ForumDescription),
+    display_order: Type.Optional(DisplayOrder),
+    parent_id: Type.Optional(ParentForum),
+  }),
+  update: Type.Object({
+    name: Type.Optional(ForumName),
+    description: Type.Optional(ForumDescription),
+    display_order: Type.Optional(DisplayOrder),
+    parent_id: Type.Optional(ParentForum),
+  }),
   topic: Type.Object({ forum_id: Reference('Forum to post in (must exist)'), title: TopicTitle, body: PostBody }),
   rename: Type.Object({ title: TopicTitle }),
   post: Type.Object({ body: PostBody }),

@@ -211,6 +211,7 @@ describe('TorrentPier import', { skip: !mariaDbAvailable() && 'mariadb-server is
             forums.map((f) => f.id),
             [4, 3, 2, 1],
           );
+          assert.deepEqual(Object.fromEntries(forums.map((f) => [f.id, f.parent_id])), { 1: null, 2: 1, 3: null, 4: 3 }, 'subforums stay in their forum');
           assert.equal(forums[0]!.name, 'Forum 4 <releases>');
           assert.equal(forums[0]!.description, 'Description of forum 4 & more');
           const topics = await db.selectFrom('topics').selectAll().orderBy('id').execute();

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { mapCensorWord } from '../../src/import/torrentpier/censor.ts';
-import { orderForums } from '../../src/import/torrentpier/forums.ts';
+import { orderForums, parentsOf } from '../../src/import/torrentpier/forums.ts';
 import { IdSet } from '../../src/import/torrentpier/id-set.ts';
 import { mapPost } from '../../src/import/torrentpier/posts.ts';
 import { mapMessage, NO_TEXT_REASON, NOBODY_KEEPS_REASON, PM_TYPE, type UpstreamMessage } from '../../src/import/torrentpier/private-messages.ts';
@@ -141,10 +141,10 @@ describe('orderForums', () => {
         { cat_id: 2, cat_order: 10 },
       ],
       [
-        { forum_id: 1, cat_id: 1, forum_name: 'A', forum_desc: '', forum_order: 1, forum_status: 0 },
-        { forum_id: 2, cat_id: 2, forum_name: 'B &amp; C', forum_desc: 'd &lt;', forum_order: 5, forum_status: 0 },
-        { forum_id: 3, cat_id: 2, forum_name: 'C', forum_desc: '', forum_order: 2, forum_status: 0 },
-        { forum_id: 4, cat_id: 9, forum_name: 'D', forum_desc: '', forum_order: 0, forum_status: 0 },
+        { forum_id: 1, cat_id: 1, forum_name: 'A', forum_desc: '', forum_order: 1, forum_status: 0, forum_parent: 0 },
+        { forum_id: 2, cat_id: 2, forum_name: 'B &amp; C', forum_desc: 'd &lt;', forum_order: 5, forum_status: 0, forum_parent: 0 },
+        { forum_id: 3, cat_id: 2, forum_name: 'C', forum_desc: '', forum_order: 2, forum_status: 0, forum_parent: 0 },
+        { forum_id: 4, cat_id: 9, forum_name: 'D', forum_desc: '', forum_order: 0, forum_status: 0, forum_parent: 0 },
       ],
       NOW,
     );
@@ -159,6 +159,34 @@ describe('orderForums', () => {
     );
     assert.equal(rows[1]!.name, 'B & C');
     assert.equal(rows[1]!.description, 'd <');
+  });
+});
+
+describe('parentsOf', () => {
+  it('keeps subforums one level deep, lifts a deeper one to the top-level forum above, and drops missing parents', () => {
+    const forum = (forum_id: number, forum_parent: number) => ({
+      forum_id,
+      cat_id: 1,
+      forum_name: '',
+      forum_desc: '',
+      forum_order: 0,
+      forum_status: 0,
+      forum_parent,
+    });
+    const notes: Array<[number, string]> = [];
+    const parents = parentsOf([forum(1, 0), forum(2, 1), forum(3, 2), forum(4, 99), forum(5, 6), forum(6, 5)], (id, reason) => notes.push([id, reason]));
+    assert.deepEqual(
+      [...parents],
+      [
+        [2, 1],
+        [3, 1],
+      ],
+    );
+    assert.deepEqual(
+      notes.map(([id]) => id),
+      [3, 4, 5, 6],
+      'the lifted one, the orphan and the two in a loop are reported',
+    );
   });
 });
 

@@ -407,6 +407,8 @@ export async function createTorrentPierFixture(
         forum_desc: `Description of forum ${forumId} &amp; more`,
         forum_status: forumId % 5 === 0 ? 1 : 0,
         forum_order: (o.forumsPerCategory - f) * 10,
+        // The category's other forums are subforums of its first, as boards nest them.
+        forum_parent: f === 0 ? 0 : forumId - f,
         allow_reg_tracker: 1,
       });
     }

@@ -18,6 +18,7 @@ import * as hiddenContent from './0016_hidden_content.ts';
 import * as postRevisions from './0017_post_revisions.ts';
 import * as memberPostCounts from './0018_member_post_counts.ts';
 import * as avatars from './0019_avatars.ts';
+import * as subforums from './0020_subforums.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_users': users,
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '0017_post_revisions': postRevisions,
   '0018_member_post_counts': memberPostCounts,
   '0019_avatars': avatars,
+  '0020_subforums': subforums,
 };

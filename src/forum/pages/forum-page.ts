@@ -22,6 +22,7 @@ import { filled, PageCache, uncached, viewerKind, type Fragment } from '../page-
 import type { AuthUser } from '../../auth/service.ts';
 import type { ForumPageDeps } from './deps.ts';
 import { ReplyForm, previewBlock } from './reply-form.ts';
+import { forumCrumbs, forumTable, loadForumListing } from './forum-list.ts';
 import { EMOJI_PICKER_FIELD, EMOJI_PICKER_SCRIPT } from '../../web/emoji-picker.ts';
 
 import { breadcrumb, buttonForm, feedLinks, topicTable, unreadMarker } from './parts.ts';
@@ -64,10 +65,17 @@ export function forumPage({ forum, presenter, views, addons, pageCache }: ForumP
     const last = lastPage(topics.total, TOPICS_PER_PAGE);
     if (page > last) throw pageNotFound();
     const listed = topics.data;
-    const unread = await forum.unread.ofTopics(
-      request.user,
-      listed.map((topic) => topic.id),
-    );
+    const [unread, crumbs, subforums] = await Promise.all([
+      forum.unread.ofTopics(
+        request.user,
+        listed.map((topic) => topic.id),
+      ),
+      forumCrumbs(forum, row, false),
+      // Subforums are listed above the first page of topics.
+      page === 1 && row.parent_id === null ? forum.forums.subforums([row.id]).then((found) => found.get(row.id) ?? []) : [],
+    ]);
+    const subforumTable =
+      subforums.length === 0 ? '' : html`<h2>Subforums</h2>${forumTable(await loadForumListing({ forum, presenter }, subforums, request.user), 'Subforums')}`;
     const href = (n: number) => withQuery(visit.canonicalPath, n === 1 ? {} : { page: n });
 
     return sendPage(request, reply, {
@@ -75,9 +83,10 @@ export function forumPage({ forum, presenter, views, addons, pageCache }: ForumP
       canonical: href(page),
       head: html`${feedLinks(`Newest topics in ${row.name}`, (format) => forumFeedPath(row, format))}${request.user === null ? '' : EMOJI_PICKER_SCRIPT}`,
       status: failed === undefined || failed.preview !== undefined ? 200 : failedStatus(reply, failed.refusal),
-      body: html`${breadcrumb([])}
+      body: html`${breadcrumb(crumbs)}
 <h1>${row.name}</h1>
 ${row.description === '' ? '' : html`<p class="muted">${row.description}</p>`}
+${subforumTable}
 ${request.user === null ? '' : html`<div class="actions">${buttonForm(request, reply, `${visit.canonicalPath}mark-read/`, 'Mark this forum read')}</div>`}
 ${filled(topics, (hole) => {
   if (hole < listed.length) return listed[hole]!.stored + views.unwritten(listed[hole]!.id);

@@ -10,7 +10,7 @@ import { assertUser, requirePageUser } from '../../auth/guard.ts';
 import type { AuthUser } from '../../auth/service.ts';
 import type { FieldErrors } from '../../http/errors.ts';
 import { PER_PAGE_DEFAULT } from '../../http/pagination.ts';
-import { forumPath, parseId, topicFeedPath, topicUnreadPath, withQuery } from '../../urls/paths.ts';
+import { parseId, topicFeedPath, topicUnreadPath, withQuery } from '../../urls/paths.ts';
 import { entityForm, pageNotFound, type EntityForm, type EntityPage, type PageVisit } from '../../urls/semantic-routes.ts';
 import { csrfMismatch } from '../../auth/csrf.ts';
 import { OUTDATED_FORM_REFUSAL, attempt, failedNotice, failedStatus, formerAction, outdatedForm, sessionEndedPage, submittedText } from '../../web/form.ts';
@@ -45,6 +45,7 @@ import {
   postToEdit,
 } from './post-editing.ts';
 import { avatarImg } from '../../web/avatar.ts';
+import { forumCrumbs } from './forum-list.ts';
 import { EMOJI_PICKER_SCRIPT } from '../../web/emoji-picker.ts';
 import { avatarUrl } from '../../users/avatars/avatars.ts';
 
@@ -131,7 +132,7 @@ export function topicPage({ forum, presenter, views, addons, pageCache }: ForumP
           : ''
       }${viewer === null ? '' : EMOJI_PICKER_SCRIPT}`,
       status: failed === undefined || failed.preview !== undefined ? 200 : failedStatus(reply, failed.refusal),
-      body: html`${breadcrumb([{ label: parent.name, href: forumPath(parent) }])}
+      body: html`${breadcrumb(await forumCrumbs(forum, parent, true))}
 <h1>${topic.heading.html}</h1>
 ${topicBadges(topic.row)}
 ${topic.row.hidden_at === null ? '' : html`<p class="notice">This topic is hidden by a moderator: only moderators see it.</p>`}

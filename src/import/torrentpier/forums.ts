@@ -1,8 +1,10 @@
-// bb_categories and bb_forums → forums. The service has one level of forums
-// and no categories, so the board's order is kept by numbering the forums in
-// the order the upstream index shows them: categories by cat_order, forums
-// by forum_order inside each (ties by id). Category titles do not move; the
-// report says so. Counters are recounted after the posts (see posts.ts).
+// bb_categories and bb_forums → forums. The service has no categories, so
+// the board's order is kept by numbering the forums in the order the
+// upstream index shows them: categories by cat_order, forums by forum_order
+// inside each (ties by id). Category titles do not move; the report says so.
+// Subforums (forum_parent) stay subforums, one level deep as upstream; a
+// parent that is missing upstream leaves its subforum at the top level.
+// Counters are recounted after the posts (see posts.ts).
 import type mysql from 'mysql2/promise';
 import type { Insertable } from 'kysely';
 import type { ForumsTable } from '../../db/schema.ts';
@@ -21,6 +23,8 @@ export interface UpstreamForum {
   forum_desc: string;
   forum_order: number;
   forum_status: number;
+  /** 0: top level. */
+  forum_parent: number;
 }
 
 /** The forums in the upstream index's order, each with its display_order; forums of a missing category come last. */
@@ -47,7 +51,7 @@ export async function importForums(ctx: ImportContext): Promise<void> {
   const { report } = ctx;
   const [catRows] = await ctx.source.query<mysql.RowDataPacket[]>('SELECT cat_id, cat_order FROM bb_categories ORDER BY cat_id');
   const [forumRows] = await ctx.source.query<mysql.RowDataPacket[]>(
-    'SELECT forum_id, cat_id, forum_name, forum_desc, forum_order, forum_status FROM bb_forums ORDER BY forum_id',
+    'SELECT forum_id, cat_id, forum_name, forum_desc, forum_order, forum_status, forum_parent FROM bb_forums ORDER BY forum_id',
   );
   const categories = catRows.map((row) => ({ cat_id: int(row['cat_id']), cat_order: int(row['cat_order']) }));
   const forums = forumRows.map((row) => ({
@@ -57,6 +61,7 @@ export async function importForums(ctx: ImportContext): Promise<void> {
     forum_desc: String(row['forum_desc'] ?? ''),
     forum_order: int(row['forum_order']),
     forum_status: int(row['forum_status']),
+    forum_parent: int(row['forum_parent']),
   }));
   report.table('bb_categories');
   for (const category of categories) {
@@ -71,9 +76,12 @@ export async function importForums(ctx: ImportContext): Promise<void> {
     if (forum.forum_status === 1) report.note('bb_forums', 'locked upstream: the service has no locked forums, imported open', forum.forum_id);
   }
   const rows = orderForums(categories, forums, ctx.now);
+  const parents = parentsOf(forums, (forumId, reason) => report.note('bb_forums', reason, forumId));
   ctx.progress.start('bb_forums', rows.length);
   await ctx.target.db.transaction().execute(async (trx) => {
     for (const part of chunks(rows, 500)) await trx.insertInto('forums').values(part).execute();
+    // Every forum exists by now, so each subforum's reference holds whatever the order of the rows.
+    for (const [forumId, parentId] of parents) await trx.updateTable('forums').set({ parent_id: parentId }).where('id', '=', forumId).execute();
   });
   for (const row of rows) {
     ctx.imported.forums.add(row.id);
@@ -81,4 +89,26 @@ export async function importForums(ctx: ImportContext): Promise<void> {
   }
   ctx.progress.advance(rows.length);
   ctx.progress.finish();
+}
+
+/** Each subforum's parent: one level deep (a subforum of a subforum goes into the top-level forum above), missing parents dropped. */
+export function parentsOf(forums: readonly UpstreamForum[], note: (forumId: number, reason: string) => void): Map<number, number> {
+  const byId = new Map(forums.map((forum) => [forum.forum_id, forum]));
+  const parents = new Map<number, number>();
+  for (const forum of forums) {
+    if (forum.forum_parent === 0) continue;
+    let parent = byId.get(forum.forum_parent);
+    const seen = new Set([forum.forum_id]);
+    while (parent !== undefined && parent.forum_parent !== 0 && !seen.has(parent.forum_id)) {
+      seen.add(parent.forum_id);
+      parent = byId.get(parent.forum_parent);
+    }
+    if (parent === undefined || parent.forum_parent !== 0) {
+      note(forum.forum_id, 'its parent forum does not exist upstream: imported as a top-level forum');
+      continue;
+    }
+    if (parent.forum_id !== forum.forum_parent) note(forum.forum_id, 'nested two levels deep upstream: imported as a subforum of the top-level forum above');
+    parents.set(forum.forum_id, parent.forum_id);
+  }
+  return parents;
 }

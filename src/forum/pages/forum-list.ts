@@ -1,0 +1,96 @@
+// A table of forums, as the index lists the top-level forums and a forum page
+// its subforums (docs/forums.md): name and description, the subforums as links
+// under it, topics and posts counted with its subforums', and the newest post
+// among them ("<topic> by <author>, <time>"). A member also sees how many
+// topics have posts they have not read.
+import type { AuthUser } from '../../auth/service.ts';
+import { forumPath } from '../../urls/paths.ts';
+import { counted, thousands, timeHtml } from '../../web/format.ts';
+import { html, type SafeHtml } from '../../web/html.ts';
+import type { TopicHeading } from '../presenter.ts';
+import type { ForumRow, LastPost } from '../repository.ts';
+import { postPathOn } from '../resource.ts';
+import type { ForumPageDeps } from './deps.ts';
+import { AuthorLinks, type Crumb } from './parts.ts';
+import type { ForumService } from '../service.ts';
+
+interface LastPostLine {
+  heading: TopicHeading;
+  post: LastPost;
+}
+
+export interface ForumListing {
+  rows: readonly ForumRow[];
+  subforums: ReadonlyMap<number, ForumRow[]>;
+  latest: ReadonlyMap<number, LastPostLine>;
+  unread: ReadonlyMap<number, number>;
+}
+
+/** What the table needs about these forums and their subforums, read at once. */
+export async function loadForumListing(
+  { forum, presenter }: Pick<ForumPageDeps, 'forum' | 'presenter'>,
+  rows: readonly ForumRow[],
+  viewer: AuthUser | null,
+): Promise<ForumListing> {
+  const subforums = await forum.forums.subforums(rows.map((row) => row.id));
+  const ids = [...rows, ...[...subforums.values()].flat()].map((row) => row.id);
+  const [topics, unread] = await Promise.all([forum.forums.latestTopics(ids), forum.unread.forumsWithUnread(viewer)]);
+  const entries = [...topics];
+  const [headings, posts] = await Promise.all([
+    presenter.headings(entries.map(([, topic]) => topic)),
+    forum.topics.lastPosts(entries.map(([, topic]) => topic.id)),
+  ]);
+  const latest = new Map<number, LastPostLine>();
+  entries.forEach(([forumId, topic], index) => {
+    const post = posts.get(topic.id);
+    if (post !== undefined) latest.set(forumId, { heading: headings[index]!, post });
+  });
+  return { rows, subforums, latest, unread };
+}
+
+export function forumTable(listing: ForumListing, caption: string): SafeHtml {
+  const authors = new AuthorLinks();
+  return html`<div class="table-wrap"><table class="forums">
+<caption class="visually-hidden">${caption}</caption>
+<thead><tr><th scope="col">Forum</th><th scope="col">Topics</th><th scope="col">Posts</th><th scope="col">Last post</th></tr></thead>
+<tbody>
+${listing.rows.map((row) => {
+  const family = [row, ...(listing.subforums.get(row.id) ?? [])];
+  const sum = (count: (forum: ForumRow) => number) => family.reduce((total, forum) => total + count(forum), 0);
+  const newest = family
+    .map((forum) => listing.latest.get(forum.id))
+    .filter((line) => line !== undefined)
+    .reduce<LastPostLine | undefined>((best, line) => (best === undefined || line.post.created_at > best.post.created_at ? line : best), undefined);
+  const children = listing.subforums.get(row.id) ?? [];
+  return html`<tr><td><a href="${forumPath(row)}">${row.name}</a>${unreadMarker(sum((forum) => listing.unread.get(forum.id) ?? 0))}${
+    row.description === '' ? '' : html`<p class="muted">${row.description}</p>`
+  }${
+    children.length === 0
+      ? ''
+      : html`<p class="subforums"><span class="muted">Subforums:</span> ${children.map((child, index) => html`${index === 0 ? '' : ', '}<a href="${forumPath(child)}">${child.name}</a>`)}</p>`
+  }</td><td>${thousands(sum((forum) => forum.topics_count))}</td><td>${thousands(sum((forum) => forum.posts_count))}</td><td>${lastPostLine(newest, authors)}</td></tr>`;
+})}
+</tbody>
+</table></div>`;
+}
+
+/** "<topic> by <author>, <time>": the newest post, linked; a dash for a forum without one. */
+function lastPostLine(line: LastPostLine | undefined, authors: AuthorLinks): SafeHtml {
+  if (line === undefined) return html`<span class="muted">—</span>`;
+  const { heading, post } = line;
+  return html`<a href="${postPathOn(heading.path, post.post_id)}">${heading.html}</a><br><span class="muted">by</span> ${authors.link(post.author_id, post.author_name, post.guest_name)}, ${timeHtml(post.created_at)}`;
+}
+
+/** A member's marker on a forum with topics they have not read to the end. */
+function unreadMarker(topics: number): SafeHtml {
+  return topics === 0 ? html`` : html` <span class="badge unread">${counted(topics, 'topic with new posts', 'topics with new posts')}</span>`;
+}
+
+/** The breadcrumb's forums above a page: a subforum's parent, then the forum itself when `withItself` (a topic page). */
+export async function forumCrumbs(forum: ForumService, row: ForumRow, withItself: boolean): Promise<Crumb[]> {
+  const parent = row.parent_id === null ? undefined : await forum.getForum(row.parent_id);
+  return [
+    ...(parent === undefined ? [] : [{ label: parent.name, href: forumPath(parent) }]),
+    ...(withItself ? [{ label: row.name, href: forumPath(row) }] : []),
+  ];
+}
