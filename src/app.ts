@@ -52,6 +52,7 @@ import { searchRoutes } from './forum/search/routes.ts';
 import { PageRoutes } from './urls/semantic-routes.ts';
 import { userRoutes } from './users/routes.ts';
 import { memberRoutes } from './users/member-routes.ts';
+import { installLocale } from './i18n/context.ts';
 import { avatarFileRoutes, avatarRoutes } from './users/avatars/avatar-routes.ts';
 import { AVATAR_RULES } from './users/avatars/avatar-image.ts';
 import { renderErrorPage } from './web/error-page.ts';
@@ -168,6 +169,8 @@ async function assemble(config: Config, options: BuildOptions, logger: Logger, o
   // After cookies (an error page reads them), before anything looks at the request.
   installHostCheck(app, { baseUrl: config.baseUrl, allowedHosts: config.allowedHosts, listenHost: config.host });
   installAuthentication(app, services.auth);
+  // After authentication: a member's language and time zone settings come with their login.
+  installLocale(app, (request) => request.readingSettings);
   installRateLimits(app, limiters, config.rateLimit);
   const metrics = new MetricsRegistry();
   installMetrics(app, { registry: metrics, database, token: config.metricsToken, trustProxy: config.trustProxy });

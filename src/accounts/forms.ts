@@ -1,5 +1,6 @@
 // The account forms, built from the users API's field schemas so pages give
 // the API's messages. A repeated password is a form's own concern.
+import { LOCALES } from '../i18n/locale.ts';
 import { Type } from 'typebox';
 import type { FieldErrors } from '../http/errors.ts';
 import { Email, Password, Signature, Username } from '../users/fields.ts';
@@ -13,6 +14,12 @@ export const NewPasswordForm = Type.Object({ password: Password, password_confir
 export const EmailChangeForm = Type.Object({ email: Email, current_password: CurrentPassword });
 export const PasswordChangeForm = Type.Object({ current_password: CurrentPassword, password: Password, password_confirmation: Confirmation });
 export const SignatureForm = Type.Object({ signature: Signature });
+
+/** Language and time zone; an empty choice means "as the browser asks". */
+export const ReadingForm = Type.Object({
+  locale: Type.Optional(Type.Union([Type.Literal(''), ...LOCALES.map((locale) => Type.Literal(locale))])),
+  time_zone: Type.Optional(Type.String({ maxLength: 64 })),
+});
 
 export const CONFIRMATION_MISMATCH = 'The password confirmation does not match.';
 

@@ -6,6 +6,7 @@
 // taken address, or asking to reset the password of an unknown one, gets the
 // same answer as the ordinary case, and the mail (if any) goes to the owner.
 // User names may be reported as taken: profiles are public anyway.
+import type { Locale } from '../i18n/locale.ts';
 import { type Clock, isoNow, msNow } from '../clock.ts';
 import type { AuthUser } from '../auth/service.ts';
 import { newSecret, secretHash } from '../auth/secrets.ts';
@@ -197,6 +198,11 @@ export class AccountsService {
 
   changeSignature(actor: AuthUser, signature: string): Promise<UserRow> {
     return this.#users.update(actor.id, { signature });
+  }
+
+  /** The member's interface language and time zone (null: as the browser asks). */
+  changeReading(actor: AuthUser, locale: Locale | null, timeZone: string | null): Promise<UserRow> {
+    return this.#users.update(actor.id, { locale, time_zone: timeZone });
   }
 
   /** The account of the logged-in user, as its settings show it. */

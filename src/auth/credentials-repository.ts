@@ -13,6 +13,9 @@ export interface CredentialOwner {
 export interface OwnerWithCounts extends CredentialOwner {
   /** Private messages not opened yet (users.unread_messages). */
   unread_messages: number;
+  /** The member's language and time zone settings (null: the browser's). */
+  locale: string | null;
+  time_zone: string | null;
 }
 
 export interface TokenMatch extends OwnerWithCounts {
@@ -40,7 +43,7 @@ export class CredentialsRepository {
     return this.#db
       .selectFrom('api_tokens as t')
       .innerJoin('users as u', 'u.id', 't.user_id')
-      .select(['u.id', 'u.username as name', 'u.email', 'u.role', 'u.unread_messages', 't.id as token_id', 't.last_used_at'])
+      .select(['u.id', 'u.username as name', 'u.email', 'u.role', 'u.unread_messages', 'u.locale', 'u.time_zone', 't.id as token_id', 't.last_used_at'])
       .where('t.token_hash', '=', tokenHash)
       .where('t.revoked_at', 'is', null)
       .where('t.expires_at', '>', now)
@@ -64,7 +67,7 @@ export class CredentialsRepository {
     return this.#db
       .selectFrom('sessions as s')
       .innerJoin('users as u', 'u.id', 's.user_id')
-      .select(['u.id', 'u.username as name', 'u.email', 'u.role', 'u.unread_messages', 's.csrf_token'])
+      .select(['u.id', 'u.username as name', 'u.email', 'u.role', 'u.unread_messages', 'u.locale', 'u.time_zone', 's.csrf_token'])
       .where('s.id_hash', '=', idHash)
       .where('s.expires_at', '>', now)
       .where('u.status', '=', 'active')

@@ -11,7 +11,7 @@ import type { Role } from '../db/schema.ts';
 import { ApiError } from '../http/errors.ts';
 import { isHtmx } from '../http/htmx.ts';
 import { localPath } from '../http/local-path.ts';
-import type { AuthService, AuthUser, Credentials } from './service.ts';
+import type { AuthService, AuthUser, Authenticated, Credentials } from './service.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -20,6 +20,8 @@ declare module 'fastify' {
     credentials: Credentials | null;
     /** The user's private messages not opened yet, for the page header (0 for guests). */
     unreadMessages: number;
+    /** The member's language and time zone settings; null for guests (i18n/context.ts reads them). */
+    readingSettings: Authenticated['reading'] | null;
   }
 }
 
@@ -29,6 +31,7 @@ export function installAuthentication(app: FastifyInstance, auth: AuthService): 
   app.decorateRequest('user', null);
   app.decorateRequest('credentials', null);
   app.decorateRequest('unreadMessages', 0);
+  app.decorateRequest('readingSettings', null);
 
   app.addHook('onRequest', async (request) => {
     // The tracker's announce and scrape authenticate by passkey only: no session or token lookup on the hottest path.
@@ -45,6 +48,7 @@ export function installAuthentication(app: FastifyInstance, auth: AuthService): 
       request.user = found.user;
       request.credentials = found.credentials;
       request.unreadMessages = found.unreadMessages;
+      request.readingSettings = found.reading;
     }
   });
 }

@@ -18,6 +18,8 @@ export interface Authenticated {
   credentials: Credentials;
   /** Private messages the user has not opened yet (the header's count), read with the credentials. */
   unreadMessages: number;
+  /** The member's language and time zone settings, read with the credentials (null: the browser's). */
+  reading: { locale: string | null; timeZone: string | null };
 }
 
 export interface IssuedToken {
@@ -106,7 +108,7 @@ export class AuthService {
     if (match.last_used_at === null || now.getTime() - Date.parse(match.last_used_at) > TOKEN_TOUCH_INTERVAL_MS) {
       await this.#credentials.touchToken(match.token_id, now.toISOString());
     }
-    return { user: owner(match), credentials: { kind: 'token', tokenId: match.token_id }, unreadMessages: match.unread_messages };
+    return { user: owner(match), credentials: { kind: 'token', tokenId: match.token_id }, unreadMessages: match.unread_messages, reading: readingOf(match) };
   }
 
   revokeToken(tokenId: number): Promise<void> {
@@ -126,7 +128,12 @@ export class AuthService {
     const idHash = secretHash(cookieValue);
     const match = await this.#credentials.findLiveSession(idHash, isoNow(this.#clock));
     if (match === undefined) return null;
-    return { user: owner(match), credentials: { kind: 'session', idHash, csrfToken: match.csrf_token }, unreadMessages: match.unread_messages };
+    return {
+      user: owner(match),
+      credentials: { kind: 'session', idHash, csrfToken: match.csrf_token },
+      unreadMessages: match.unread_messages,
+      reading: readingOf(match),
+    };
   }
 
   endSession(idHash: string): Promise<void> {
@@ -140,4 +147,8 @@ export class AuthService {
 
 function owner(match: CredentialOwner): AuthUser {
   return { id: match.id, name: match.name, email: match.email, role: match.role };
+}
+
+function readingOf(match: { locale: string | null; time_zone: string | null }): Authenticated['reading'] {
+  return { locale: match.locale, timeZone: match.time_zone };
 }

@@ -38,6 +38,9 @@ export interface UsersTable {
   post_count: ColumnType<number, never, never>;
   /** The avatar's file name under UPLOAD_DIR/avatars/ (migration 0019), or null. */
   avatar: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Interface language and IANA time zone (migration 0021); null: as the browser asks. */
+  locale: ColumnType<string | null, string | null | undefined, string | null>;
+  time_zone: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

@@ -9,7 +9,8 @@
 // kind sees alike. Guests see the published posts and topics; moderators and
 // admins see everything (pending ones too) and the list carries no controls;
 // a member also sees their own pending posts and topics, so a member's
-// fragments are kept under their own id. The key says which (`viewerKind`).
+// fragments are kept under their own id. The key says which (`viewerKind`),
+// with the reader's language and time zone, which its dates and words follow.
 //
 // Freshness: any committed write to the forums, topics, posts or users tables
 // (posts, moderation, renames, signatures, deleted users, view-count batches)
@@ -24,6 +25,7 @@ import type { ChangeFeed } from '../db/change-feed.ts';
 import type { WriteWatch } from '../db/write-watch.ts';
 import { raw, type SafeHtml } from '../web/html.ts';
 import { isStaff } from './service.ts';
+import { currentReader } from '../i18n/context.ts';
 
 /** The change-feed topic that empties every instance's page cache. */
 export const FORUM_PAGES_TOPIC = 'forum-pages';
@@ -48,10 +50,11 @@ export interface Fragment<T = unknown> {
 /** A marker no escaped HTML contains, cut out of a fill to leave a hole. */
 const HOLE = `\u0000${randomUUID()}\u0000`;
 
-/** Who sees a list the same way: guests, staff, or one member. */
+/** Who sees a list the same way: guests, staff, or one member, each in one language and time zone (its dates and words). */
 export function viewerKind(viewer: AuthUser | null): string {
-  if (viewer === null) return 'g';
-  return isStaff(viewer) ? 's' : `u${viewer.id}`;
+  const { locale, timeZone } = currentReader();
+  const who = viewer === null ? 'g' : isStaff(viewer) ? 's' : `u${viewer.id}`;
+  return `${who} ${locale} ${timeZone}`;
 }
 
 export class PageCache {

@@ -29,6 +29,9 @@ export interface UpdateUserInput {
   role?: Role | undefined;
   status?: UserStatus | undefined;
   signature?: string | undefined;
+  /** Interface language and IANA time zone; null: as the browser asks. Checked by the caller's schema (accounts/forms.ts). */
+  locale?: string | null | undefined;
+  time_zone?: string | null | undefined;
 }
 
 /** More work for the same transaction as a user's creation or change (e.g. storing or using up a one-time key). */
@@ -119,6 +122,8 @@ export class UsersService {
             ...(input.role !== undefined ? { role: input.role } : {}),
             ...(input.status !== undefined ? { status: input.status } : {}),
             ...(input.signature !== undefined ? { signature: input.signature } : {}),
+            ...(input.locale !== undefined ? { locale: input.locale } : {}),
+            ...(input.time_zone !== undefined ? { time_zone: input.time_zone } : {}),
             updated_at: now,
           },
           trx,

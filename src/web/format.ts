@@ -1,6 +1,9 @@
-// How dates and counts read on pages. Dates are written by hand from the
+// How dates and counts read on pages, in the reader's language and time zone
+// (i18n/context.ts). English in UTC, the default, is written by hand from the
 // ISO string: Intl.DateTimeFormat costs microseconds a call, and a topic page
-// prints fifty of them.
+// prints fifty of them. Other readers get Intl's formats, made once per
+// language and zone.
+import { currentReader } from '../i18n/context.ts';
 import { html, type SafeHtml } from './html.ts';
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const;
@@ -18,16 +21,36 @@ function parts(stored: string): Parts {
   return { iso, date: `${Number(iso.slice(8, 10))} ${month} ${iso.slice(0, 4)}`, time: iso.slice(11, 16) };
 }
 
-/** `<time datetime="2026-01-02T03:04:05.000Z">2 Jan 2026, 03:04 UTC</time>` */
+/** `<time datetime="2026-01-02T03:04:05.000Z">2 Jan 2026, 03:04 UTC</time>`; for a reader in Moscow in Russian `2 янв. 2026 г., 06:04`. */
 export function timeHtml(stored: string): SafeHtml {
   const at = parts(stored);
-  return html`<time datetime="${at.iso}">${at.date}, ${at.time} UTC</time>`;
+  const reader = currentReader();
+  if (reader.locale === 'en' && reader.timeZone === 'UTC') return html`<time datetime="${at.iso}">${at.date}, ${at.time} UTC</time>`;
+  return html`<time datetime="${at.iso}">${formatOf(reader.locale, reader.timeZone, 'time').format(new Date(at.iso))}</time>`;
 }
 
-/** `<time datetime="…">2 Jan 2026</time>` */
+/** `<time datetime="…">2 Jan 2026</time>`, the day in the reader's zone. */
 export function dateHtml(stored: string): SafeHtml {
   const at = parts(stored);
-  return html`<time datetime="${at.iso}">${at.date}</time>`;
+  const reader = currentReader();
+  if (reader.locale === 'en' && reader.timeZone === 'UTC') return html`<time datetime="${at.iso}">${at.date}</time>`;
+  return html`<time datetime="${at.iso}">${formatOf(reader.locale, reader.timeZone, 'date').format(new Date(at.iso))}</time>`;
+}
+
+const formats = new Map<string, Intl.DateTimeFormat>();
+
+function formatOf(locale: string, timeZone: string, kind: 'time' | 'date'): Intl.DateTimeFormat {
+  const key = `${locale} ${timeZone} ${kind}`;
+  let format = formats.get(key);
+  if (format === undefined) {
+    // English as written here by hand: day before month (en-GB), not the American order.
+    format = new Intl.DateTimeFormat(
+      locale === 'en' ? 'en-GB' : locale,
+      kind === 'time' ? { dateStyle: 'medium', timeStyle: 'short', timeZone } : { dateStyle: 'medium', timeZone },
+    );
+    formats.set(key, format);
+  }
+  return format;
 }
 
 /** `1 post`, `3 posts`, `12,345 views` */

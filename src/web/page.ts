@@ -4,6 +4,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { csrfToken, existingCsrfToken } from '../auth/csrf.ts';
 import { origin } from '../http/pagination.ts';
 import { html, type SafeHtml } from './html.ts';
+import { t, tn } from '../i18n/messages.ts';
+import { currentReader } from '../i18n/context.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -29,7 +31,7 @@ export function sendPage(request: FastifyRequest, reply: FastifyReply, options: 
   // A guest gets a CSRF cookie only from a page with a form (csrfInput); reading needs none.
   const token = user === null ? existingCsrfToken(request) : csrfToken(request, reply);
   const document = html`<!doctype html>
-<html lang="en">
+<html lang="${currentReader().locale}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -38,25 +40,26 @@ ${canonical === undefined ? '' : html`<link rel="canonical" href="${canonical}">
 ${token === undefined ? '' : html`<meta name="csrf-token" content="${token}">`}
 <link rel="stylesheet" href="/assets/style.css">
 <link rel="icon" href="/assets/favicon.svg" type="image/svg+xml">
+<script src="/assets/time-zone.js" defer></script>
 ${options.head ?? ''}
 </head>
 <body>
-<a class="skip" href="#main">Skip to content</a>
+<a class="skip" href="#main">${t('layout.skip')}</a>
 <header class="site">
   <a class="brand" href="/">${site.name}</a>
-  <nav aria-label="Main">
+  <nav aria-label="${t('layout.nav')}">
     <ul>
-      <li><a href="/">Forums</a></li>
-      <li><a href="/search/">Search</a></li>
-      <li><a href="/members/">Members</a></li>
+      <li><a href="/">${t('layout.forums')}</a></li>
+      <li><a href="/search/">${t('layout.search')}</a></li>
+      <li><a href="/members/">${t('layout.members')}</a></li>
       ${
         user === null
-          ? html`<li><a href="/login/">Log in</a></li><li><a href="/register/">Register</a></li>`
+          ? html`<li><a href="/login/">${t('layout.login')}</a></li><li><a href="/register/">${t('layout.register')}</a></li>`
           : html`<li>${messagesLink(request.unreadMessages)}</li>
-      <li><a href="/profile/watchlist/">Watchlist</a></li>
-      <li><a href="/settings/">Settings</a></li>
-      ${user.role === 'user' ? '' : html`<li><a href="/admin/">Admin</a></li>`}
-      <li><form method="post" action="/logout/" class="inline"><input type="hidden" name="_csrf" value="${token}"><button type="submit" class="link">Log out ${user.name}</button></form></li>`
+      <li><a href="/profile/watchlist/">${t('layout.watchlist')}</a></li>
+      <li><a href="/settings/">${t('layout.settings')}</a></li>
+      ${user.role === 'user' ? '' : html`<li><a href="/admin/">${t('layout.admin')}</a></li>`}
+      <li><form method="post" action="/logout/" class="inline"><input type="hidden" name="_csrf" value="${token}"><button type="submit" class="link">${t('layout.logout', { name: user.name })}</button></form></li>`
       }
     </ul>
   </nav>
@@ -64,7 +67,7 @@ ${options.head ?? ''}
 <main id="main">
 ${options.body}
 </main>
-<footer class="site"><p><a href="/api/docs">API documentation</a></p></footer>
+<footer class="site"><p><a href="/api/docs">${t('layout.api_docs')}</a></p></footer>
 </body>
 </html>`;
   return reply
@@ -75,8 +78,8 @@ ${options.body}
 
 /** The header's link to the Inbox, with how many messages wait unopened. */
 function messagesLink(unread: number): SafeHtml {
-  if (unread === 0) return html`<a href="/messages/">Messages</a>`;
-  return html`<a href="/messages/">Messages <span class="count">${unread}</span><span class="visually-hidden"> unread</span></a>`;
+  if (unread === 0) return html`<a href="/messages/">${t('layout.messages')}</a>`;
+  return html`<a href="/messages/">${t('layout.messages')} <span class="count">${unread}</span><span class="visually-hidden"> ${tn('layout.unread', unread)}</span></a>`;
 }
 
 /** Hidden CSRF field for a form on this page. */

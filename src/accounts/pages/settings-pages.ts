@@ -26,10 +26,13 @@ import {
   submittedText,
 } from '../../web/form.ts';
 import type { FormRefusal } from '../../http/errors.ts';
-import { pageFormState, textArea, textInput } from '../../web/form-controls.ts';
+import { pageFormState, selectField, textArea, textInput } from '../../web/form-controls.ts';
 import { html, type SafeHtml } from '../../web/html.ts';
 import { csrfInput, sendPage } from '../../web/page.ts';
-import { EmailChangeForm, PasswordChangeForm, SignatureForm, withConfirmation } from '../forms.ts';
+import { EmailChangeForm, PasswordChangeForm, ReadingForm, SignatureForm, withConfirmation } from '../forms.ts';
+import { LOCALES, LOCALE_NAMES, TIME_ZONE_LIST, isTimeZone } from '../../i18n/locale.ts';
+import { readerOf } from '../../i18n/context.ts';
+import { t } from '../../i18n/messages.ts';
 import { EMAIL_CHANGE_KEY_HOURS } from '../service.ts';
 import { uploadedFile } from '../../http/multipart.ts';
 import { AVATAR_RULES } from '../../users/avatars/avatar-image.ts';
@@ -38,7 +41,7 @@ import { avatarImg } from '../../web/avatar.ts';
 import type { AccountPageDeps } from './deps.ts';
 import { withKey, type KeyProblemTexts } from './key-problem.ts';
 
-type Section = 'email' | 'password' | 'signature' | 'avatar';
+type Section = 'email' | 'password' | 'signature' | 'avatar' | 'reading';
 
 interface Failed {
   section: Section;
@@ -57,6 +60,7 @@ const DRAFT_FIELDS: Record<Section, Array<{ name: string; label: string }>> = {
   password: [],
   signature: [{ name: 'signature', label: 'Signature' }],
   avatar: [],
+  reading: [],
 };
 
 const SAVED: Record<string, string> = {
@@ -71,7 +75,7 @@ const SAVED: Record<string, string> = {
 export function settingsPage({ accounts, auth, avatars }: AccountPageDeps): FixedPage {
   async function show(request: FastifyRequest, reply: FastifyReply, query: URLSearchParams, failed?: Failed): Promise<FastifyReply> {
     const me = await accounts.owner(assertUser(request));
-    const saved = failed === undefined ? SAVED[query.get('saved') ?? ''] : undefined;
+    const saved = failed !== undefined ? undefined : query.get('saved') === 'reading' ? t('settings.reading.saved') : SAVED[query.get('saved') ?? ''];
     const errorsOf = (section: Section) => (failed?.section === section ? failed.errors : undefined);
     const valueOf = (section: Section, field: string, fallback = '') => (failed?.section === section ? (failed.values[field] ?? '') : fallback);
     return sendPage(request, reply, {
@@ -118,7 +122,30 @@ ${section(
 ${textArea(pageFormState({ signature: valueOf('signature', 'signature', me.signature) }, errorsOf('signature') ?? {}), { name: 'signature', label: 'Signature', maxlength: SIGNATURE_MAX, rows: 4, hint: `Shown under your posts and on your profile. At most ${SIGNATURE_MAX} characters; leave it empty for none.` })}
 <div><button type="submit">Save signature</button></div>`,
 )}
-${avatarSection(request, reply, me, failed?.section === 'avatar' ? failed : undefined)}`,
+${avatarSection(request, reply, me, failed?.section === 'avatar' ? failed : undefined)}
+${section(
+  request,
+  reply,
+  'reading',
+  t('settings.reading'),
+  failed,
+  ['locale', 'time_zone'],
+  html`
+<p class="muted">${t('settings.reading.hint')}</p>
+${selectField(pageFormState({ locale: valueOf('reading', 'locale', me.locale ?? '') }, errorsOf('reading') ?? {}), {
+  name: 'locale',
+  label: t('settings.language'),
+  blank: t('settings.language.auto'),
+  options: LOCALES.map((locale) => ({ value: locale, label: LOCALE_NAMES[locale] })),
+})}
+${selectField(pageFormState({ time_zone: valueOf('reading', 'time_zone', me.time_zone ?? '') }, errorsOf('reading') ?? {}), {
+  name: 'time_zone',
+  label: t('settings.time_zone'),
+  blank: t('settings.time_zone.auto', { zone: readerOf(request, null).timeZone }),
+  options: TIME_ZONE_LIST.map((zone) => ({ value: zone, label: zone.replaceAll('_', ' ') })),
+})}
+<div><button type="submit">${t('settings.reading.save')}</button></div>`,
+)}`,
     });
   }
 
@@ -224,6 +251,13 @@ ${csrfInput(request, reply)}
       const result = await attempt(() => accounts.changeSignature(assertUser(request), body.signature));
       if (!result.ok) return failed(request, reply, visit, 'signature', result.errors);
       return reply.redirect(settingsPath({ saved: 'signature' }), 303);
+    }),
+    sectionForm('reading', ReadingForm, async (request, reply, visit, body) => {
+      const locale = body.locale === undefined || body.locale === '' ? null : body.locale;
+      const zone = body.time_zone === undefined || body.time_zone === '' ? null : body.time_zone;
+      if (zone !== null && !isTimeZone(zone)) return failed(request, reply, visit, 'reading', { time_zone: [t('settings.reading.bad_time_zone')] });
+      await accounts.changeReading(assertUser(request), locale, zone);
+      return reply.redirect(settingsPath({ saved: 'reading' }), 303);
     }),
     fixedForm({
       name: 'avatar',

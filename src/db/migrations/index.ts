@@ -19,6 +19,7 @@ import * as postRevisions from './0017_post_revisions.ts';
 import * as memberPostCounts from './0018_member_post_counts.ts';
 import * as avatars from './0019_avatars.ts';
 import * as subforums from './0020_subforums.ts';
+import * as readingSettings from './0021_reading_settings.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_users': users,
@@ -40,4 +41,5 @@ export const migrations: Record<string, Migration> = {
   '0018_member_post_counts': memberPostCounts,
   '0019_avatars': avatars,
   '0020_subforums': subforums,
+  '0021_reading_settings': readingSettings,
 };

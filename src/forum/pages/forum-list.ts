@@ -5,7 +5,8 @@
 // topics have posts they have not read.
 import type { AuthUser } from '../../auth/service.ts';
 import { forumPath } from '../../urls/paths.ts';
-import { counted, thousands, timeHtml } from '../../web/format.ts';
+import { timeHtml } from '../../web/format.ts';
+import { number, t, tn } from '../../i18n/messages.ts';
 import { html, type SafeHtml } from '../../web/html.ts';
 import type { TopicHeading } from '../presenter.ts';
 import type { ForumRow, LastPost } from '../repository.ts';
@@ -52,7 +53,7 @@ export function forumTable(listing: ForumListing, caption: string): SafeHtml {
   const authors = new AuthorLinks();
   return html`<div class="table-wrap"><table class="forums">
 <caption class="visually-hidden">${caption}</caption>
-<thead><tr><th scope="col">Forum</th><th scope="col">Topics</th><th scope="col">Posts</th><th scope="col">Last post</th></tr></thead>
+<thead><tr><th scope="col">${t('forums.forum')}</th><th scope="col">${t('forums.topics')}</th><th scope="col">${t('forums.posts')}</th><th scope="col">${t('forums.last_post')}</th></tr></thead>
 <tbody>
 ${listing.rows.map((row) => {
   const family = [row, ...(listing.subforums.get(row.id) ?? [])];
@@ -67,8 +68,8 @@ ${listing.rows.map((row) => {
   }${
     children.length === 0
       ? ''
-      : html`<p class="subforums"><span class="muted">Subforums:</span> ${children.map((child, index) => html`${index === 0 ? '' : ', '}<a href="${forumPath(child)}">${child.name}</a>`)}</p>`
-  }</td><td>${thousands(sum((forum) => forum.topics_count))}</td><td>${thousands(sum((forum) => forum.posts_count))}</td><td>${lastPostLine(newest, authors)}</td></tr>`;
+      : html`<p class="subforums"><span class="muted">${t('forums.subforums')}</span> ${children.map((child, index) => html`${index === 0 ? '' : ', '}<a href="${forumPath(child)}">${child.name}</a>`)}</p>`
+  }</td><td>${number(sum((forum) => forum.topics_count))}</td><td>${number(sum((forum) => forum.posts_count))}</td><td>${lastPostLine(newest, authors)}</td></tr>`;
 })}
 </tbody>
 </table></div>`;
@@ -78,12 +79,12 @@ ${listing.rows.map((row) => {
 function lastPostLine(line: LastPostLine | undefined, authors: AuthorLinks): SafeHtml {
   if (line === undefined) return html`<span class="muted">—</span>`;
   const { heading, post } = line;
-  return html`<a href="${postPathOn(heading.path, post.post_id)}">${heading.html}</a><br><span class="muted">by</span> ${authors.link(post.author_id, post.author_name, post.guest_name)}, ${timeHtml(post.created_at)}`;
+  return html`<a href="${postPathOn(heading.path, post.post_id)}">${heading.html}</a><br><span class="muted">${t('forums.by')}</span> ${authors.link(post.author_id, post.author_name, post.guest_name)}, ${timeHtml(post.created_at)}`;
 }
 
 /** A member's marker on a forum with topics they have not read to the end. */
 function unreadMarker(topics: number): SafeHtml {
-  return topics === 0 ? html`` : html` <span class="badge unread">${counted(topics, 'topic with new posts', 'topics with new posts')}</span>`;
+  return topics === 0 ? html`` : html` <span class="badge unread">${tn('forums.unread', topics)}</span>`;
 }
 
 /** The breadcrumb's forums above a page: a subforum's parent, then the forum itself when `withItself` (a topic page). */

@@ -6,6 +6,7 @@ import { fixedForm, pageNotFound, type FixedPage, type PageVisit } from '../../u
 import { assertUser } from '../../auth/guard.ts';
 import { outdatedForm } from '../../web/form.ts';
 import { html } from '../../web/html.ts';
+import { t } from '../../i18n/messages.ts';
 import { lastPage, pageNav, requestedPage } from '../../web/page-nav.ts';
 import { sendPage } from '../../web/page.ts';
 import type { ForumPageDeps } from './deps.ts';
@@ -26,12 +27,12 @@ export function homePage(deps: ForumPageDeps): FixedPage {
     const listing = await loadForumListing(deps, rows, request.user);
     const href = (n: number) => withQuery('/', n === 1 ? {} : { page: n });
     return sendPage(request, reply, {
-      title: 'Forums',
+      title: t('home.title'),
       canonical: href(page),
-      head: feedLinks('Newest topics', siteFeedPath),
-      body: html`<h1>Forums</h1>
-${request.user === null ? '' : html`<div class="actions">${buttonForm(request, reply, withQuery('/mark-read/', page === 1 ? {} : { page }), 'Mark all forums read')}</div>`}
-${rows.length === 0 ? html`<p>There are no forums yet.</p>` : forumTable(listing, 'Forums')}
+      head: feedLinks(t('home.feed'), siteFeedPath),
+      body: html`<h1>${t('home.title')}</h1>
+${request.user === null ? '' : html`<div class="actions">${buttonForm(request, reply, withQuery('/mark-read/', page === 1 ? {} : { page }), t('home.mark_read'))}</div>`}
+${rows.length === 0 ? html`<p>${t('home.none')}</p>` : forumTable(listing, t('home.title'))}
 ${pageNav(page, last, href)}`,
     });
   }

@@ -13,7 +13,8 @@ import { formNotice } from '../../web/form.ts';
 import { avatarImg } from '../../web/avatar.ts';
 import { avatarUrl } from '../../users/avatars/avatars.ts';
 import { pageFormState, selectField, textInput, type FormState } from '../../web/form-controls.ts';
-import { counted, dateHtml, thousands } from '../../web/format.ts';
+import { dateHtml } from '../../web/format.ts';
+import { number, t, tn } from '../../i18n/messages.ts';
 import { html, type SafeHtml } from '../../web/html.ts';
 import { lastPage, pageNav, requestedPage } from '../../web/page-nav.ts';
 import { sendPage } from '../../web/page.ts';
@@ -38,55 +39,55 @@ export function membersPage({ users }: ForumPageDeps): FixedPage {
       if (page > last) throw pageNotFound();
       const href = (n: number): string => membersPath({ ...values, ...(n === 1 ? {} : { page: n }) });
       return sendPage(request, reply, {
-        title: page === 1 ? 'Members' : `Members (page ${page})`,
+        title: page === 1 ? t('members.title') : t('members.title_page', { page }),
         canonical: href(page),
         status: checked.ok ? 200 : 422,
-        body: html`<h1>Members</h1>
-${checked.ok ? '' : formNotice('The list cannot be shown so:', checked.errors, Object.keys(MemberQueryFields))}
+        body: html`<h1>${t('members.title')}</h1>
+${checked.ok ? '' : formNotice(t('members.invalid'), checked.errors, Object.keys(MemberQueryFields))}
 ${membersForm(form)}
-${checked.ok ? html`<p class="muted" role="status">${counted(total, 'member', 'members')}</p>` : ''}
-${rows.length === 0 ? (checked.ok ? html`<p>No member’s name contains that.</p>` : '') : memberTable(rows)}
-${pageNav(page, last, href, 'Pages of members')}`,
+${checked.ok ? html`<p class="muted" role="status">${tn('members.count', total)}</p>` : ''}
+${rows.length === 0 ? (checked.ok ? html`<p>${t('members.none')}</p>` : '') : memberTable(rows)}
+${pageNav(page, last, href, t('members.pages'))}`,
       });
     },
   };
 }
 
 function membersForm(form: FormState): SafeHtml {
-  return html`<form method="get" action="${membersPath()}" class="search-form" role="search" aria-label="Find members">
-${textInput(form, { name: 'search', label: 'Name contains', type: 'search', maxlength: USERNAME_MAX })}
+  return html`<form method="get" action="${membersPath()}" class="search-form" role="search" aria-label="${t('members.find')}">
+${textInput(form, { name: 'search', label: t('members.name_contains'), type: 'search', maxlength: USERNAME_MAX })}
 ${selectField(form, {
   name: 'sort',
-  label: 'Sort by',
+  label: t('members.sort'),
   options: [
-    { value: 'joined', label: 'Join date' },
-    { value: 'name', label: 'Name' },
-    { value: 'posts', label: 'Posts' },
+    { value: 'joined', label: t('members.sort.joined') },
+    { value: 'name', label: t('members.sort.name') },
+    { value: 'posts', label: t('members.sort.posts') },
   ],
 })}
 ${selectField(form, {
   name: 'order',
-  label: 'Order',
-  blank: 'Default (A–Z, oldest or most posts first)',
+  label: t('members.order'),
+  blank: t('members.order.default'),
   options: [
-    { value: 'asc', label: 'Ascending' },
-    { value: 'desc', label: 'Descending' },
+    { value: 'asc', label: t('members.order.asc') },
+    { value: 'desc', label: t('members.order.desc') },
   ],
 })}
-<div class="actions"><button type="submit">Show</button></div>
+<div class="actions"><button type="submit">${t('members.show')}</button></div>
 </form>`;
 }
 
 function memberTable(rows: readonly UserRow[]): SafeHtml {
   return html`<div class="table-wrap"><table class="members">
-<caption class="visually-hidden">Members</caption>
-<thead><tr><th scope="col">Member</th><th scope="col">Joined</th><th scope="col">Posts</th></tr></thead>
+<caption class="visually-hidden">${t('members.title')}</caption>
+<thead><tr><th scope="col">${t('members.member')}</th><th scope="col">${t('members.joined')}</th><th scope="col">${t('members.posts')}</th></tr></thead>
 <tbody>
 ${rows.map(
   (row) => html`<tr>
-<td>${avatarImg(avatarUrl(row), 24)}<a href="${profilePath({ id: row.id, name: row.username })}">${row.username}</a>${row.status === 'banned' ? html` <span class="badge">banned</span>` : ''}</td>
+<td>${avatarImg(avatarUrl(row), 24)}<a href="${profilePath({ id: row.id, name: row.username })}">${row.username}</a>${row.status === 'banned' ? html` <span class="badge">${t('members.banned')}</span>` : ''}</td>
 <td>${dateHtml(row.created_at)}</td>
-<td>${thousands(row.post_count)}</td>
+<td>${number(row.post_count)}</td>
 </tr>`,
 )}
 </tbody>

@@ -1,0 +1,46 @@
+// The language and time zone of the request being answered, for whatever
+// renders text or dates on its behalf (messages.ts, web/format.ts), without
+// threading them through every renderer. Set once per request (installLocale),
+// read anywhere below it; outside a request: English and UTC.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { DEFAULT_LOCALE, DEFAULT_TIME_ZONE, isLocale, isTimeZone, negotiateLocale, type Locale } from './locale.ts';
+
+export interface Reader {
+  locale: Locale;
+  timeZone: string;
+}
+
+/** The cookie the browser's time zone is written to (assets/time-zone.js). */
+export const TIME_ZONE_COOKIE = 'tz';
+
+const storage = new AsyncLocalStorage<Reader>();
+const DEFAULT_READER: Reader = { locale: DEFAULT_LOCALE, timeZone: DEFAULT_TIME_ZONE };
+
+export function currentReader(): Reader {
+  return storage.getStore() ?? DEFAULT_READER;
+}
+
+/** Runs `work` as read by `reader` (a mail to a member in their language, a test). */
+export function asReader<T>(reader: Reader, work: () => T): T {
+  return storage.run(reader, work);
+}
+
+/** A member's settings win; else the browser's; else English and UTC. */
+export function readerOf(request: FastifyRequest, settings: { locale: string | null; timeZone: string | null } | null): Reader {
+  const cookie = request.cookies[TIME_ZONE_COOKIE];
+  return {
+    locale: isLocale(settings?.locale) ? settings.locale : negotiateLocale(request.headers['accept-language']),
+    timeZone: isTimeZone(settings?.timeZone) ? settings.timeZone : isTimeZone(cookie) ? cookie : DEFAULT_TIME_ZONE,
+  };
+}
+
+/**
+ * After authentication: the rest of the request runs as its reader. A request
+ * refused before this hook (a bad Host) is answered as the default reader.
+ */
+export function installLocale(app: FastifyInstance, settingsOf: (request: FastifyRequest) => { locale: string | null; timeZone: string | null } | null): void {
+  app.addHook('onRequest', (request, _reply, done) => {
+    storage.run(readerOf(request, settingsOf(request)), done);
+  });
+}

@@ -1,0 +1,89 @@
+// Pages in the reader's language and time zone (docs/i18n.md): the browser's
+// Accept-Language and time zone cookie for guests, the member's settings over
+// both, dates in that zone, and cached page fragments kept apart per reader.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { ForumRow } from '../../src/forum/repository.ts';
+import { describeEachDatabase, type TestApp } from '../helpers/app.ts';
+import { Browser } from '../helpers/browser.ts';
+import { TestClock } from '../helpers/clock.ts';
+import { dom } from '../helpers/dom.ts';
+import { createForum, createTopic, loggedIn } from '../helpers/forum.ts';
+
+describeEachDatabase('languages and time zones', (db) => {
+  let t: TestApp;
+  let forum: ForumRow;
+  const clock = new TestClock('2026-01-02T03:04:00.000Z');
+
+  before(async () => {
+    t = await db.start({ clock, env: { TOKEN_TTL_DAYS: '3650' } });
+    forum = await createForum(t, 'Languages');
+    const author = await loggedIn(t, { name: 'Polyglot' });
+    await createTopic(t, await t.services.users.get(author.user.id), forum, 'Written at 03:04 UTC');
+  });
+  after(() => t.close());
+
+  const forumUrl = () => `/forum/languages.${forum.id}/`;
+  const navOf = (page: { body: string }) =>
+    dom(page)
+      .all('nav[aria-label] ul > li > a')
+      .map((link) => link.textContent);
+  const topicTime = (page: { body: string }) => dom(page).one('table.topics time').textContent;
+
+  describe('for guests', () => {
+    it('answer in English by default and in Russian when the browser asks for it first', async () => {
+      const english = await new Browser(t).get('/');
+      assert.equal(dom(english).one('html').getAttribute('lang'), 'en');
+      assert.deepEqual(navOf(english), ['Forums', 'Search', 'Members', 'Log in', 'Register']);
+
+      const russian = await new Browser(t, { 'accept-language': 'ru-RU,ru;q=0.9,en-US;q=0.8' }).get('/');
+      assert.equal(dom(russian).one('html').getAttribute('lang'), 'ru');
+      assert.deepEqual(navOf(russian), ['Форумы', 'Поиск', 'Пользователи', 'Вход', 'Регистрация']);
+      assert.equal(dom(russian).one('h1').textContent, 'Форумы');
+
+      const fallback = await new Browser(t, { 'accept-language': 'de-DE, fr;q=0.5, ru;q=0.1' }).get('/');
+      assert.equal(dom(fallback).one('html').getAttribute('lang'), 'ru', 'the only language we have of those asked');
+      const unknown = await new Browser(t, { 'accept-language': 'x'.repeat(5000) }).get('/');
+      assert.equal(dom(unknown).one('html').getAttribute('lang'), 'en');
+    });
+
+    it('show times in the browser’s zone (its cookie), each reader with its own cached page', async () => {
+      assert.equal(topicTime(await new Browser(t).get(forumUrl())), '2 Jan 2026, 03:04 UTC');
+      const tokyo = new Browser(t);
+      tokyo.cookies.set('tz', 'Asia/Tokyo');
+      assert.equal(topicTime(await tokyo.get(forumUrl())), '2 Jan 2026, 12:04');
+      const moscowInRussian = new Browser(t, { 'accept-language': 'ru' });
+      moscowInRussian.cookies.set('tz', 'Europe/Moscow');
+      assert.equal(topicTime(await moscowInRussian.get(forumUrl())), '2 янв. 2026 г., 06:04');
+      const nonsense = new Browser(t);
+      nonsense.cookies.set('tz', 'Mars/Olympus_Mons');
+      assert.equal(topicTime(await nonsense.get(forumUrl())), '2 Jan 2026, 03:04 UTC', 'an unknown zone is UTC');
+    });
+  });
+
+  describe('for members', () => {
+    it('follow the language and time zone chosen in the settings over the browser’s', async () => {
+      const member = await loggedIn(t, { name: 'Settled Reader' });
+      const settings = await member.browser.get('/settings/');
+      assert.equal(dom(settings).one('#locale option').textContent, 'As my browser asks', 'the first choice, chosen while nothing is set');
+      assert.equal(dom(settings).count('#locale option[selected]'), 0);
+      const saved = await member.browser.post('/settings/reading/', { locale: 'ru', time_zone: 'Asia/Vladivostok' });
+      assert.equal(saved.status, 303);
+      const page = await member.browser.get(forumUrl());
+      assert.equal(dom(page).one('html').getAttribute('lang'), 'ru');
+      assert.equal(topicTime(page), '2 янв. 2026 г., 13:04');
+      const row = await t.services.users.get(member.user.id);
+      assert.deepEqual([row.locale, row.time_zone], ['ru', 'Asia/Vladivostok']);
+
+      const refused = await member.browser.post('/settings/reading/', { locale: 'ru', time_zone: 'Nowhere/Land' });
+      assert.equal(refused.status, 422);
+      const wrongLanguage = await member.browser.post('/settings/reading/', { locale: 'xx', time_zone: '' });
+      assert.equal(wrongLanguage.status, 422);
+      assert.deepEqual([(await t.services.users.get(member.user.id)).time_zone], ['Asia/Vladivostok'], 'nothing saved when refused');
+
+      assert.equal((await member.browser.post('/settings/reading/', { locale: '', time_zone: '' })).status, 303);
+      const back = await member.browser.get(forumUrl());
+      assert.equal(dom(back).one('html').getAttribute('lang'), 'en', 'back to what the browser asks');
+    });
+  });
+});
