@@ -5,13 +5,14 @@
 // `tsc` must not replace the project's), and its modules are pointed at it.
 // Type checking stays tsc 7's.
 import { createRequire, registerHooks } from 'node:module';
-import { pathToFileURL } from 'node:url';
+import { URL, fileURLToPath, pathToFileURL } from 'node:url';
 
-const typescript5 = pathToFileURL(createRequire(import.meta.url).resolve('typescript')).href;
+const here = createRequire(import.meta.url);
 registerHooks({
   resolve(specifier, context, next) {
-    if (specifier === 'typescript' && /[\\/](?:@typescript-eslint|typescript-eslint|ts-api-utils)[\\/]/.test(context.parentURL ?? '')) {
-      return { url: typescript5, format: 'commonjs', shortCircuit: true };
+    if ((specifier === 'typescript' || specifier.startsWith('typescript/')) && /[\\/](?:@typescript-eslint|typescript-eslint|ts-api-utils)[\\/]/.test(context.parentURL ?? '')) {
+      // The subpath too (the project service loads typescript/lib/tsserverlibrary).
+      return { url: pathToFileURL(here.resolve(specifier)).href, format: 'commonjs', shortCircuit: true };
     }
     return next(specifier, context);
   },
@@ -29,6 +30,21 @@ export default tseslint.config(
     rules: {
       // A leading underscore names what a signature or a destructuring must mention but does not use.
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true }],
+    },
+  },
+  {
+    // Rules that need the types: a promise nobody awaits or handles, an await of something that is no promise, a
+    // promise where a plain value is expected (a condition, a callback whose result is ignored).
+    files: ['src/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: fileURLToPath(new URL('../..', import.meta.url)) } },
+    rules: {
+      // node:test's describe and it return promises the runner itself awaits.
+      '@typescript-eslint/no-floating-promises': [
+        'error',
+        { allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['describe', 'it', 'test', 'suite', 'before', 'after', 'beforeEach', 'afterEach'] }] },
+      ],
+      '@typescript-eslint/await-thenable': 'error',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false, attributes: false } }],
     },
   },
 );
