@@ -1,5 +1,6 @@
 // Numbered pages of a list: which page a request asks for, and the links
 // between pages (first, last, and two either side of the current one).
+import { t } from '../i18n/messages.ts';
 import { COUNT_RANGE, PAGE_RANGE, integerFromText } from '../http/integers.ts';
 import { html, type SafeHtml } from './html.ts';
 
@@ -25,16 +26,16 @@ export function lastPage(total: number, perPage: number): number {
 }
 
 /** Nothing when everything fits on one page. `href(1)` should be the bare canonical path. */
-export function pageNav(current: number, last: number, href: (page: number) => string, label = 'Pages'): SafeHtml {
+export function pageNav(current: number, last: number, href: (page: number) => string, label = t('nav.pages')): SafeHtml {
   if (last <= 1) return html``;
   const shown = new Set([1, last, current - 2, current - 1, current, current + 1, current + 2].filter((n) => n >= 1 && n <= last));
   const numbers = [...shown].sort((a, b) => a - b);
   const items: SafeHtml[] = [];
-  if (current > 1) items.push(html`<li><a href="${href(current - 1)}" rel="prev">Previous</a></li>`);
+  if (current > 1) items.push(html`<li><a href="${href(current - 1)}" rel="prev">${t('nav.previous')}</a></li>`);
   numbers.forEach((n, index) => {
     if (index > 0 && n - numbers[index - 1]! > 1) items.push(html`<li aria-hidden="true">…</li>`);
     items.push(n === current ? html`<li><a href="${href(n)}" aria-current="page">${n}</a></li>` : html`<li><a href="${href(n)}">${n}</a></li>`);
   });
-  if (current < last) items.push(html`<li><a href="${href(current + 1)}" rel="next">Next</a></li>`);
+  if (current < last) items.push(html`<li><a href="${href(current + 1)}" rel="next">${t('nav.next')}</a></li>`);
   return html`<nav aria-label="${label}"><ul class="pagination">${items}</ul></nav>`;
 }

@@ -61,6 +61,33 @@ describeEachDatabase('languages and time zones', (db) => {
     });
   });
 
+  describe('the forum and topic pages in Russian', () => {
+    it('name their parts, counts and links in Russian, plural forms included', async () => {
+      const russian = new Browser(t, { 'accept-language': 'ru' });
+      const forumPage = await russian.get(forumUrl());
+      assert.deepEqual(
+        dom(forumPage)
+          .all('table.topics th')
+          .map((cell) => cell.textContent),
+        ['Тема', 'Автор', 'Сообщения', 'Просмотры', 'Последнее сообщение'],
+      );
+      assert.equal(dom(forumPage).one('#new-topic').textContent, 'Новая тема');
+      const login = dom(forumPage).one('#new-topic + p a');
+      assert.deepEqual([login.textContent, login.getAttribute('href')], ['Войдите', `/login/?next=${encodeURIComponent(forumUrl())}`]);
+
+      const topicPath = dom(forumPage).one('table.topics td a').getAttribute('href')!;
+      const topicPage = await russian.get(topicPath);
+      assert.match(dom(topicPage).one('main p.muted').textContent, /^1 сообщение · \d+ просмотр(а|ов)?$/);
+      assert.equal(dom(topicPage).one('main > p:last-child').textContent, 'Войдите, чтобы ответить.');
+      assert.deepEqual(
+        dom(topicPage)
+          .all('nav[aria-label="Навигация"] a')
+          .map((link) => link.textContent),
+        ['Форумы', 'Languages'],
+      );
+    });
+  });
+
   describe('for members', () => {
     it('follow the language and time zone chosen in the settings over the browser’s', async () => {
       const member = await loggedIn(t, { name: 'Settled Reader' });

@@ -2,6 +2,8 @@
 // members the form that starts a topic (POST to the same address).
 // `?start=<offset>` (the legacy viewforum parameter) opens the page holding
 // that offset, as on topic pages.
+import { tLink } from '../../web/translated.ts';
+import { t } from '../../i18n/messages.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { assertUser, requirePageUser } from '../../auth/guard.ts';
@@ -75,7 +77,9 @@ export function forumPage({ forum, presenter, views, addons, pageCache }: ForumP
       page === 1 && row.parent_id === null ? forum.forums.subforums([row.id]).then((found) => found.get(row.id) ?? []) : [],
     ]);
     const subforumTable =
-      subforums.length === 0 ? '' : html`<h2>Subforums</h2>${forumTable(await loadForumListing({ forum, presenter }, subforums, request.user), 'Subforums')}`;
+      subforums.length === 0
+        ? ''
+        : html`<h2>${t('forum.subforums')}</h2>${forumTable(await loadForumListing({ forum, presenter }, subforums, request.user), t('forum.subforums'))}`;
     const href = (n: number) => withQuery(visit.canonicalPath, n === 1 ? {} : { page: n });
 
     return sendPage(request, reply, {
@@ -87,7 +91,7 @@ export function forumPage({ forum, presenter, views, addons, pageCache }: ForumP
 <h1>${row.name}</h1>
 ${row.description === '' ? '' : html`<p class="muted">${row.description}</p>`}
 ${subforumTable}
-${request.user === null ? '' : html`<div class="actions">${buttonForm(request, reply, `${visit.canonicalPath}mark-read/`, 'Mark this forum read')}</div>`}
+${request.user === null ? '' : html`<div class="actions">${buttonForm(request, reply, `${visit.canonicalPath}mark-read/`, t('forum.mark_read'))}</div>`}
 ${filled(topics, (hole) => {
   if (hole < listed.length) return listed[hole]!.stored + views.unwritten(listed[hole]!.id);
   const topic = listed[hole - listed.length]!;
@@ -95,17 +99,17 @@ ${filled(topics, (hole) => {
 })}
 ${pageNav(page, last, href)}
 <section aria-labelledby="new-topic">
-<h2 id="new-topic">Start a new topic</h2>
+<h2 id="new-topic">${t('forum.new_topic')}</h2>
 ${
   request.user === null
-    ? html`<p><a href="${loginPath({ next: visit.canonicalPath })}">Log in</a> to start a topic.</p>`
+    ? html`<p>${tLink('forum.login_to_start', loginPath({ next: visit.canonicalPath }))}</p>`
     : html`${failed === undefined || failed.preview !== undefined ? '' : failedNotice(failed.refusal, failed.errors, ['title', 'body'])}
-${failed?.preview === undefined ? '' : previewBlock(`Preview: ${failed.preview.title}`, failed.preview.body, 'start the topic')}
+${failed?.preview === undefined ? '' : previewBlock(t('forum.preview', { title: failed.preview.title }), failed.preview.body, t('forum.preview_next'))}
 <form method="post" action="${visit.canonicalPath}" class="stacked">
 ${csrfInput(request, reply)}
-${textInput(pageFormState(failed?.values, failed?.errors), { name: 'title', label: 'Title', required: true, maxlength: TOPIC_TITLE_MAX })}
-${textArea(pageFormState(failed?.values, failed?.errors), { name: 'body', label: 'Message', required: true, maxlength: POST_BODY_MAX, rows: 10, attributes: EMOJI_PICKER_FIELD })}
-<div class="actions"><button type="submit">Start topic</button><button type="submit" name="preview" value="1" class="secondary">Preview</button></div>
+${textInput(pageFormState(failed?.values, failed?.errors), { name: 'title', label: t('forum.title'), required: true, maxlength: TOPIC_TITLE_MAX })}
+${textArea(pageFormState(failed?.values, failed?.errors), { name: 'body', label: t('forum.message'), required: true, maxlength: POST_BODY_MAX, rows: 10, attributes: EMOJI_PICKER_FIELD })}
+<div class="actions"><button type="submit">${t('forum.start')}</button><button type="submit" name="preview" value="1" class="secondary">${t('post.preview')}</button></div>
 </form>
 ${addons?.newTopic?.(request, row) ?? ''}`
 }
@@ -124,9 +128,9 @@ ${addons?.newTopic?.(request, row) ?? ''}`
       const [headings, lastPosts] = await Promise.all([presenter.headings(rows), forum.topics.lastPosts(rows.map((topic) => topic.id))]);
       const list =
         rows.length === 0
-          ? html`<p>No topics here yet.</p>`
+          ? html`<p>${t('forum.no_topics')}</p>`
           : topicTable(rows, headings, {
-              caption: `Topics in ${row.name}`,
+              caption: t('forum.topics_in', { forum: row.name }),
               lastPosts,
               unwrittenViews: (id) => views.unwritten(id),
               viewsCell: (_topic, index) => PageCache.hole(index),

@@ -1,7 +1,8 @@
 // Pieces several forum pages show: the breadcrumb trail, the list of topics,
 // the small one-button forms.
+import { t, tn } from '../../i18n/messages.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { counted, timeHtml } from '../../web/format.ts';
+import { timeHtml } from '../../web/format.ts';
 import type { TopicUnread } from '../unread.ts';
 import { html, type SafeHtml } from '../../web/html.ts';
 import { csrfInput } from '../../web/page.ts';
@@ -17,7 +18,7 @@ export interface Crumb {
 
 /** Forums › General › (the page itself, named by its h1). */
 export function breadcrumb(crumbs: readonly Crumb[]): SafeHtml {
-  return html`<nav aria-label="Breadcrumb"><ol class="breadcrumb"><li><a href="/">Forums</a></li>${crumbs.map((crumb) => html`<li><a href="${crumb.href}">${crumb.label}</a></li>`)}</ol></nav>`;
+  return html`<nav aria-label="${t('breadcrumb')}"><ol class="breadcrumb"><li><a href="/">${t('layout.forums')}</a></li>${crumbs.map((crumb) => html`<li><a href="${crumb.href}">${crumb.label}</a></li>`)}</ol></nav>`;
 }
 
 export interface TopicListOptions {
@@ -39,12 +40,12 @@ export function topicTable(rows: readonly TopicInList[], headings: readonly Topi
   const authors = new AuthorLinks();
   return html`<div class="table-wrap"><table class="topics">
 <caption>${options.caption}</caption>
-<thead><tr><th scope="col">Topic</th><th scope="col">Started by</th><th scope="col">Posts</th><th scope="col">Views</th><th scope="col">Last post</th>${options.action === undefined ? '' : html`<th scope="col"><span class="visually-hidden">Actions</span></th>`}</tr></thead>
+<thead><tr><th scope="col">${t('topics.topic')}</th><th scope="col">${t('topics.started_by')}</th><th scope="col">${t('topics.posts')}</th><th scope="col">${t('topics.views')}</th><th scope="col">${t('topics.last_post')}</th>${options.action === undefined ? '' : html`<th scope="col"><span class="visually-hidden">${t('topics.actions')}</span></th>`}</tr></thead>
 <tbody>
 ${rows.map((topic, index) => {
   const heading = headings[index]!;
   return html`<tr${topic.status === 'pending' ? html` class="pending"` : ''}>
-<td><a href="${heading.path}">${heading.html}</a>${topicBadges(topic)}${topic.status === 'pending' ? PENDING_BADGE : ''}${options.unreadCell?.(topic, index, heading) ?? ''}</td>
+<td><a href="${heading.path}">${heading.html}</a>${topicBadges(topic)}${topic.status === 'pending' ? html` <span class="badge">${t('topics.pending')}</span>` : ''}${options.unreadCell?.(topic, index, heading) ?? ''}</td>
 <td>${authors.link(topic.author_id, topic.author_name, topic.guest_name)}</td>
 <td>${topic.posts_count}</td>
 <td>${options.viewsCell?.(topic, index) ?? topic.views_count + options.unwrittenViews(topic.id)}</td>
@@ -59,10 +60,8 @@ ${options.action === undefined ? '' : html`<td>${options.action(topic, heading)}
 /** "<time> by <author>", the time linked to the post; undefined when the topic has no published post to name. */
 export function lastPostCell(post: LastPost | undefined, heading: { path: string }, authors: AuthorLinks): SafeHtml | undefined {
   if (post === undefined) return undefined;
-  return html`<a href="${postPathOn(heading.path, post.post_id)}">${timeHtml(post.created_at)}</a><br><span class="muted">by</span> ${authors.link(post.author_id, post.author_name, post.guest_name)}`;
+  return html`<a href="${postPathOn(heading.path, post.post_id)}">${timeHtml(post.created_at)}</a><br><span class="muted">${t('forums.by')}</span> ${authors.link(post.author_id, post.author_name, post.guest_name)}`;
 }
-
-const PENDING_BADGE = html` <span class="badge">Waiting for moderation</span>`;
 
 /** Links to authors' profiles, each built once per page (a page lists many posts of few authors). */
 export class AuthorLinks {
@@ -70,7 +69,8 @@ export class AuthorLinks {
 
   /** `guestName`: what an imported guest's post or topic showed upstream, in place of an account. */
   link(id: number | null, name: string | null, guestName: string | null = null): SafeHtml {
-    if (id === null || name === null) return guestName === null ? DELETED_USER : html`<span class="muted">${guestName}</span>`;
+    if (id === null || name === null)
+      return guestName === null ? html`<span class="muted">${t('topics.deleted_user')}</span>` : html`<span class="muted">${guestName}</span>`;
     let link = this.#links.get(id);
     if (link === undefined) {
       link = html`<a href="${profilePath({ id, name })}">${name}</a>`;
@@ -80,11 +80,9 @@ export class AuthorLinks {
   }
 }
 
-const DELETED_USER = html`<span class="muted">Deleted user</span>`;
-
 /** "Pinned", "Locked" and (for moderators' eyes) "Hidden", where they apply: beside a topic's title on its page and in lists. */
 export function topicBadges(topic: { pinned: boolean | number; locked: boolean | number; hidden_at: string | null }): SafeHtml {
-  return html`${topic.pinned ? html` <span class="badge">Pinned</span>` : ''}${topic.locked ? html` <span class="badge">Locked</span>` : ''}${topic.hidden_at === null ? '' : html` <span class="badge">Hidden</span>`}`;
+  return html`${topic.pinned ? html` <span class="badge">${t('topics.pinned')}</span>` : ''}${topic.locked ? html` <span class="badge">${t('topics.locked')}</span>` : ''}${topic.hidden_at === null ? '' : html` <span class="badge">${t('topics.hidden')}</span>`}`;
 }
 
 /** A form that is only a button (watch, unwatch): posts its hidden `fields` to `target`, the action's own address. */
@@ -99,7 +97,7 @@ export function buttonForm(
 }
 
 export function postsCount(count: number): string {
-  return counted(count, 'post', 'posts');
+  return tn('topics.post_count', count);
 }
 
 /** `<link rel="alternate">` for a page's Atom and RSS feeds, which browsers and readers discover from the page. */
@@ -115,5 +113,5 @@ export function feedLinks(title: string, path: (format: FeedFormat) => string): 
  */
 export function unreadMarker(unread: TopicUnread | undefined, topic: { id: number; title: string }): SafeHtml {
   if (unread === undefined) return html``;
-  return html` <a class="badge unread" href="${topicUnreadPath(topic)}">${counted(unread.unread_posts, 'new post', 'new posts')}<span class="visually-hidden">: go to the first</span></a>`;
+  return html` <a class="badge unread" href="${topicUnreadPath(topic)}">${tn('topics.new_posts', unread.unread_posts)}<span class="visually-hidden">${t('topics.go_first')}</span></a>`;
 }

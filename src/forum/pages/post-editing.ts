@@ -6,6 +6,8 @@
 // (`?history={id}`), the texts its edits replaced, newest first. "Delete"
 // under an author's own replies posts to `…/delete-post/`: a published reply
 // is withdrawn (hidden; a moderator can restore it), a pending one is gone.
+import { tHtml } from '../../web/translated.ts';
+import { t } from '../../i18n/messages.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AuthUser } from '../../auth/service.ts';
@@ -42,7 +44,7 @@ export function mayDelete(viewer: AuthUser | null, post: { author_id: number | n
 
 /** "Delete" under a post: it submits the page's one delete form (deletePostForm) with the post's id, so the cached post list holds no token. */
 export function deleteButton(postId: number): SafeHtml {
-  return html`<button type="submit" class="secondary" form="delete-post" name="post_id" value="${postId}">Delete<span class="visually-hidden"> post ${postId}</span></button>`;
+  return html`<button type="submit" class="secondary" form="delete-post" name="post_id" value="${postId}">${t('post.delete')}<span class="visually-hidden">${t('post.number', { id: postId })}</span></button>`;
 }
 
 export function deletePostForm(request: FastifyRequest, reply: FastifyReply, path: string): SafeHtml {
@@ -50,11 +52,11 @@ export function deletePostForm(request: FastifyRequest, reply: FastifyReply, pat
 }
 
 export function editLink(topicPath: string, postId: number): SafeHtml {
-  return html`<a class="edit" href="${withQuery(topicPath, { post: postId, edit: postId, [FRAGMENT_KEY]: 'edit-heading' })}">Edit<span class="visually-hidden"> post ${postId}</span></a>`;
+  return html`<a class="edit" href="${withQuery(topicPath, { post: postId, edit: postId, [FRAGMENT_KEY]: 'edit-heading' })}">${t('post.edit')}<span class="visually-hidden">${t('post.number', { id: postId })}</span></a>`;
 }
 
 export function historyLink(topicPath: string, postId: number): SafeHtml {
-  return html`<a class="history" href="${withQuery(topicPath, { post: postId, history: postId, [FRAGMENT_KEY]: 'history-heading' })}">History<span class="visually-hidden"> of post ${postId}</span></a>`;
+  return html`<a class="history" href="${withQuery(topicPath, { post: postId, history: postId, [FRAGMENT_KEY]: 'history-heading' })}">${t('post.history')}<span class="visually-hidden">${t('post.of_number', { id: postId })}</span></a>`;
 }
 
 /** The post named by `?edit=` (or by a refused edit's `post_id`), when it is this topic's and the viewer may edit it. */
@@ -80,14 +82,14 @@ export function editSection(
   const values = failed?.values ?? { body: post.body };
   const previewed = failed?.preview !== undefined;
   return html`<section aria-labelledby="edit-heading">
-<h2 id="edit-heading">Edit post ${post.id}</h2>
+<h2 id="edit-heading">${t('edit.heading', { id: post.id })}</h2>
 ${failed === undefined || previewed ? '' : failedNotice(undefined, failed.errors, ['body'])}
-${failed?.preview === undefined ? '' : previewBlock('Preview', failed.preview, 'save it')}
+${failed?.preview === undefined ? '' : previewBlock(t('post.preview'), failed.preview, t('post.edit_preview_next'))}
 <form method="post" action="${visit.canonicalPath}edit-post/" class="stacked">
 ${csrfInput(request, reply)}
 <input type="hidden" name="post_id" value="${post.id}">
-${textArea(pageFormState(values, failed?.errors), { name: 'body', id: 'edit-body', label: 'Text', required: true, maxlength: POST_BODY_MAX, rows: 10, attributes: EMOJI_PICKER_FIELD })}
-<div class="actions"><button type="submit">Save changes</button><button type="submit" name="preview" value="1" class="secondary">Preview</button><a href="${withQuery(visit.canonicalPath, { post: post.id, [FRAGMENT_KEY]: `post-${post.id}` })}">Cancel</a></div>
+${textArea(pageFormState(values, failed?.errors), { name: 'body', id: 'edit-body', label: t('edit.text'), required: true, maxlength: POST_BODY_MAX, rows: 10, attributes: EMOJI_PICKER_FIELD })}
+<div class="actions"><button type="submit">${t('edit.save')}</button><button type="submit" name="preview" value="1" class="secondary">${t('post.preview')}</button><a href="${withQuery(visit.canonicalPath, { post: post.id, [FRAGMENT_KEY]: `post-${post.id}` })}">${t('edit.cancel')}</a></div>
 </form>
 </section>`;
 }
@@ -96,13 +98,13 @@ ${textArea(pageFormState(values, failed?.errors), { name: 'body', id: 'edit-body
 export function historySection(postId: number, revisions: readonly PostRevision[]): SafeHtml {
   const authors = new AuthorLinks();
   return html`<section aria-labelledby="history-heading" class="history">
-<h2 id="history-heading">Earlier versions of post ${postId}</h2>
+<h2 id="history-heading">${t('history.heading', { id: postId })}</h2>
 ${
   revisions.length === 0
-    ? html`<p>This post was never edited.</p>`
+    ? html`<p>${t('history.never')}</p>`
     : html`<ol>${revisions.map(
         (revision) =>
-          html`<li><p class="muted">Replaced ${timeHtml(revision.replaced_at)} by ${authors.link(revision.editor_id, revision.editor_name)}</p><pre class="revision">${revision.body}</pre></li>`,
+          html`<li><p class="muted">${tHtml('history.replaced', { time: timeHtml(revision.replaced_at), editor: authors.link(revision.editor_id, revision.editor_name) })}</p><pre class="revision">${revision.body}</pre></li>`,
       )}</ol>`
 }
 </section>`;

@@ -3,6 +3,8 @@
 // (`?post={id}&quote={id}#reply-heading`, no JavaScript), and "Preview" shows
 // the reply as it will read (replacement rules, BBCode, emoji) above the form
 // without posting it.
+import { tLink } from '../../web/translated.ts';
+import { t } from '../../i18n/messages.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { isStaff } from '../access.ts';
@@ -42,7 +44,7 @@ export function mayReply(viewer: AuthUser | null, topic: Pick<TopicWithAuthor, '
 
 /** "Quote" under a post: the page holding the post, with the form filled. */
 export function quoteLink(topicPath: string, postId: number): SafeHtml {
-  return html`<a class="quote" href="${withQuery(topicPath, { post: postId, quote: postId, [FRAGMENT_KEY]: 'reply-heading' })}">Quote<span class="visually-hidden"> post ${postId}</span></a>`;
+  return html`<a class="quote" href="${withQuery(topicPath, { post: postId, quote: postId, [FRAGMENT_KEY]: 'reply-heading' })}">${t('post.quote')}<span class="visually-hidden">${t('post.number', { id: postId })}</span></a>`;
 }
 
 /** The form filled with the quoted post (`?quote=`), when it is one of this topic's posts the viewer sees. */
@@ -56,26 +58,26 @@ export async function quotedDraft(forum: ForumService, topic: TopicWithAuthor, v
   return { values: { body: `[quote="${name.replaceAll('"', "'")}"]${post.body}[/quote]\n` }, errors: {} };
 }
 
-/** The text as it will read, above its form (the reply, new-topic and edit forms' Preview); `next` says which button posts it. */
-export function previewBlock(heading: string, body: SafeHtml, next: string): SafeHtml {
-  return html`<section class="preview" aria-labelledby="preview-heading"><h3 id="preview-heading">${heading}</h3><div class="post"><div class="body">${body}</div></div><p class="muted">Not posted yet: ${next} with the button below the form.</p></section>`;
+/** The text as it will read, above its form (the reply, new-topic and edit forms' Preview); `notYet` says which button posts it. */
+export function previewBlock(heading: string, body: SafeHtml, notYet: string): SafeHtml {
+  return html`<section class="preview" aria-labelledby="preview-heading"><h3 id="preview-heading">${heading}</h3><div class="post"><div class="body">${body}</div></div><p class="muted">${notYet}</p></section>`;
 }
 
 export function replySection(request: FastifyRequest, reply: FastifyReply, topic: TopicWithAuthor, visit: PageVisit, draft: ReplyDraft | undefined): SafeHtml {
   if (topic.locked && !isStaff(request.user)) return html`<p class="notice">${LOCKED_MESSAGE}</p>`;
   if (request.user === null) {
-    return html`<p><a href="${loginPath({ next: visit.canonicalPath })}">Log in</a> to reply.</p>`;
+    return html`<p>${tLink('reply.login', loginPath({ next: visit.canonicalPath }))}</p>`;
   }
   const failed = draft !== undefined && (Object.keys(draft.errors).length > 0 || draft.refusal !== undefined);
   return html`<section aria-labelledby="reply-heading">
-<h2 id="reply-heading">Reply</h2>
-${topic.locked ? html`<p class="muted">This topic is locked: members cannot reply, moderators still can.</p>` : ''}
+<h2 id="reply-heading">${t('reply.heading')}</h2>
+${topic.locked ? html`<p class="muted">${t('reply.locked_staff')}</p>` : ''}
 ${failed ? failedNotice(draft.refusal, draft.errors, ['body']) : ''}
-${draft?.preview === undefined ? '' : previewBlock('Preview', draft.preview, 'post it')}
+${draft?.preview === undefined ? '' : previewBlock(t('post.preview'), draft.preview, t('post.reply_preview_next'))}
 <form method="post" action="${visit.canonicalPath}reply/" class="stacked">
 ${csrfInput(request, reply)}
-${textArea(pageFormState(draft?.values, draft?.errors), { name: 'body', label: 'Your reply', required: true, maxlength: POST_BODY_MAX, rows: 8, attributes: EMOJI_PICKER_FIELD })}
-<div class="actions"><button type="submit">Post reply</button><button type="submit" name="preview" value="1" class="secondary">Preview</button></div>
+${textArea(pageFormState(draft?.values, draft?.errors), { name: 'body', label: t('reply.body'), required: true, maxlength: POST_BODY_MAX, rows: 8, attributes: EMOJI_PICKER_FIELD })}
+<div class="actions"><button type="submit">${t('reply.post')}</button><button type="submit" name="preview" value="1" class="secondary">${t('post.preview')}</button></div>
 </form>
 </section>`;
 }

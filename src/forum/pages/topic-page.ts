@@ -4,6 +4,8 @@
 // watch or stop watching, and the author or a moderator edits the title,
 // each form posted to its own address below the topic's (`reply/`,
 // `rename/`, `watch/`, `unwatch/`) and its body checked by its schema there.
+import { tHtml } from '../../web/translated.ts';
+import { t, tn } from '../../i18n/messages.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { TSchema } from 'typebox';
 import { assertUser, requirePageUser } from '../../auth/guard.ts';
@@ -16,7 +18,7 @@ import { csrfMismatch } from '../../auth/csrf.ts';
 import { OUTDATED_FORM_REFUSAL, attempt, failedNotice, failedStatus, formerAction, outdatedForm, sessionEndedPage, submittedText } from '../../web/form.ts';
 import type { FormRefusal } from '../../http/errors.ts';
 import { pageFormState, textInput } from '../../web/form-controls.ts';
-import { counted, timeHtml } from '../../web/format.ts';
+import { timeHtml } from '../../web/format.ts';
 import { html, type SafeHtml } from '../../web/html.ts';
 import { lastPage, pageNav, requestedPage } from '../../web/page-nav.ts';
 import { csrfInput, sendPage } from '../../web/page.ts';
@@ -112,7 +114,7 @@ export function topicPage({ forum, presenter, views, addons, pageCache }: ForumP
     if (request.method === 'GET' && viewer !== null && posts.data !== null) await forum.unread.viewed(viewer, topic.row.id, posts.data);
 
     const href = (n: number) => withQuery(visit.canonicalPath, n === 1 ? {} : { page: n });
-    const nav = pageNav(page, last, href, 'Pages of this topic');
+    const nav = pageNav(page, last, href, t('topic.pages'));
     const mayRename = viewer !== null && (isStaff(viewer) || viewer.id === topic.row.author_id);
     // A Quote link fills the form (reply-form.ts); a failed or previewed reply shows what was typed instead.
     const quoted =
@@ -135,17 +137,17 @@ export function topicPage({ forum, presenter, views, addons, pageCache }: ForumP
       body: html`${breadcrumb(await forumCrumbs(forum, parent, true))}
 <h1>${topic.heading.html}</h1>
 ${topicBadges(topic.row)}
-${topic.row.hidden_at === null ? '' : html`<p class="notice">This topic is hidden by a moderator: only moderators see it.</p>`}
-${topic.row.status === 'pending' ? html`<p class="notice">This topic is waiting for moderation. Until a moderator approves it, only its author and the moderators can see it.</p>` : ''}
-<p class="muted">${counted(topic.row.posts_count, 'post', 'posts')} · ${counted(topic.row.views_count + views.unwritten(topic.row.id), 'view', 'views')}</p>
+${topic.row.hidden_at === null ? '' : html`<p class="notice">${t('topic.hidden_notice')}</p>`}
+${topic.row.status === 'pending' ? html`<p class="notice">${t('topic.pending_notice')}</p>` : ''}
+<p class="muted">${tn('topics.post_count', topic.row.posts_count)} · ${tn('topic.views', topic.row.views_count + views.unwritten(topic.row.id))}</p>
 ${failed?.form === 'watch' || failed?.form === 'delete' ? failedNotice(failed.refusal, failed.errors, []) : ''}
 ${
   viewer === null
     ? ''
     : html`<div class="actions">${
         watching
-          ? buttonForm(request, reply, `${visit.canonicalPath}unwatch/`, 'Stop watching this topic')
-          : buttonForm(request, reply, `${visit.canonicalPath}watch/`, 'Watch this topic')
+          ? buttonForm(request, reply, `${visit.canonicalPath}unwatch/`, t('topic.unwatch'))
+          : buttonForm(request, reply, `${visit.canonicalPath}watch/`, t('topic.watch'))
       }</div>`
 }
 ${mayRename ? renameForm(request, reply, topic, visit, failed?.form === 'rename' ? failed : undefined) : ''}
@@ -356,9 +358,9 @@ function postHtml(row: PostOnPage, parts: PostParts): SafeHtml {
   const pending = row.status === 'pending';
   const hidden = row.hidden_at !== null;
   return html`<article class="post${pending ? ' pending' : ''}${hidden ? ' hidden' : ''}" id="post-${row.id}">
-<header><span class="author">${parts.author}</span> <a class="permalink" href="${parts.permalink}">${timeHtml(row.created_at)}</a>${row.edited_at === null ? '' : html` <span class="muted edited">· edited ${timeHtml(row.edited_at)}</span>`}</header>
-${pending ? html`<p class="badge">Waiting for moderation: only its author and the moderators see this post.</p>` : ''}
-${hidden ? html`<p class="badge">${row.hidden_by !== null && row.hidden_by === row.author_id ? 'Deleted by its author' : 'Hidden by a moderator'}: only moderators see this post.</p>` : ''}
+<header><span class="author">${parts.author}</span> <a class="permalink" href="${parts.permalink}">${timeHtml(row.created_at)}</a>${row.edited_at === null ? '' : html` <span class="muted edited">${tHtml('topic.edited', { time: timeHtml(row.edited_at) })}</span>`}</header>
+${pending ? html`<p class="badge">${t('topic.post_pending')}</p>` : ''}
+${hidden ? html`<p class="badge">${row.hidden_by !== null && row.hidden_by === row.author_id ? t('topic.post_withdrawn') : t('topic.post_hidden')}</p>` : ''}
 <div class="body">${parts.body}</div>
 ${parts.signature.value === '' ? '' : html`<footer class="signature">${parts.signature}</footer>`}
 ${parts.actions.length === 0 ? '' : html`<div class="actions">${parts.actions}</div>`}
@@ -366,12 +368,12 @@ ${parts.actions.length === 0 ? '' : html`<div class="actions">${parts.actions}</
 }
 
 function renameForm(request: FastifyRequest, reply: FastifyReply, topic: LoadedTopic, visit: PageVisit, failed: FailedForm | undefined): SafeHtml {
-  return html`<details class="edit-title"${failed === undefined ? '' : html` open`}><summary>Edit the title</summary>
+  return html`<details class="edit-title"${failed === undefined ? '' : html` open`}><summary>${t('topic.edit_title')}</summary>
 ${failed === undefined ? '' : failedNotice(failed.refusal, failed.errors, ['title'])}
 <form method="post" action="${visit.canonicalPath}rename/" class="stacked">
 ${csrfInput(request, reply)}
-${textInput(pageFormState({ title: failed?.values['title'] ?? topic.row.title }, failed?.errors ?? {}), { name: 'title', id: 'rename-title', label: 'New title', required: true, maxlength: TOPIC_TITLE_MAX })}
-<div><button type="submit">Save title</button></div>
+${textInput(pageFormState({ title: failed?.values['title'] ?? topic.row.title }, failed?.errors ?? {}), { name: 'title', id: 'rename-title', label: t('topic.new_title'), required: true, maxlength: TOPIC_TITLE_MAX })}
+<div><button type="submit">${t('topic.save_title')}</button></div>
 </form>
 </details>`;
 }
