@@ -99,6 +99,8 @@ describeEachDatabase('languages and time zones', (db) => {
       const page = await member.browser.get(forumUrl());
       assert.equal(dom(page).one('html').getAttribute('lang'), 'ru');
       assert.equal(topicTime(page), '2 янв. 2026 г., 13:04');
+      const picker = JSON.parse(dom(page).one('textarea[data-emoji-picker]').getAttribute('data-emoji-picker')!) as Record<string, unknown>;
+      assert.equal(picker['open'], 'Вставить эмодзи', 'the emoji picker speaks the reader’s language');
       const row = await t.services.users.get(member.user.id);
       assert.deepEqual([row.locale, row.time_zone], ['ru', 'Asia/Vladivostok']);
 

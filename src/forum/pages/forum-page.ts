@@ -25,7 +25,7 @@ import type { AuthUser } from '../../auth/service.ts';
 import type { ForumPageDeps } from './deps.ts';
 import { ReplyForm, previewBlock } from './reply-form.ts';
 import { forumCrumbs, forumTable, loadForumListing } from './forum-list.ts';
-import { EMOJI_PICKER_FIELD, EMOJI_PICKER_SCRIPT } from '../../web/emoji-picker.ts';
+import { EMOJI_PICKER_SCRIPT, emojiPickerField } from '../../web/emoji-picker.ts';
 
 import { breadcrumb, buttonForm, feedLinks, topicTable, unreadMarker } from './parts.ts';
 import { NoFields } from '../../web/form.ts';
@@ -108,7 +108,7 @@ ${failed?.preview === undefined ? '' : previewBlock(t('forum.preview', { title: 
 <form method="post" action="${visit.canonicalPath}" class="stacked">
 ${csrfInput(request, reply)}
 ${textInput(pageFormState(failed?.values, failed?.errors), { name: 'title', label: t('forum.title'), required: true, maxlength: TOPIC_TITLE_MAX })}
-${textArea(pageFormState(failed?.values, failed?.errors), { name: 'body', label: t('forum.message'), required: true, maxlength: POST_BODY_MAX, rows: 10, attributes: EMOJI_PICKER_FIELD })}
+${textArea(pageFormState(failed?.values, failed?.errors), { name: 'body', label: t('forum.message'), required: true, maxlength: POST_BODY_MAX, rows: 10, attributes: emojiPickerField() })}
 <div class="actions"><button type="submit">${t('forum.start')}</button><button type="submit" name="preview" value="1" class="secondary">${t('post.preview')}</button></div>
 </form>
 ${addons?.newTopic?.(request, row) ?? ''}`

@@ -26,7 +26,7 @@ import { ForumBodies, POST_BODY_MAX } from '../routes.ts';
 import type { ForumService } from '../service.ts';
 import { AuthorLinks } from './parts.ts';
 import { ReplyForm, previewBlock } from './reply-form.ts';
-import { EMOJI_PICKER_FIELD } from '../../web/emoji-picker.ts';
+import { emojiPickerField } from '../../web/emoji-picker.ts';
 
 export const EditPostForm = Type.Object({ post_id: IdParams.properties.id, body: ForumBodies.post.properties.body, preview: ReplyForm.properties.preview });
 
@@ -88,7 +88,7 @@ ${failed?.preview === undefined ? '' : previewBlock(t('post.preview'), failed.pr
 <form method="post" action="${visit.canonicalPath}edit-post/" class="stacked">
 ${csrfInput(request, reply)}
 <input type="hidden" name="post_id" value="${post.id}">
-${textArea(pageFormState(values, failed?.errors), { name: 'body', id: 'edit-body', label: t('edit.text'), required: true, maxlength: POST_BODY_MAX, rows: 10, attributes: EMOJI_PICKER_FIELD })}
+${textArea(pageFormState(values, failed?.errors), { name: 'body', id: 'edit-body', label: t('edit.text'), required: true, maxlength: POST_BODY_MAX, rows: 10, attributes: emojiPickerField() })}
 <div class="actions"><button type="submit">${t('edit.save')}</button><button type="submit" name="preview" value="1" class="secondary">${t('post.preview')}</button><a href="${withQuery(visit.canonicalPath, { post: post.id, [FRAGMENT_KEY]: `post-${post.id}` })}">${t('edit.cancel')}</a></div>
 </form>
 </section>`;

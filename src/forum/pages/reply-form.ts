@@ -17,7 +17,7 @@ import type { FormRefusal } from '../../http/errors.ts';
 import { pageFormState, textArea } from '../../web/form-controls.ts';
 import { html, type SafeHtml } from '../../web/html.ts';
 import { csrfInput } from '../../web/page.ts';
-import { EMOJI_PICKER_FIELD } from '../../web/emoji-picker.ts';
+import { emojiPickerField } from '../../web/emoji-picker.ts';
 import { LOCKED_MESSAGE } from '../posts.ts';
 import type { TopicWithAuthor } from '../repository.ts';
 import { ForumBodies, POST_BODY_MAX } from '../routes.ts';
@@ -76,7 +76,7 @@ ${failed ? failedNotice(draft.refusal, draft.errors, ['body']) : ''}
 ${draft?.preview === undefined ? '' : previewBlock(t('post.preview'), draft.preview, t('post.reply_preview_next'))}
 <form method="post" action="${visit.canonicalPath}reply/" class="stacked">
 ${csrfInput(request, reply)}
-${textArea(pageFormState(draft?.values, draft?.errors), { name: 'body', label: t('reply.body'), required: true, maxlength: POST_BODY_MAX, rows: 8, attributes: EMOJI_PICKER_FIELD })}
+${textArea(pageFormState(draft?.values, draft?.errors), { name: 'body', label: t('reply.body'), required: true, maxlength: POST_BODY_MAX, rows: 8, attributes: emojiPickerField() })}
 <div class="actions"><button type="submit">${t('reply.post')}</button><button type="submit" name="preview" value="1" class="secondary">${t('post.preview')}</button></div>
 </form>
 </section>`;

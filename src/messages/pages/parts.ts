@@ -6,7 +6,7 @@ import { inboxPath, newMessagePath, sentMessagesPath } from '../../urls/paths.ts
 import type { PageRoutes } from '../../urls/semantic-routes.ts';
 import { pageFormState, textArea, textInput } from '../../web/form-controls.ts';
 import { html, type SafeHtml } from '../../web/html.ts';
-import { EMOJI_PICKER_FIELD } from '../../web/emoji-picker.ts';
+import { emojiPickerField } from '../../web/emoji-picker.ts';
 import { MESSAGE_BODY_MAX, MESSAGE_SUBJECT_MAX, type PrivateMessages } from '../service.ts';
 
 export interface MessagePageDeps {
@@ -33,7 +33,7 @@ export function folderTabs(current: 'inbox' | 'sent' | 'new' | null): SafeHtml {
 export function messageFields(values: Readonly<Record<string, string>> | undefined, errors: FieldErrors | undefined, bodyLabel: string): SafeHtml {
   const form = pageFormState(values, errors);
   return html`${textInput(form, { name: 'subject', label: 'Subject', required: true, maxlength: MESSAGE_SUBJECT_MAX })}
-${textArea(form, { name: 'body', label: bodyLabel, required: true, maxlength: MESSAGE_BODY_MAX, rows: 10, attributes: EMOJI_PICKER_FIELD })}`;
+${textArea(form, { name: 'body', label: bodyLabel, required: true, maxlength: MESSAGE_BODY_MAX, rows: 10, attributes: emojiPickerField() })}`;
 }
 
 /** `Re: subject`, once: a reply to a reply keeps one prefix. */

@@ -56,15 +56,17 @@
   }
 
   function attach(textarea) {
+    const texts = JSON.parse(textarea.dataset.emojiPicker || '{}');
+    const plural = new Intl.PluralRules(document.documentElement.lang || 'en');
     count += 1;
     const id = `emoji-picker-${count}`;
     const details = document.createElement('details');
     details.className = 'emoji-picker';
     const summary = document.createElement('summary');
-    summary.textContent = 'Insert an emoji';
+    summary.textContent = texts.open ?? 'Insert an emoji';
     const label = document.createElement('label');
     label.htmlFor = `${id}-search`;
-    label.textContent = 'Find an emoji';
+    label.textContent = texts.find ?? 'Find an emoji';
     const search = document.createElement('input');
     search.type = 'search';
     search.id = `${id}-search`;
@@ -101,7 +103,8 @@
           return item;
         }),
       );
-      status.textContent = emojis.length === 0 ? 'No emoji found.' : `${emojis.length} emoji shown.`;
+      const shown = texts.shown?.[plural.select(emojis.length)] ?? texts.shown?.other ?? '{count} emoji shown.';
+      status.textContent = emojis.length === 0 ? (texts.none ?? 'No emoji found.') : shown.replace('{count}', String(emojis.length));
     }
 
     let timer;
