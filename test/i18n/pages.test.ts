@@ -88,6 +88,21 @@ describeEachDatabase('languages and time zones', (db) => {
     });
   });
 
+  describe('the account pages in Russian', () => {
+    it('let a new member register and log in in Russian', async () => {
+      const russian = new Browser(t, { 'accept-language': 'ru' });
+      const register = await russian.get('/register/');
+      assert.equal(dom(register).one('h1').textContent, 'Регистрация');
+      assert.equal(dom(register).one('label[for="username"]').textContent.trim(), 'Имя пользователя');
+      const login = dom(register).one('main > p:last-of-type a');
+      assert.deepEqual([login.textContent, login.getAttribute('href')], ['Войдите', '/login/']);
+      const loginPage = await russian.get('/login/');
+      assert.equal(dom(loginPage).one('button[type=submit]').textContent, 'Войти');
+      const refused = await russian.post('/login/', { username: '', password: '' });
+      assert.equal(dom(refused).one('[role=alert]').textContent, 'Введите имя пользователя и пароль.');
+    });
+  });
+
   describe('for members', () => {
     it('follow the language and time zone chosen in the settings over the browser’s', async () => {
       const member = await loggedIn(t, { name: 'Settled Reader' });

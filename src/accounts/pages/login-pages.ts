@@ -1,4 +1,5 @@
 // The web login: /login/ starts a session (an HttpOnly cookie), /logout/ ends it.
+import { t } from '../../i18n/messages.ts';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { ApiError } from '../../http/errors.ts';
@@ -26,7 +27,7 @@ export const loginPages: FastifyPluginAsync<{ auth: AuthService }> = async (app,
     // `next` is not checked with the form: whatever it holds, an unsafe value is ignored (localPath), never an error.
     const next = localPath((request.body as { next?: unknown } | undefined)?.next);
     if (!form.ok) {
-      return loginPage(request, reply, { next, status: 422, message: 'Enter your user name and password.', username: usernameOf(request.body) });
+      return loginPage(request, reply, { next, status: 422, message: t('login.missing'), username: usernameOf(request.body) });
     }
     try {
       const user = await auth.checkCredentials(form.value.username, form.value.password, request.ip);
@@ -41,9 +42,9 @@ export const loginPages: FastifyPluginAsync<{ auth: AuthService }> = async (app,
   app.get('/logout/', async (request, reply) => {
     if (request.user === null) return reply.redirect('/', 303);
     return sendPage(request, reply, {
-      title: 'Log out',
-      body: html`<h1>Log out</h1>
-<form method="post" action="/logout/" class="stacked">${csrfInput(request, reply)}<p>Log out ${request.user.name} from this browser?</p><div><button type="submit">Log out</button></div></form>`,
+      title: t('logout.title'),
+      body: html`<h1>${t('logout.title')}</h1>
+<form method="post" action="/logout/" class="stacked">${csrfInput(request, reply)}<p>${t('logout.question', { name: request.user.name })}</p><div><button type="submit">${t('logout.submit')}</button></div></form>`,
     });
   });
 
@@ -75,19 +76,19 @@ interface LoginPageState {
 
 function loginPage(request: FastifyRequest, reply: FastifyReply, state: LoginPageState): FastifyReply {
   return sendPage(request, reply, {
-    title: 'Log in',
+    title: t('login.title'),
     canonical: '/login/',
     status: state.status ?? 200,
-    body: html`<h1>Log in</h1>
+    body: html`<h1>${t('login.title')}</h1>
 ${state.message === undefined ? '' : html`<p class="notice error" role="alert">${state.message}</p>`}
 <form method="post" action="/login/" class="stacked">
   ${csrfInput(request, reply)}
   <input type="hidden" name="next" value="${state.next}">
-  <div><label for="username">User name</label><input id="username" name="username" type="text" autocomplete="username" required value="${state.username ?? ''}"></div>
-  <div><label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required></div>
-  <div><button type="submit">Log in</button></div>
+  <div><label for="username">${t('login.username')}</label><input id="username" name="username" type="text" autocomplete="username" required value="${state.username ?? ''}"></div>
+  <div><label for="password">${t('login.password')}</label><input id="password" name="password" type="password" autocomplete="current-password" required></div>
+  <div><button type="submit">${t('login.submit')}</button></div>
 </form>
-<p><a href="/password-recovery/">Forgot your password?</a> · <a href="/register/">Create an account</a></p>`,
+<p><a href="/password-recovery/">${t('login.forgot')}</a> · <a href="/register/">${t('login.register')}</a></p>`,
   });
 }
 

@@ -1,6 +1,8 @@
 // `/register/`: a new account, pending until its activation link is opened.
 // The answer is the same whether the address is new or already has an
 // account (its owner gets a mail instead); a taken user name is reported.
+import { tLink } from '../../web/translated.ts';
+import { t } from '../../i18n/messages.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FieldErrors } from '../../http/errors.ts';
 import { checkForm } from '../../http/validation.ts';
@@ -21,20 +23,20 @@ const FIELDS = ['username', 'email', 'password', 'password_confirmation'];
 export function registerPage({ accounts }: AccountPageDeps): FixedPage {
   function form(request: FastifyRequest, reply: FastifyReply, values: Record<string, string> = {}, errors?: FieldErrors, refusal?: FormRefusal): FastifyReply {
     return sendPage(request, reply, {
-      title: 'Create an account',
+      title: t('register.title'),
       canonical: registerPath(),
       status: errors === undefined ? 200 : failedStatus(reply, refusal),
-      body: html`<h1>Create an account</h1>
+      body: html`<h1>${t('register.title')}</h1>
 ${errors === undefined ? '' : failedNotice(refusal, errors, FIELDS)}
 <form method="post" action="${registerPath()}" class="stacked">
 ${csrfInput(request, reply)}
-${textInput(pageFormState(values, errors), { name: 'username', label: 'User name', required: true, autocomplete: 'username', maxlength: USERNAME_MAX, hint: `${USERNAME_MIN} to ${USERNAME_MAX} characters: letters, digits, spaces, _ - and . Everyone sees it.` })}
-${textInput(pageFormState(values, errors), { type: 'email', name: 'email', label: 'E-mail address', required: true, autocomplete: 'email', hint: 'We send the activation link there. Nobody else sees it.' })}
-${textInput(pageFormState({}, errors), { type: 'password', name: 'password', label: 'Password', required: true, autocomplete: 'new-password', hint: `At least ${PASSWORD_MIN} characters.` })}
-${textInput(pageFormState({}, errors), { type: 'password', name: 'password_confirmation', label: 'Repeat the password', required: true, autocomplete: 'new-password' })}
-<div><button type="submit">Create account</button></div>
+${textInput(pageFormState(values, errors), { name: 'username', label: t('login.username'), required: true, autocomplete: 'username', maxlength: USERNAME_MAX, hint: t('register.username_hint', { min: USERNAME_MIN, max: USERNAME_MAX }) })}
+${textInput(pageFormState(values, errors), { type: 'email', name: 'email', label: t('register.email'), required: true, autocomplete: 'email', hint: t('register.email_hint') })}
+${textInput(pageFormState({}, errors), { type: 'password', name: 'password', label: t('login.password'), required: true, autocomplete: 'new-password', hint: t('register.password_hint', { min: PASSWORD_MIN }) })}
+${textInput(pageFormState({}, errors), { type: 'password', name: 'password_confirmation', label: t('register.repeat'), required: true, autocomplete: 'new-password' })}
+<div><button type="submit">${t('register.submit')}</button></div>
 </form>
-<p>Already registered? <a href="${loginPath()}">Log in</a>.</p>`,
+<p>${tLink('register.already', loginPath())}</p>`,
     });
   }
 
@@ -52,11 +54,11 @@ ${textInput(pageFormState({}, errors), { type: 'password', name: 'password_confi
       const registered = await attempt(() => accounts.register(check.value));
       if (!registered.ok) return form(request, reply, values, registered.errors);
       return sendPage(request, reply, {
-        title: 'Check your mail',
+        title: t('register.sent_title'),
         canonical: registerPath(),
-        body: html`<h1>Check your mail</h1>
-<p class="notice ok" role="status">We sent a mail to ${check.value.email}. Open the link in it to activate your account; it works for ${ACTIVATION_KEY_DAYS} days.</p>
-<p>No mail after a few minutes? Look in your spam folder, or ask for a new link through <a href="${passwordRecoveryPath()}">password recovery</a>.</p>`,
+        body: html`<h1>${t('register.sent_title')}</h1>
+<p class="notice ok" role="status">${t('register.sent', { email: check.value.email, days: ACTIVATION_KEY_DAYS })}</p>
+<p>${tLink('register.no_mail', passwordRecoveryPath())}</p>`,
       });
     },
   };
