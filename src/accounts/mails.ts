@@ -1,6 +1,10 @@
 // The mails about an account: what they say, in one place. Links are
 // absolute (the mailer's origin); keys appear only here and in the outbox.
+// The activation and password mails are in the reader's language (the one
+// the request that sends them is answered in: docs/i18n.md); the others are
+// still English only.
 import type { MailMessage } from '../mail/mailer.ts';
+import { t } from '../i18n/messages.ts';
 
 export interface AccountMailTarget {
   username: string;
@@ -10,8 +14,8 @@ export interface AccountMailTarget {
 export function activationMail(user: AccountMailTarget, link: string, days: number): MailMessage {
   return {
     to: user.email,
-    subject: 'Activate your forum account',
-    text: `Hello ${user.username},\n\nthank you for registering. Open this link to activate your account:\n\n${link}\n\nThe link works once and for ${days} days. If you did not register, ignore this mail: the account stays inactive.\n`,
+    subject: t('mail.activation.subject'),
+    text: t('mail.activation.text', { name: user.username, link, days }),
   };
 }
 
@@ -28,16 +32,16 @@ export function alreadyRegisteredMail(user: AccountMailTarget, loginLink: string
 export function stillInactiveMail(user: AccountMailTarget, link: string, days: number): MailMessage {
   return {
     to: user.email,
-    subject: 'Activate your forum account',
-    text: `Hello ${user.username},\n\nyour forum account "${user.username}" is not activated yet. Open this link to activate it:\n\n${link}\n\nThe link works once and for ${days} days. If you did not ask for this, ignore this mail.\n`,
+    subject: t('mail.activation.subject'),
+    text: t('mail.inactive.text', { name: user.username, link, days }),
   };
 }
 
 export function passwordResetMail(user: AccountMailTarget, link: string, minutes: number): MailMessage {
   return {
     to: user.email,
-    subject: 'Choose a new forum password',
-    text: `Hello ${user.username},\n\nsomeone (hopefully you) asked to reset the password of your forum account "${user.username}". Open this link to choose a new one:\n\n${link}\n\nThe link works once and for ${minutes} minutes. If you did not ask for it, ignore this mail: your password stays as it is.\n`,
+    subject: t('mail.reset.subject'),
+    text: t('mail.reset.text', { name: user.username, link, minutes }),
   };
 }
 

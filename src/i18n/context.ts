@@ -26,6 +26,18 @@ export function asReader<T>(reader: Reader, work: () => T): T {
   return storage.run(reader, work);
 }
 
+/**
+ * Whom a mail to a member is written for: their settings; without them, the
+ * language of the request that sends it (a board's members mostly share
+ * one), in UTC.
+ */
+export function memberReader(member: { locale: string | null; time_zone: string | null }): Reader {
+  return {
+    locale: isLocale(member.locale) ? member.locale : currentReader().locale,
+    timeZone: isTimeZone(member.time_zone) ? member.time_zone : DEFAULT_TIME_ZONE,
+  };
+}
+
 /** A member's settings win; else the browser's; else English and UTC. */
 export function readerOf(request: FastifyRequest, settings: { locale: string | null; timeZone: string | null } | null): Reader {
   const cookie = request.cookies[TIME_ZONE_COOKIE];

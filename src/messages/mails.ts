@@ -1,6 +1,8 @@
 // The mail a member gets about a new private message, when they asked for it
 // (the Inbox page's setting). It names the sender and the subject as shown,
-// never the text: the message stays on the site, behind the login.
+// never the text: the message stays on the site, behind the login. Written
+// in the recipient's language (the caller runs it as them: i18n asReader).
+import { t } from '../i18n/messages.ts';
 import type { MailMessage } from '../mail/mailer.ts';
 
 export interface NewMessageNotice {
@@ -15,7 +17,7 @@ export interface NewMessageNotice {
 export function newMessageMail(to: string, notice: NewMessageNotice): MailMessage {
   return {
     to,
-    subject: `New private message from ${notice.sender}: ${notice.subject}`,
-    text: `${notice.sender} sent you a private message: "${notice.subject}".\n\nRead it and reply: ${notice.messageLink}\n\nYou get this mail because you asked for one about each new message. To stop, untick the setting in your inbox: ${notice.inboxLink}\n`,
+    subject: t('mail.message.subject', { sender: notice.sender, subject: notice.subject }),
+    text: t('mail.message.text', { sender: notice.sender, subject: notice.subject, link: notice.messageLink, inbox: notice.inboxLink }),
   };
 }

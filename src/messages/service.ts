@@ -9,6 +9,8 @@
 // moderator; the sender is asked to rephrase), and replace rules apply when
 // the message is shown, as for posts. A message is a `messages` write for
 // flood control (FLOOD_INTERVAL_SECONDS between two).
+import { t } from '../i18n/messages.ts';
+import { asReader, memberReader } from '../i18n/context.ts';
 import type { FloodControl } from '../auth/flood-control.ts';
 import type { AuthUser } from '../auth/service.ts';
 import { type Clock, isoNow } from '../clock.ts';
@@ -183,13 +185,14 @@ export class PrivateMessages {
   async #notify(recipient: UserRow, message: MessageRow): Promise<void> {
     if (!recipient.message_mails) return;
     const subject = await this.#naming.messageSubject(message.subject);
-    await this.#mailer.send(
+    const mail = asReader(memberReader(recipient), () =>
       newMessageMail(recipient.email, {
-        sender: message.sender_name ?? 'A member',
+        sender: message.sender_name ?? t('mail.message.someone'),
         subject,
         messageLink: this.#mailer.link(messagePath(message.id)),
         inboxLink: this.#mailer.link(inboxPath()),
       }),
     );
+    await this.#mailer.send(mail);
   }
 }

@@ -8,7 +8,7 @@ import { describeEachDatabase, type TestApp } from '../helpers/app.ts';
 import { Browser } from '../helpers/browser.ts';
 import { TestClock } from '../helpers/clock.ts';
 import { dom } from '../helpers/dom.ts';
-import { createForum, createTopic, loggedIn } from '../helpers/forum.ts';
+import { asAuthUser, createForum, createTopic, loggedIn, mailsTo } from '../helpers/forum.ts';
 
 describeEachDatabase('languages and time zones', (db) => {
   let t: TestApp;
@@ -100,6 +100,18 @@ describeEachDatabase('languages and time zones', (db) => {
       assert.equal(dom(loginPage).one('button[type=submit]').textContent, 'Войти');
       const refused = await russian.post('/login/', { username: '', password: '' });
       assert.equal(dom(refused).one('[role=alert]').textContent, 'Введите имя пользователя и пароль.');
+
+      await russian.get('/register/');
+      const registered = await russian.post('/register/', {
+        username: 'Новый Участник',
+        email: 'novyi@example.test',
+        password: 'correct horse battery',
+        password_confirmation: 'correct horse battery',
+      });
+      assert.equal(dom(registered).one('h1').textContent, 'Проверьте почту');
+      const [mail] = await mailsTo(t, 'novyi@example.test');
+      assert.equal(mail!.subject, 'Активируйте учётную запись на форуме', 'the activation mail in the language the member registered in');
+      assert.match(mail!.body, /^Здравствуйте, Новый Участник!/);
     });
   });
 
@@ -124,6 +136,14 @@ describeEachDatabase('languages and time zones', (db) => {
       const wrongLanguage = await member.browser.post('/settings/reading/', { locale: 'xx', time_zone: '' });
       assert.equal(wrongLanguage.status, 422);
       assert.deepEqual([(await t.services.users.get(member.user.id)).time_zone], ['Asia/Vladivostok'], 'nothing saved when refused');
+
+      // A private message's mail goes in the recipient's language, whoever sends it.
+      const recipient = await loggedIn(t, { name: 'Reader Of Mail' });
+      await t.services.users.update(recipient.user.id, { locale: 'ru' });
+      await t.services.messages.setMessageMails(asAuthUser(recipient.user), true);
+      await t.services.messages.send(asAuthUser(member.user), 'Reader Of Mail', { subject: 'Hello there', body: 'Written in English' });
+      const [notice] = await mailsTo(t, recipient.user.email);
+      assert.equal(notice!.subject, 'Новое личное сообщение от Settled Reader: Hello there');
 
       assert.equal((await member.browser.post('/settings/reading/', { locale: '', time_zone: '' })).status, 303);
       const back = await member.browser.get(forumUrl());
