@@ -96,6 +96,9 @@ describeEachDatabase('languages and time zones', (db) => {
       assert.equal(dom(register).one('label[for="username"]').textContent.trim(), 'Имя пользователя');
       const login = dom(register).one('main > p:last-of-type a');
       assert.deepEqual([login.textContent, login.getAttribute('href')], ['Войдите', '/login/']);
+      const members = await russian.get('/members/?search=polyglot');
+      const profile = await russian.get(dom(members).one('table.members a').getAttribute('href')!);
+      assert.deepEqual(dom(profile).texts('dl.facts dt').slice(0, 2), ['Зарегистрирован', 'Сообщений']);
       const loginPage = await russian.get('/login/');
       assert.equal(dom(loginPage).one('button[type=submit]').textContent, 'Войти');
       const refused = await russian.post('/login/', { username: '', password: '' });

@@ -1,5 +1,6 @@
 // `/profile/{slug}.{id}/`: a member's public profile; moderators also find the
 // ban panel there (profile-ban.ts).
+import { number, t } from '../../i18n/messages.ts';
 import { formatBytes, formatPoints } from '../../tracker/figures.ts';
 import { formatRatio } from '../../tracker/ratio.ts';
 import { newMessagePath, profileEmailPath, profilePath, settingsPath } from '../../urls/paths.ts';
@@ -16,7 +17,7 @@ import { okNotice } from '../../web/form.ts';
 import { avatarImg } from '../../web/avatar.ts';
 import { avatarUrl } from '../../users/avatars/avatars.ts';
 
-const ROLE_NAMES = { user: null, moderator: 'Moderator', admin: 'Administrator' } as const;
+const ROLE_NAMES = { user: null, moderator: 'profile.role.moderator', admin: 'profile.role.admin' } as const;
 
 export function profilePage({ presenter, users, addons, trackerFigures, bans }: ForumPageDeps): EntityPage<UserRow> {
   const show: ShowProfile = async (request, reply, user, visit, failed) => {
@@ -34,25 +35,25 @@ export function profilePage({ presenter, users, addons, trackerFigures, bans }: 
       canonical: visit.canonicalPath,
       status: failed === undefined ? 200 : 422,
       body: html`<h1>${avatarImg(avatarUrl(user), 80)}${user.username}</h1>
-${role === null ? '' : html`<p class="badge">${role}</p>`}
-${notice === 'saved' && user.status === 'banned' ? okNotice(`${user.username} is banned.`) : notice === 'lifted' && user.status !== 'banned' ? okNotice(`The ban on ${user.username} is lifted.`) : ''}
-${user.status === 'banned' ? html`<p class="notice">${banEndDay(user) === null ? 'This account has been banned.' : `This account is banned until ${banEndDay(user)}.`}</p>` : ''}
+${role === null ? '' : html`<p class="badge">${t(role)}</p>`}
+${notice === 'saved' && user.status === 'banned' ? okNotice(t('profile.banned_saved', { name: user.username })) : notice === 'lifted' && user.status !== 'banned' ? okNotice(t('profile.ban_lifted', { name: user.username })) : ''}
+${user.status === 'banned' ? html`<p class="notice">${banEndDay(user) === null ? t('profile.banned') : t('profile.banned_until', { day: banEndDay(user)! })}</p>` : ''}
 <dl class="facts">
-<dt>Joined</dt><dd>${dateHtml(user.created_at)}</dd>
-<dt>Posts</dt><dd>${user.post_count}</dd>
-<dt>Uploaded</dt><dd>${formatBytes(tracker.uploaded)}</dd>
-<dt>Downloaded</dt><dd>${formatBytes(tracker.downloaded)}</dd>
-${tracker.ratio === null ? '' : html`<dt>Ratio</dt><dd>${formatRatio(tracker.ratio)}</dd>`}
-<dt>Bonus points</dt><dd>${formatPoints(tracker.bonusPoints)}</dd>
-<dt>Seeding now</dt><dd>${tracker.seeding}</dd>
-<dt>Leeching now</dt><dd>${tracker.leeching}</dd>
+<dt>${t('profile.joined')}</dt><dd>${dateHtml(user.created_at)}</dd>
+<dt>${t('profile.posts')}</dt><dd>${number(user.post_count)}</dd>
+<dt>${t('profile.uploaded')}</dt><dd>${formatBytes(tracker.uploaded)}</dd>
+<dt>${t('profile.downloaded')}</dt><dd>${formatBytes(tracker.downloaded)}</dd>
+${tracker.ratio === null ? '' : html`<dt>${t('profile.ratio')}</dt><dd>${formatRatio(tracker.ratio)}</dd>`}
+<dt>${t('profile.bonus')}</dt><dd>${formatPoints(tracker.bonusPoints)}</dd>
+<dt>${t('profile.seeding')}</dt><dd>${tracker.seeding}</dd>
+<dt>${t('profile.leeching')}</dt><dd>${tracker.leeching}</dd>
 </dl>
-<h2>Signature</h2>
-${signature.value === '' ? html`<p class="muted">No signature.</p>` : html`<div class="signature">${signature}</div>`}
+<h2>${t('profile.signature')}</h2>
+${signature.value === '' ? html`<p class="muted">${t('profile.no_signature')}</p>` : html`<div class="signature">${signature}</div>`}
 ${
   self
-    ? html`<p><a href="${settingsPath()}">Change your settings and signature</a></p>`
-    : html`<ul class="actions"><li><a href="${newMessagePath({ to: user.username })}">Send ${user.username} a private message</a></li><li><a href="${profileEmailPath(member)}">Send ${user.username} an e-mail</a></li></ul>`
+    ? html`<p><a href="${settingsPath()}">${t('profile.settings')}</a></p>`
+    : html`<ul class="actions"><li><a href="${newMessagePath({ to: user.username })}">${t('profile.message', { name: user.username })}</a></li><li><a href="${profileEmailPath(member)}">${t('profile.email', { name: user.username })}</a></li></ul>`
 }
 ${addon}
 ${bans.mayBan(request.user, user) ? banPanel(request, reply, user, visit, failed) : ''}`,

@@ -1,6 +1,7 @@
 // `/profile/watchlist/`: the topics you watch (login required); you get a mail
 // for every new reply in them. Each one's button posts `topic_id` to
 // `/profile/watchlist/unwatch/` (with the list's page in the query).
+import { t } from '../../i18n/messages.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { assertUser } from '../../auth/guard.ts';
@@ -39,22 +40,22 @@ export function watchlistPage({ forum, presenter, views }: ForumPageDeps): Fixed
     const href = (n: number) => watchlistPath(n === 1 ? {} : { page: n });
     const unwatchPath = withQuery(`${watchlistPath()}unwatch/`, page === 1 ? {} : { page });
     return sendPage(request, reply, {
-      title: 'Your watchlist',
+      title: t('watchlist.title'),
       canonical: href(page),
       status: errors === undefined ? 200 : 422,
-      body: html`<h1>Your watchlist</h1>
+      body: html`<h1>${t('watchlist.title')}</h1>
 ${errors === undefined ? '' : failedNotice(undefined, errors, [])}
-<p class="muted">You get an e-mail for every new reply in these topics. Topics with replies you have not read show how many, linked to the first.</p>
+<p class="muted">${t('watchlist.intro')}</p>
 ${
   rows.length === 0
-    ? html`<p>You are not watching any topic. Open a topic and choose “Watch this topic”.</p>`
+    ? html`<p>${t('watchlist.empty')}</p>`
     : topicTable(rows, headings, {
-        caption: 'Topics you watch',
+        caption: t('watchlist.caption'),
         lastPosts,
         unwrittenViews: (id) => views.unwritten(id),
         unreadCell: (topic, _index, heading) => unreadMarker(unread.get(topic.id), { id: topic.id, title: heading.title }),
         action: (topic, heading) =>
-          buttonForm(request, reply, unwatchPath, html`Stop watching<span class="visually-hidden"> ${heading.html}</span>`, { topic_id: topic.id }),
+          buttonForm(request, reply, unwatchPath, html`${t('watchlist.stop')}<span class="visually-hidden"> ${heading.html}</span>`, { topic_id: topic.id }),
       })
 }
 ${pageNav(page, last, href)}`,
