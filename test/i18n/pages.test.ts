@@ -99,6 +99,9 @@ describeEachDatabase('languages and time zones', (db) => {
       const members = await russian.get('/members/?search=polyglot');
       const profile = await russian.get(dom(members).one('table.members a').getAttribute('href')!);
       assert.deepEqual(dom(profile).texts('dl.facts dt').slice(0, 2), ['Зарегистрирован', 'Сообщений']);
+      const search = await russian.get('/search/?search=opening');
+      assert.equal(dom(search).one('[role=status]').textContent, 'Найдено 1 сообщение');
+      assert.match(dom(search).one('.search-results .meta').textContent, /^в Languages · Polyglot · 2 янв\. 2026 г\., 03:04$/);
       const loginPage = await russian.get('/login/');
       assert.equal(dom(loginPage).one('button[type=submit]').textContent, 'Войти');
       const refused = await russian.post('/login/', { username: '', password: '' });

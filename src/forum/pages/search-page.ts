@@ -2,6 +2,8 @@
 // and bookmark) and a page of results, each the post's topic, where and by
 // whom, and a snippet with the matching words marked. The same checks and
 // messages as GET /api/search (forum/search/).
+import { tHtml } from '../../web/translated.ts';
+import { t, tn } from '../../i18n/messages.ts';
 import { Type } from 'typebox';
 import { ValidationError, type FieldErrors } from '../../http/errors.ts';
 import { PER_PAGE_DEFAULT, pageRequest } from '../../http/pagination.ts';
@@ -10,7 +12,7 @@ import { forumPath, withQuery } from '../../urls/paths.ts';
 import { pageNotFound, type FixedPage } from '../../urls/semantic-routes.ts';
 import { formNotice } from '../../web/form.ts';
 import { pageFormState, selectField, textInput, type FormState } from '../../web/form-controls.ts';
-import { counted, timeHtml } from '../../web/format.ts';
+import { timeHtml } from '../../web/format.ts';
 import { html, type SafeHtml } from '../../web/html.ts';
 import { lastPage, pageNav, requestedPage } from '../../web/page-nav.ts';
 import { sendPage } from '../../web/page.ts';
@@ -54,7 +56,8 @@ export function searchPage({ forum, search }: ForumPageDeps): FixedPage {
       if (page > last) throw pageNotFound();
       const href = (n: number): string => withQuery(SEARCH_PATH, { ...values, ...(n === 1 ? {} : { page: n }) });
       const form = pageFormState(values, errors ?? {});
-      const title = found === undefined ? 'Search' : `Search: ${values['search']}${page === 1 ? '' : ` (page ${page})`}`;
+      const query = values['search'] ?? '';
+      const title = found === undefined ? t('search.title') : page === 1 ? t('search.title_query', { query }) : t('search.title_query_page', { query, page });
 
       return sendPage(request, reply, {
         title,
@@ -62,8 +65,8 @@ export function searchPage({ forum, search }: ForumPageDeps): FixedPage {
         status: errors === undefined ? 200 : 422,
         // Result pages are endless and change: not for search engines.
         ...(asked ? { head: html`<meta name="robots" content="noindex">` } : {}),
-        body: html`<h1>Search</h1>
-${errors === undefined ? '' : formNotice('The search is not valid:', errors, Object.keys(SearchQueryFields))}
+        body: html`<h1>${t('search.title')}</h1>
+${errors === undefined ? '' : formNotice(t('search.invalid'), errors, Object.keys(SearchQueryFields))}
 ${searchForm(form, forums.rows)}
 ${found === undefined ? '' : results(found, page, last, href)}`,
       });
@@ -72,46 +75,46 @@ ${found === undefined ? '' : results(found, page, last, href)}`,
 }
 
 function searchForm(form: FormState, forums: ReadonlyArray<{ id: number; name: string }>): SafeHtml {
-  return html`<form method="get" action="${SEARCH_PATH}" class="search-form" role="search" aria-label="Search topics and posts">
+  return html`<form method="get" action="${SEARCH_PATH}" class="search-form" role="search" aria-label="${t('search.form')}">
 ${textInput(form, {
   name: 'search',
-  label: 'Words to find',
+  label: t('search.words'),
   type: 'search',
   maxlength: SEARCH_MAX_LENGTH,
   required: true,
-  hint: 'All the words must occur. "Quotes" find a phrase, word* finds words that start so, -word leaves out posts with it.',
+  hint: t('search.words_hint'),
 })}
-<details class="search-options"${hasOptions(form) ? html` open` : ''}><summary>More options</summary>
+<details class="search-options"${hasOptions(form) ? html` open` : ''}><summary>${t('search.more')}</summary>
 ${selectField(form, {
   name: 'in',
-  label: 'Search in',
+  label: t('search.in'),
   options: [
-    { value: 'all', label: 'Titles and posts' },
-    { value: 'titles', label: 'Topic titles only' },
+    { value: 'all', label: t('search.in.all') },
+    { value: 'titles', label: t('search.in.titles') },
   ],
 })}
-${selectField(form, { name: 'forum_id', label: 'Forum', blank: 'All forums', options: forums.map((row) => ({ value: String(row.id), label: row.name })) })}
-${textInput(form, { name: 'author', label: 'Posted by', hint: 'A member’s name', maxlength: 64 })}
-${textInput(form, { name: 'from', label: 'From (day)', hint: 'YYYY-MM-DD', maxlength: 10, inputmode: 'numeric' })}
-${textInput(form, { name: 'to', label: 'To (day)', hint: 'YYYY-MM-DD', maxlength: 10, inputmode: 'numeric' })}
+${selectField(form, { name: 'forum_id', label: t('search.forum'), blank: t('search.all_forums'), options: forums.map((row) => ({ value: String(row.id), label: row.name })) })}
+${textInput(form, { name: 'author', label: t('search.author'), hint: t('search.author_hint'), maxlength: 64 })}
+${textInput(form, { name: 'from', label: t('search.from'), hint: 'YYYY-MM-DD', maxlength: 10, inputmode: 'numeric' })}
+${textInput(form, { name: 'to', label: t('search.to'), hint: 'YYYY-MM-DD', maxlength: 10, inputmode: 'numeric' })}
 ${selectField(form, {
   name: 'sort',
-  label: 'Sort by',
+  label: t('search.sort'),
   options: [
-    { value: 'relevance', label: 'Best match' },
-    { value: 'date', label: 'Date' },
+    { value: 'relevance', label: t('search.sort.relevance') },
+    { value: 'date', label: t('search.sort.date') },
   ],
 })}
 ${selectField(form, {
   name: 'order',
-  label: 'Order',
+  label: t('search.order'),
   options: [
-    { value: 'desc', label: 'Best or newest first' },
-    { value: 'asc', label: 'Reversed' },
+    { value: 'desc', label: t('search.order.desc') },
+    { value: 'asc', label: t('search.order.asc') },
   ],
 })}
 </details>
-<div class="actions"><button type="submit">Search</button></div>
+<div class="actions"><button type="submit">${t('search.submit')}</button></div>
 </form>`;
 }
 
@@ -123,21 +126,18 @@ function hasOptions(form: FormState): boolean {
 }
 
 function results(found: Listed<SearchHit>, page: number, last: number, href: (n: number) => string): SafeHtml {
-  if (found.rows.length === 0) return html`<p>Nothing was found. Try fewer or other words, or a word with * at its end.</p>`;
+  if (found.rows.length === 0) return html`<p>${t('search.nothing')}</p>`;
   const authors = new AuthorLinks();
-  const status =
-    found.total >= SEARCH_CANDIDATES
-      ? `More than ${SEARCH_CANDIDATES.toLocaleString('en')} posts found: the newest ${SEARCH_CANDIDATES.toLocaleString('en')} are shown. Add words to find fewer.`
-      : counted(found.total, 'post found', 'posts found');
+  const status = found.total >= SEARCH_CANDIDATES ? t('search.capped', { count: SEARCH_CANDIDATES }) : tn('search.found', found.total);
   return html`<p class="muted" role="status">${status}</p>
 <ol class="search-results" start="${(page - 1) * SEARCH_RESULTS_PER_PAGE + 1}">
 ${found.rows.map(
   ({ post, topic, snippet }) => html`<li>
-<h2><a href="${postPathOn(topic.path, post.id)}">${topic.html}</a>${post.status === 'pending' ? html` <span class="badge">awaiting approval</span>` : ''}</h2>
-<p class="meta">in <a href="${forumPath({ id: post.forum_id, name: post.forum_name })}">${post.forum_name}</a> · by ${authors.link(post.author_id, post.author_name, post.guest_name)} · ${timeHtml(post.created_at)}</p>
+<h2><a href="${postPathOn(topic.path, post.id)}">${topic.html}</a>${post.status === 'pending' ? html` <span class="badge">${t('search.awaiting')}</span>` : ''}</h2>
+<p class="meta">${tHtml('search.meta', { forum: html`<a href="${forumPath({ id: post.forum_id, name: post.forum_name })}">${post.forum_name}</a>`, author: authors.link(post.author_id, post.author_name, post.guest_name), time: timeHtml(post.created_at) })}</p>
 <p class="snippet">${snippet}</p>
 </li>`,
 )}
 </ol>
-${pageNav(page, last, href, 'Pages of results')}`;
+${pageNav(page, last, href, t('search.pages'))}`;
 }
