@@ -134,6 +134,9 @@ describeEachDatabase('languages and time zones', (db) => {
       assert.equal(topicTime(page), '2 янв. 2026 г., 13:04');
       const picker = JSON.parse(dom(page).one('textarea[data-emoji-picker]').getAttribute('data-emoji-picker')!) as Record<string, unknown>;
       assert.equal(picker['open'], 'Вставить эмодзи', 'the emoji picker speaks the reader’s language');
+      const inbox = await member.browser.get('/messages/');
+      assert.equal(dom(inbox).one('h1').textContent, 'Входящие');
+      assert.equal(dom(inbox).one('main > p').textContent, 'Сообщений нет. Когда вам напишут, сообщение появится здесь.');
       const row = await t.services.users.get(member.user.id);
       assert.deepEqual([row.locale, row.time_zone], ['ru', 'Asia/Vladivostok']);
 

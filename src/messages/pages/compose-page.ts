@@ -1,6 +1,7 @@
 // `/messages/new/` (login required): write a message to a member. `?to=`
 // fills the recipient (the profile's "Send a private message" link). The form
 // posts to `/messages/new/send/`; a sent message opens on its own page.
+import { t } from '../../i18n/messages.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { assertUser } from '../../auth/guard.ts';
 import type { FieldErrors } from '../../http/errors.ts';
@@ -26,18 +27,18 @@ export function composePage({ messages }: MessagePageDeps): FixedPage {
   function show(request: FastifyRequest, reply: FastifyReply, visit: PageVisit, failed?: Failed): FastifyReply {
     const to = failed?.values['to'] ?? (visit.query.get('to') ?? '').slice(0, USERNAME_MAX);
     return sendPage(request, reply, {
-      title: 'Write a message',
+      title: t('messages.write'),
       canonical: newMessagePath(),
       status: failed === undefined ? 200 : failedStatus(reply, failed.refusal),
       head: EMOJI_PICKER_SCRIPT,
-      body: html`<h1>Write a message</h1>
+      body: html`<h1>${t('messages.write')}</h1>
 ${folderTabs('new')}
 ${failed === undefined ? '' : failedNotice(failed.refusal, failed.errors, ['to', 'subject', 'body'])}
 <form method="post" action="${newMessagePath()}send/" class="stacked">
 ${csrfInput(request, reply)}
-${textInput(pageFormState({ to }, failed?.errors), { name: 'to', label: 'To (user name)', required: true, maxlength: USERNAME_MAX })}
-${messageFields(failed?.values, failed?.errors, 'Message')}
-<div><button type="submit">Send</button></div>
+${textInput(pageFormState({ to }, failed?.errors), { name: 'to', label: t('messages.to_name'), required: true, maxlength: USERNAME_MAX })}
+${messageFields(failed?.values, failed?.errors, t('messages.message'))}
+<div><button type="submit">${t('messages.send')}</button></div>
 </form>`,
     });
   }

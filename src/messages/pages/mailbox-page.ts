@@ -2,6 +2,7 @@
 // member's private messages, newest first, unread ones marked. The Inbox has
 // two forms: "Mark all read" (`/messages/read/`) and the e-mail setting
 // (`/messages/settings/`).
+import { t, type TextKey } from '../../i18n/messages.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { assertUser } from '../../auth/guard.ts';
@@ -23,11 +24,11 @@ export const MESSAGES_PER_PAGE = PER_PAGE_DEFAULT;
 
 const SettingsForm = Type.Object({ email_notifications: Type.Optional(Type.Literal('1')) });
 
-const SAVED: Readonly<Record<string, string>> = { settings: 'Your setting is saved.', read: 'Every message is marked read.' };
+const SAVED: Readonly<Record<string, TextKey>> = { settings: 'messages.saved_settings', read: 'messages.saved_read' };
 
 const FOLDERS = {
-  inbox: { title: 'Inbox', path: inboxPath, other: 'From', empty: 'No messages. When a member writes to you, the message appears here.' },
-  sent: { title: 'Sent messages', path: sentMessagesPath, other: 'To', empty: 'You have not sent any message yet.' },
+  inbox: { title: 'messages.inbox', path: inboxPath, other: 'messages.from', empty: 'messages.inbox_empty' },
+  sent: { title: 'messages.sent_title', path: sentMessagesPath, other: 'messages.to', empty: 'messages.sent_empty' },
 } as const;
 
 export function mailboxPage({ messages, presenter }: MessagePageDeps, folder: Folder): FixedPage {
@@ -47,15 +48,15 @@ export function mailboxPage({ messages, presenter }: MessagePageDeps, folder: Fo
     const href = (n: number) => shape.path(n === 1 ? {} : { page: n });
     const saved = visit.query.get('saved');
     return sendPage(request, reply, {
-      title: shape.title,
+      title: t(shape.title),
       canonical: href(page),
       status: errors === undefined ? 200 : 422,
-      body: html`<h1>${shape.title}</h1>
+      body: html`<h1>${t(shape.title)}</h1>
 ${folderTabs(folder)}
-${SAVED[saved ?? ''] === undefined ? '' : okNotice(SAVED[saved ?? '']!)}
-${visit.query.get('deleted') === '1' ? okNotice('The message is deleted from this folder.') : ''}
+${SAVED[saved ?? ''] === undefined ? '' : okNotice(t(SAVED[saved ?? '']!))}
+${visit.query.get('deleted') === '1' ? okNotice(t('messages.deleted')) : ''}
 ${errors === undefined ? '' : failedNotice(undefined, errors, [])}
-${rows.length === 0 ? html`<p>${shape.empty}</p>` : messageTable(rows, subjects, folder)}
+${rows.length === 0 ? html`<p>${t(shape.empty)}</p>` : messageTable(rows, subjects, folder)}
 ${pageNav(page, last, href)}
 ${folder === 'inbox' ? inboxForms(request, reply, preferences) : ''}`,
     });
@@ -65,12 +66,12 @@ ${folder === 'inbox' ? inboxForms(request, reply, preferences) : ''}`,
     return html`${
       preferences.unread_messages === 0
         ? ''
-        : html`<form method="post" action="${inboxPath()}read/" class="inline">${csrfInput(request, reply)}<button type="submit" class="secondary">Mark all read</button></form>`
+        : html`<form method="post" action="${inboxPath()}read/" class="inline">${csrfInput(request, reply)}<button type="submit" class="secondary">${t('messages.mark_read')}</button></form>`
     }
 <form method="post" action="${inboxPath()}settings/" class="stacked settings">
 ${csrfInput(request, reply)}
-${checkbox(pageFormState({ email_notifications: preferences.message_mails ? '1' : '' }), { name: 'email_notifications', label: 'E-mail me about each new message' })}
-<div><button type="submit" class="secondary">Save setting</button></div>
+${checkbox(pageFormState({ email_notifications: preferences.message_mails ? '1' : '' }), { name: 'email_notifications', label: t('messages.mail_me') })}
+<div><button type="submit" class="secondary">${t('messages.save_setting')}</button></div>
 </form>`;
   }
 
@@ -111,8 +112,8 @@ function messageTable(rows: readonly MessageRow[], subjects: readonly string[], 
   const authors = new AuthorLinks();
   const shape = FOLDERS[folder];
   return html`<div class="table-wrap"><table class="messages">
-<caption>${shape.title}</caption>
-<thead><tr><th scope="col">Subject</th><th scope="col">${shape.other}</th><th scope="col">Sent</th>${folder === 'sent' ? html`<th scope="col">Read</th>` : ''}</tr></thead>
+<caption>${t(shape.title)}</caption>
+<thead><tr><th scope="col">${t('messages.subject')}</th><th scope="col">${t(shape.other)}</th><th scope="col">${t('messages.sent_at')}</th>${folder === 'sent' ? html`<th scope="col">${t('messages.read')}</th>` : ''}</tr></thead>
 <tbody>
 ${rows.map((row, index) => {
   const unread = folder === 'inbox' && row.read_at === null;
@@ -121,7 +122,7 @@ ${rows.map((row, index) => {
 <td><a href="${messagePath(row.id)}">${subjects[index]}</a>${unread ? html` <span class="badge">new</span>` : ''}</td>
 <td>${other}</td>
 <td>${timeHtml(row.created_at)}</td>
-${folder === 'sent' ? html`<td>${row.read_at === null ? 'Not yet' : timeHtml(row.read_at)}</td>` : ''}
+${folder === 'sent' ? html`<td>${row.read_at === null ? t('messages.not_yet') : timeHtml(row.read_at)}</td>` : ''}
 </tr>`;
 })}
 </tbody>

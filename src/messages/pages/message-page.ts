@@ -3,6 +3,7 @@
 // `/messages/{id}/reply/`) and "Delete" (`/messages/{id}/delete/`: from the
 // member's own folder only). Another member's message is the 404 page, as one
 // that does not exist.
+import { t } from '../../i18n/messages.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { assertUser } from '../../auth/guard.ts';
 import type { AuthUser } from '../../auth/service.ts';
@@ -47,14 +48,14 @@ export function messagePage({ messages, presenter }: MessagePageDeps): FixedPage
       status: failed === undefined ? 200 : failedStatus(reply, failed.refusal),
       head: html`<meta name="robots" content="noindex">${EMOJI_PICKER_SCRIPT}`,
       body: html`${folderTabs(received ? 'inbox' : 'sent')}
-${visit.query.get('sent') === '1' && failed === undefined ? okNotice('Your message was sent.') : ''}
+${visit.query.get('sent') === '1' && failed === undefined ? okNotice(t('messages.was_sent')) : ''}
 <article class="message">
 <h1>${subject}</h1>
 <dl class="facts">
-<dt>From</dt><dd>${authors.link(message.sender_id, message.sender_name)}</dd>
-<dt>To</dt><dd>${authors.link(message.recipient_id, message.recipient_name)}</dd>
-<dt>Sent</dt><dd>${timeHtml(message.created_at)}</dd>
-${message.reply_to_id === null ? '' : html`<dt>In reply to</dt><dd><a href="${messagePath(message.reply_to_id)}">the earlier message</a></dd>`}
+<dt>${t('messages.from')}</dt><dd>${authors.link(message.sender_id, message.sender_name)}</dd>
+<dt>${t('messages.to')}</dt><dd>${authors.link(message.recipient_id, message.recipient_name)}</dd>
+<dt>${t('messages.sent_at')}</dt><dd>${timeHtml(message.created_at)}</dd>
+${message.reply_to_id === null ? '' : html`<dt>${t('messages.in_reply_to')}</dt><dd><a href="${messagePath(message.reply_to_id)}">${t('messages.earlier')}</a></dd>`}
 </dl>
 <div class="body">${body}</div>
 </article>
@@ -65,15 +66,15 @@ ${replyForm(request, reply, user, message, subject, failed)}`,
 
   function replyForm(request: FastifyRequest, reply: FastifyReply, user: AuthUser, message: MessageRow, subject: string, failed: Failed | undefined): SafeHtml {
     const otherName = message.sender_id === user.id ? message.recipient_name : message.sender_name;
-    if (otherName === null) return html`<p class="muted">The member this conversation was with no longer has an account: there is no one to reply to.</p>`;
+    if (otherName === null) return html`<p class="muted">${t('messages.no_one')}</p>`;
     const values = failed?.values ?? { subject: replySubject(subject) };
     return html`<section aria-labelledby="reply-heading">
 <h2 id="reply-heading">Reply to ${otherName}</h2>
 ${failed === undefined ? '' : failedNotice(failed.refusal, failed.errors, ['subject', 'body'])}
 <form method="post" action="${messagePath(message.id)}reply/" class="stacked">
 ${csrfInput(request, reply)}
-${messageFields(values, failed?.errors, 'Your reply')}
-<div><button type="submit">Send reply</button></div>
+${messageFields(values, failed?.errors, t('messages.your_reply'))}
+<div><button type="submit">${t('messages.send_reply')}</button></div>
 </form>
 </section>`;
   }
@@ -126,5 +127,5 @@ ${messageFields(values, failed?.errors, 'Your reply')}
 }
 
 function deleteButton(request: FastifyRequest, reply: FastifyReply, path: string): SafeHtml {
-  return html`<form method="post" action="${path}delete/" class="inline">${csrfInput(request, reply)}<button type="submit" class="secondary">Delete this message</button></form>`;
+  return html`<form method="post" action="${path}delete/" class="inline">${csrfInput(request, reply)}<button type="submit" class="secondary">${t('messages.delete')}</button></form>`;
 }

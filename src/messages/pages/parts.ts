@@ -1,5 +1,6 @@
 // What the message pages share: the folder tabs, the dependencies, the
 // subject and text fields of the compose and reply forms.
+import { t } from '../../i18n/messages.ts';
 import type { FieldErrors } from '../../http/errors.ts';
 import type { ForumPresenter } from '../../forum/presenter.ts';
 import { inboxPath, newMessagePath, sentMessagesPath } from '../../urls/paths.ts';
@@ -26,13 +27,13 @@ export const DRAFT_FIELDS = [
 export function folderTabs(current: 'inbox' | 'sent' | 'new' | null): SafeHtml {
   const tab = (name: typeof current, href: string, label: string) =>
     html`<li><a href="${href}"${name === current ? html` aria-current="page"` : ''}>${label}</a></li>`;
-  return html`<nav aria-label="Messages"><ul class="tabs">${tab('inbox', inboxPath(), 'Inbox')}${tab('sent', sentMessagesPath(), 'Sent')}${tab('new', newMessagePath(), 'Write a message')}</ul></nav>`;
+  return html`<nav aria-label="${t('messages.tabs')}"><ul class="tabs">${tab('inbox', inboxPath(), t('messages.inbox'))}${tab('sent', sentMessagesPath(), t('messages.sent_tab'))}${tab('new', newMessagePath(), t('messages.write'))}</ul></nav>`;
 }
 
 /** The subject and text fields, with what was typed and its errors. */
 export function messageFields(values: Readonly<Record<string, string>> | undefined, errors: FieldErrors | undefined, bodyLabel: string): SafeHtml {
   const form = pageFormState(values, errors);
-  return html`${textInput(form, { name: 'subject', label: 'Subject', required: true, maxlength: MESSAGE_SUBJECT_MAX })}
+  return html`${textInput(form, { name: 'subject', label: t('messages.subject'), required: true, maxlength: MESSAGE_SUBJECT_MAX })}
 ${textArea(form, { name: 'body', label: bodyLabel, required: true, maxlength: MESSAGE_BODY_MAX, rows: 10, attributes: emojiPickerField() })}`;
 }
 
