@@ -8,7 +8,7 @@ import { describeEachDatabase, type TestApp } from '../helpers/app.ts';
 import { Browser } from '../helpers/browser.ts';
 import { TestClock } from '../helpers/clock.ts';
 import { dom } from '../helpers/dom.ts';
-import { asAuthUser, createForum, createTopic, loggedIn, mailsTo } from '../helpers/forum.ts';
+import { asAuthUser, createForum, createTopic, linkIn, loggedIn, mailsTo } from '../helpers/forum.ts';
 
 describeEachDatabase('languages and time zones', (db) => {
   let t: TestApp;
@@ -118,6 +118,8 @@ describeEachDatabase('languages and time zones', (db) => {
       const [mail] = await mailsTo(t, 'novyi@example.test');
       assert.equal(mail!.subject, 'Активируйте учётную запись на форуме', 'the activation mail in the language the member registered in');
       assert.match(mail!.body, /^Здравствуйте, Новый Участник!/);
+      const activation = await russian.get(linkIn(mail!, '/activate/'));
+      assert.equal(dom(activation).one('h1').textContent, 'Активация учётной записи');
     });
   });
 

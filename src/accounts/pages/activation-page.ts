@@ -2,6 +2,8 @@
 // pressing it (POST) activates the account. Mail scanners that follow links
 // therefore cannot use the key up. A wrong key is a 404, an expired or used
 // one a 410.
+import { tHtml } from '../../web/translated.ts';
+import { t } from '../../i18n/messages.ts';
 import { parseId, loginPath, passwordRecoveryPath, registerPath } from '../../urls/paths.ts';
 import { pageNotFound, type FixedPage } from '../../urls/semantic-routes.ts';
 import { html } from '../../web/html.ts';
@@ -9,15 +11,14 @@ import { csrfInput, sendPage } from '../../web/page.ts';
 import type { AccountPageDeps } from './deps.ts';
 import { withKey, type KeyProblemTexts } from './key-problem.ts';
 
-const PROBLEMS: KeyProblemTexts = {
-  title: 'Activation link not valid',
-  messages: {
-    unknown: 'This activation link is not valid. Check that you copied the whole link from the mail.',
-    expired: 'This activation link has expired. Ask for a new one through password recovery with your e-mail address.',
-    used: 'This activation link was already used. If your account is active, you can log in.',
-  },
-  next: html`<p><a href="${loginPath()}">Log in</a> · <a href="${passwordRecoveryPath()}">Password recovery</a> · <a href="${registerPath()}">Register</a></p>`,
-};
+/** In the reader's language, so made for each request. */
+function problems(): KeyProblemTexts {
+  return {
+    title: t('activation.invalid_title'),
+    messages: { unknown: t('activation.unknown'), expired: t('activation.expired'), used: t('activation.used') },
+    next: html`<p><a href="${loginPath()}">${t('login.title')}</a> · <a href="${passwordRecoveryPath()}">${t('activation.recovery')}</a> · <a href="${registerPath()}">${t('layout.register')}</a></p>`,
+  };
+}
 
 export function activationPage({ accounts }: AccountPageDeps): FixedPage {
   return {
@@ -26,27 +27,27 @@ export function activationPage({ accounts }: AccountPageDeps): FixedPage {
       const key = visit.params['key'] ?? '';
       if (userId === null) throw pageNotFound();
       const noindex = html`<meta name="robots" content="noindex">`;
-      return withKey(request, reply, PROBLEMS, async () => {
+      return withKey(request, reply, problems(), async () => {
         if (request.method === 'POST') {
           const user = await accounts.activate(userId, key);
           return sendPage(request, reply, {
-            title: 'Account activated',
+            title: t('activation.done_title'),
             head: noindex,
-            body: html`<h1>Account activated</h1>
-<p class="notice ok" role="status">Welcome, ${user.username}! Your account is active.</p>
-<p><a class="button" href="${loginPath()}">Log in</a></p>`,
+            body: html`<h1>${t('activation.done_title')}</h1>
+<p class="notice ok" role="status">${t('activation.welcome', { name: user.username })}</p>
+<p><a class="button" href="${loginPath()}">${t('login.title')}</a></p>`,
           });
         }
         const user = await accounts.checkActivation(userId, key);
         return sendPage(request, reply, {
-          title: 'Activate your account',
+          title: t('activation.title'),
           canonical: visit.canonicalPath,
           head: noindex,
-          body: html`<h1>Activate your account</h1>
+          body: html`<h1>${t('activation.title')}</h1>
 <form method="post" action="${visit.canonicalPath}" class="stacked">
 ${csrfInput(request, reply)}
-<p>Activate the account <strong>${user.username}</strong>?</p>
-<div><button type="submit">Activate my account</button></div>
+<p>${tHtml('activation.question', { name: html`<strong>${user.username}</strong>` })}</p>
+<div><button type="submit">${t('activation.submit')}</button></div>
 </form>`,
         });
       });
