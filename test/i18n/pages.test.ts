@@ -102,6 +102,8 @@ describeEachDatabase('languages and time zones', (db) => {
       const search = await russian.get('/search/?search=opening');
       assert.equal(dom(search).one('[role=status]').textContent, 'Найдено 1 сообщение');
       assert.match(dom(search).one('.search-results .meta').textContent, /^в Languages · Polyglot · 2 янв\. 2026 г\., 03:04$/);
+      const recovery = await russian.get('/password-recovery/');
+      assert.equal(dom(recovery).one('h1').textContent, 'Забыли пароль?');
       const loginPage = await russian.get('/login/');
       assert.equal(dom(loginPage).one('button[type=submit]').textContent, 'Войти');
       const refused = await russian.post('/login/', { username: '', password: '' });

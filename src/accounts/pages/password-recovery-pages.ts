@@ -2,6 +2,8 @@
 // account that uses it; the answer is the same whether there is one or not.
 // `/password-recovery/{key}/`: the mailed link, where a new password is set
 // once; every existing login of the account ends with it.
+import { tHtml, tLink } from '../../web/translated.ts';
+import { t } from '../../i18n/messages.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SESSION_COOKIE } from '../../auth/guard.ts';
 import type { FieldErrors } from '../../http/errors.ts';
@@ -25,16 +27,16 @@ const NOINDEX = html`<meta name="robots" content="noindex">`;
 export function passwordRecoveryPage({ accounts }: AccountPageDeps): FixedPage {
   function form(request: FastifyRequest, reply: FastifyReply, values: Record<string, string> = {}, errors?: FieldErrors, refusal?: FormRefusal): FastifyReply {
     return sendPage(request, reply, {
-      title: 'Forgot your password?',
+      title: t('recovery.title'),
       canonical: passwordRecoveryPath(),
       status: errors === undefined ? 200 : failedStatus(reply, refusal),
-      body: html`<h1>Forgot your password?</h1>
-<p>Enter the e-mail address of your account. We mail you a link to choose a new password.</p>
+      body: html`<h1>${t('recovery.title')}</h1>
+<p>${t('recovery.intro')}</p>
 ${errors === undefined ? '' : failedNotice(refusal, errors, ['email'])}
 <form method="post" action="${passwordRecoveryPath()}" class="stacked">
 ${csrfInput(request, reply)}
-${textInput(pageFormState(values, errors), { type: 'email', name: 'email', label: 'E-mail address', required: true, autocomplete: 'email' })}
-<div><button type="submit">Send me a link</button></div>
+${textInput(pageFormState(values, errors), { type: 'email', name: 'email', label: t('register.email'), required: true, autocomplete: 'email' })}
+<div><button type="submit">${t('recovery.submit')}</button></div>
 </form>`,
     });
   }
@@ -47,40 +49,39 @@ ${textInput(pageFormState(values, errors), { type: 'email', name: 'email', label
       if (!check.ok) return form(request, reply, submittedText(request.body), check.errors);
       await accounts.requestPasswordReset(check.value.email);
       return sendPage(request, reply, {
-        title: 'Check your mail',
+        title: t('register.sent_title'),
         canonical: passwordRecoveryPath(),
-        body: html`<h1>Check your mail</h1>
-<p class="notice ok" role="status">If an account uses ${check.value.email}, we sent a link to that address. It works once and for ${RESET_KEY_MINUTES} minutes.</p>
-<p>No mail after a few minutes? Look in your spam folder, or check the address and <a href="${passwordRecoveryPath()}">try again</a>.</p>`,
+        body: html`<h1>${t('register.sent_title')}</h1>
+<p class="notice ok" role="status">${t('recovery.sent', { email: check.value.email, minutes: RESET_KEY_MINUTES })}</p>
+<p>${tLink('recovery.no_mail', passwordRecoveryPath())}</p>`,
       });
     },
   };
 }
 
-const PROBLEMS: KeyProblemTexts = {
-  title: 'Password link not valid',
-  messages: {
-    unknown: 'This password link is not valid. Check that you copied the whole link from the mail.',
-    expired: 'This password link has expired. Ask for a new one.',
-    used: 'This password link was already used. Ask for a new one if you need to change the password again.',
-  },
-  next: html`<p><a href="${passwordRecoveryPath()}">Ask for a new link</a> · <a href="${loginPath()}">Log in</a></p>`,
-};
+/** In the reader's language, so made for each request. */
+function problems(): KeyProblemTexts {
+  return {
+    title: t('reset.invalid_title'),
+    messages: { unknown: t('reset.unknown'), expired: t('reset.expired'), used: t('reset.used') },
+    next: html`<p><a href="${passwordRecoveryPath()}">${t('reset.new_link')}</a> · <a href="${loginPath()}">${t('login.title')}</a></p>`,
+  };
+}
 
 export function passwordResetPage({ accounts }: AccountPageDeps): FixedPage {
   function form(request: FastifyRequest, reply: FastifyReply, visit: PageVisit, user: UserRow, errors?: FieldErrors): FastifyReply {
     return sendPage(request, reply, {
-      title: 'Choose a new password',
+      title: t('reset.title'),
       status: errors === undefined ? 200 : 422,
       head: NOINDEX,
-      body: html`<h1>Choose a new password</h1>
-<p>For the account <strong>${user.username}</strong>. Every place where it is logged in now will be logged out.</p>
+      body: html`<h1>${t('reset.title')}</h1>
+<p>${tHtml('reset.intro', { name: html`<strong>${user.username}</strong>` })}</p>
 ${errors === undefined ? '' : formNotice(CHECK_FIELDS, errors, ['password', 'password_confirmation'])}
 <form method="post" action="${visit.canonicalPath}" class="stacked">
 ${csrfInput(request, reply)}
-${textInput(pageFormState({}, errors), { type: 'password', name: 'password', label: 'New password', required: true, autocomplete: 'new-password', hint: `At least ${PASSWORD_MIN} characters.` })}
-${textInput(pageFormState({}, errors), { type: 'password', name: 'password_confirmation', label: 'Repeat the new password', required: true, autocomplete: 'new-password' })}
-<div><button type="submit">Save the new password</button></div>
+${textInput(pageFormState({}, errors), { type: 'password', name: 'password', label: t('reset.password'), required: true, autocomplete: 'new-password', hint: t('register.password_hint', { min: PASSWORD_MIN }) })}
+${textInput(pageFormState({}, errors), { type: 'password', name: 'password_confirmation', label: t('reset.repeat'), required: true, autocomplete: 'new-password' })}
+<div><button type="submit">${t('reset.submit')}</button></div>
 </form>`,
     });
   }
@@ -88,7 +89,7 @@ ${textInput(pageFormState({}, errors), { type: 'password', name: 'password_confi
   return {
     async serve(request, reply, visit) {
       const key = visit.params['key'] ?? '';
-      return withKey(request, reply, PROBLEMS, async () => {
+      return withKey(request, reply, problems(), async () => {
         const user = await accounts.checkPasswordReset(key);
         if (request.method !== 'POST') return form(request, reply, visit, user);
         const check = checkForm(NewPasswordForm, request.body);
@@ -101,11 +102,11 @@ ${textInput(pageFormState({}, errors), { type: 'password', name: 'password_confi
         request.user = null;
         request.credentials = null;
         return sendPage(request, reply, {
-          title: 'Password changed',
+          title: t('reset.done_title'),
           head: NOINDEX,
-          body: html`<h1>Password changed</h1>
-<p class="notice ok" role="status">The password of ${user.username} is changed, and every login with the old one has ended.</p>
-<p><a class="button" href="${loginPath()}">Log in</a></p>`,
+          body: html`<h1>${t('reset.done_title')}</h1>
+<p class="notice ok" role="status">${t('reset.done', { name: user.username })}</p>
+<p><a class="button" href="${loginPath()}">${t('login.title')}</a></p>`,
         });
       });
     },
