@@ -26,7 +26,6 @@ import type { ForumPageDeps } from './deps.ts';
 import { ReplyForm, previewBlock } from './reply-form.ts';
 import { forumCrumbs, forumTable, loadForumListing } from './forum-list.ts';
 import { EMOJI_PICKER_SCRIPT, emojiPickerField } from '../../web/emoji-picker.ts';
-
 import { breadcrumb, buttonForm, feedLinks, topicTable, unreadMarker } from './parts.ts';
 import { NoFields } from '../../web/form.ts';
 
@@ -83,7 +82,7 @@ export function forumPage({ forum, presenter, views, addons, pageCache }: ForumP
     const href = (n: number) => withQuery(visit.canonicalPath, n === 1 ? {} : { page: n });
 
     return sendPage(request, reply, {
-      title: page === 1 ? row.name : `${row.name} (page ${page})`,
+      title: page === 1 ? row.name : t('page.numbered', { title: row.name, page }),
       canonical: href(page),
       head: html`${feedLinks(`Newest topics in ${row.name}`, (format) => forumFeedPath(row, format))}${request.user === null ? '' : EMOJI_PICKER_SCRIPT}`,
       status: failed === undefined || failed.preview !== undefined ? 200 : failedStatus(reply, failed.refusal),

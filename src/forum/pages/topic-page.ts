@@ -125,7 +125,7 @@ export function topicPage({ forum, presenter, views, addons, pageCache }: ForumP
     const history = historyOf === null || viewer === null ? undefined : await forum.posts.revisions(historyOf, viewer).catch(() => undefined);
 
     return sendPage(request, reply, {
-      title: page === 1 ? topic.heading.title : `${topic.heading.title} (page ${page})`,
+      title: page === 1 ? topic.heading.title : t('page.numbered', { title: topic.heading.title, page }),
       canonical: href(page),
       // A topic waiting for moderation has no feed (feeds show what guests see).
       head: html`${
