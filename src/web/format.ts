@@ -4,6 +4,7 @@
 // prints fifty of them. Other readers get Intl's formats, made once per
 // language and zone.
 import { currentReader } from '../i18n/context.ts';
+import { number } from '../i18n/messages.ts';
 import { html, type SafeHtml } from './html.ts';
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const;
@@ -53,14 +54,7 @@ function formatOf(locale: string, timeZone: string, kind: 'time' | 'date'): Intl
   return format;
 }
 
-/** `1 post`, `3 posts`, `12,345 views` */
+/** `1 post`, `3 posts`, `12,345 views`: English words for the pages not yet in the catalogs (i18n/messages.ts `tn` for the others). */
 export function counted(count: number, one: string, many: string): string {
-  return `${thousands(count)} ${count === 1 ? one : many}`;
-}
-
-/** `12,345`, written by hand for the same reason as the dates. */
-export function thousands(count: number): string {
-  const digits = String(Math.trunc(Math.abs(count)));
-  const grouped = digits.replace(/\B(?=(\d{3})+$)/g, ',');
-  return count < 0 ? `-${grouped}` : grouped;
+  return `${number(count)} ${count === 1 ? one : many}`;
 }

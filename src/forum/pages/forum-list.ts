@@ -33,7 +33,8 @@ export async function loadForumListing(
   rows: readonly ForumRow[],
   viewer: AuthUser | null,
 ): Promise<ForumListing> {
-  const subforums = await forum.forums.subforums(rows.map((row) => row.id));
+  // Only top-level forums have subforums: a list of subforums (a forum page's) asks for none.
+  const subforums = await forum.forums.subforums(rows.filter((row) => row.parent_id === null).map((row) => row.id));
   const ids = [...rows, ...[...subforums.values()].flat()].map((row) => row.id);
   const [topics, unread] = await Promise.all([forum.forums.latestTopics(ids), forum.unread.forumsWithUnread(viewer)]);
   const entries = [...topics];

@@ -246,20 +246,23 @@ ${
       invalid: (request, reply, topic, visit, errors) => show(request, reply, topic, visit, { form: 'watch', values: {}, errors }),
     });
 
+  /** The reply or edit form again, with its text as it will read above it (Preview): nothing is posted. */
+  async function showPreview(request: FastifyRequest, reply: FastifyReply, topic: LoadedTopic, visit: PageVisit, form: 'reply' | 'edit', text: string) {
+    const [preview] = await presenter.bodies([{ body: text }]);
+    return show(request, reply, topic, visit, { form, values: submittedText(request.body), errors: {}, ...(preview === undefined ? {} : { preview }) });
+  }
+
+  /** A post a form of this page names (edit, delete): another topic's post is not changed through this topic's address. */
+  async function assertOnTopic(postId: number, topic: LoadedTopic, viewer: AuthUser | null): Promise<void> {
+    if ((await forum.getPost(postId, viewer)).topic_id !== topic.row.id) throw pageNotFound();
+  }
+
   const forms: Array<EntityForm<LoadedTopic>> = [
     topicForm({
       name: 'reply',
       body: ReplyForm,
       async submit(request, reply, topic, visit, body) {
-        if (body.preview !== undefined) {
-          const [preview] = await presenter.bodies([{ body: body.body }]);
-          return show(request, reply, topic, visit, {
-            form: 'reply',
-            values: submittedText(request.body),
-            errors: {},
-            ...(preview === undefined ? {} : { preview }),
-          });
-        }
+        if (body.preview !== undefined) return showPreview(request, reply, topic, visit, 'reply', body.body);
         const posted = await attempt(() => forum.reply(topic.row.id, assertUser(request), body.body));
         if (!posted.ok)
           return show(request, reply, topic, visit, { form: 'reply', values: submittedText(request.body), errors: posted.errors, refusal: posted.refusal });
@@ -272,17 +275,8 @@ ${
       name: 'edit-post',
       body: EditPostForm,
       async submit(request, reply, topic, visit, body) {
-        // Another topic's post is not edited through this topic's address.
-        if ((await forum.getPost(body.post_id, request.user)).topic_id !== topic.row.id) throw pageNotFound();
-        if (body.preview !== undefined) {
-          const [preview] = await presenter.bodies([{ body: body.body }]);
-          return show(request, reply, topic, visit, {
-            form: 'edit',
-            values: submittedText(request.body),
-            errors: {},
-            ...(preview === undefined ? {} : { preview }),
-          });
-        }
+        await assertOnTopic(body.post_id, topic, request.user);
+        if (body.preview !== undefined) return showPreview(request, reply, topic, visit, 'edit', body.body);
         const edited = await attempt(() => forum.editPost(body.post_id, assertUser(request), body.body));
         if (!edited.ok)
           return show(request, reply, topic, visit, { form: 'edit', values: submittedText(request.body), errors: edited.errors, refusal: edited.refusal });
@@ -295,8 +289,7 @@ ${
       name: 'delete-post',
       body: DeletePostForm,
       async submit(request, reply, topic, visit, body) {
-        // Another topic's post is not deleted through this topic's address.
-        if ((await forum.getPost(body.post_id, request.user)).topic_id !== topic.row.id) throw pageNotFound();
+        await assertOnTopic(body.post_id, topic, request.user);
         const deleted = await attempt(() => forum.deletePost(body.post_id, assertUser(request)));
         if (!deleted.ok) return show(request, reply, topic, visit, { form: 'delete', values: {}, errors: deleted.errors, refusal: deleted.refusal });
         return reply.redirect(withQuery(visit.canonicalPath, visit.query), 303);
