@@ -28,7 +28,7 @@ import { trackerStatsRoutes } from './tracker/stats-routes.ts';
 import { torrentRoutes } from './tracker/torrents/routes.ts';
 import { trackerAddons, trackerPages } from './tracker/torrents/pages.ts';
 import { trackAllowedMethods } from './http/allowed-methods.ts';
-import { answerFrameworkError, installErrorHandling } from './http/error-handler.ts';
+import { answerFrameworkError, installErrorHandling, isApiRequest } from './http/error-handler.ts';
 import { installHostCheck } from './http/host-check.ts';
 import { installSecurityHeaders, siteSecurityHeaders } from './http/security-headers.ts';
 import { installMultipart } from './http/multipart.ts';
@@ -170,7 +170,7 @@ async function assemble(config: Config, options: BuildOptions, logger: Logger, o
   installHostCheck(app, { baseUrl: config.baseUrl, allowedHosts: config.allowedHosts, listenHost: config.host });
   installAuthentication(app, services.auth);
   // After authentication: a member's language and time zone settings come with their login.
-  installLocale(app, (request) => request.readingSettings);
+  installLocale(app, (request) => request.readingSettings, isApiRequest);
   installRateLimits(app, limiters, config.rateLimit);
   const metrics = new MetricsRegistry();
   installMetrics(app, { registry: metrics, database, token: config.metricsToken, trustProxy: config.trustProxy });

@@ -75,7 +75,14 @@ export function createServices(database: DatabaseHandle, config: Config, limiter
   const wordFilters = new WordFiltersService(database.db, database.dialect, new WordFiltersRepository(database.db, database.dialect), database.changes, clock);
   const passwords = new PasswordHasher(config.passwordHashCost);
   const users = new UsersService(database.db, usersRepository, wordFilters, passwords, clock);
-  const auth = new AuthService(usersRepository, new CredentialsRepository(database.db), new LoginThrottle(limiters), config.tokenTtlDays, passwords, clock);
+  const auth = new AuthService(
+    usersRepository,
+    new CredentialsRepository(database.db, database.dialect),
+    new LoginThrottle(limiters),
+    config.tokenTtlDays,
+    passwords,
+    clock,
+  );
   const mailer = new OutboxMailer(
     database.db,
     log,

@@ -3,6 +3,7 @@
 import { LOCALES } from '../i18n/locale.ts';
 import { Type } from 'typebox';
 import type { FieldErrors } from '../http/errors.ts';
+import { t } from '../i18n/messages.ts';
 import { Email, Password, Signature, Username } from '../users/fields.ts';
 
 const Confirmation = Type.String({ maxLength: 1024 });
@@ -21,12 +22,10 @@ export const ReadingForm = Type.Object({
   time_zone: Type.Optional(Type.String({ maxLength: 64 })),
 });
 
-export const CONFIRMATION_MISMATCH = 'The password confirmation does not match.';
-
 /** The field errors of a form, plus a mismatch between `password` and `password_confirmation`. */
 export function withConfirmation(errors: FieldErrors | undefined, values: Record<string, string>): FieldErrors | undefined {
   const password = values['password'];
   const confirmation = values['password_confirmation'];
   if (password === undefined || confirmation === undefined || confirmation === '' || password === confirmation) return errors;
-  return { ...errors, password_confirmation: [CONFIRMATION_MISMATCH] };
+  return { ...errors, password_confirmation: [t('validation.confirmation')] };
 }

@@ -1,79 +1,85 @@
 // The mails about an account: what they say, in one place. Links are
 // absolute (the mailer's origin); keys appear only here and in the outbox.
-// The activation and password mails are in the reader's language (the one
-// the request that sends them is answered in: docs/i18n.md); the others are
-// still English only.
+// Each is written in its recipient's language (docs/i18n.md): the account's
+// setting, else the language of the request that sends it (the registering
+// or recovering browser's: i18n memberReader).
 import type { MailMessage } from '../mail/mailer.ts';
-import { t } from '../i18n/messages.ts';
+import { asReader, memberReader } from '../i18n/context.ts';
+import { t, tn } from '../i18n/messages.ts';
 
 export interface AccountMailTarget {
   username: string;
   email: string;
+  /** The account's language and time zone settings (null: none chosen). */
+  locale: string | null;
+  time_zone: string | null;
+}
+
+/** A mail to `to` (the account's address unless given), its texts made in the account's language. */
+function written(user: AccountMailTarget, texts: () => { subject: string; text: string }, to = user.email): MailMessage {
+  return { to, ...asReader(memberReader(user), texts) };
 }
 
 export function activationMail(user: AccountMailTarget, link: string, days: number): MailMessage {
-  return {
-    to: user.email,
+  return written(user, () => ({
     subject: t('mail.activation.subject'),
     text: t('mail.activation.text', { name: user.username, link, days }),
-  };
+  }));
 }
 
 /** Someone registered with an address that already has an account. */
 export function alreadyRegisteredMail(user: AccountMailTarget, loginLink: string, recoveryLink: string): MailMessage {
-  return {
-    to: user.email,
-    subject: 'Someone tried to register with your address',
-    text: `Hello ${user.username},\n\nsomeone tried to create a new forum account with this e-mail address, which already belongs to your account "${user.username}". No new account was created.\n\nIf that was you: log in at ${loginLink}\nForgot your password? Choose a new one at ${recoveryLink}\n\nIf it was not you, you can ignore this mail.\n`,
-  };
+  return written(user, () => ({
+    subject: t('mail.registered.subject'),
+    text: t('mail.registered.text', { name: user.username, login: loginLink, recovery: recoveryLink }),
+  }));
 }
 
 /** Someone registered (or asked for a password) with the address of an account that is not activated yet. */
 export function stillInactiveMail(user: AccountMailTarget, link: string, days: number): MailMessage {
-  return {
-    to: user.email,
+  return written(user, () => ({
     subject: t('mail.activation.subject'),
     text: t('mail.inactive.text', { name: user.username, link, days }),
-  };
+  }));
 }
 
 export function passwordResetMail(user: AccountMailTarget, link: string, minutes: number): MailMessage {
-  return {
-    to: user.email,
+  return written(user, () => ({
     subject: t('mail.reset.subject'),
     text: t('mail.reset.text', { name: user.username, link, minutes }),
-  };
+  }));
 }
 
 export function passwordChangedMail(user: AccountMailTarget, recoveryLink: string): MailMessage {
-  return {
-    to: user.email,
-    subject: 'Your forum password was changed',
-    text: `Hello ${user.username},\n\nthe password of your forum account "${user.username}" was just changed, and every login with the old one has ended.\n\nIf you did not do this, choose a new password at once: ${recoveryLink}\n`,
-  };
+  return written(user, () => ({
+    subject: t('mail.password_changed.subject'),
+    text: t('mail.password_changed.text', { name: user.username, recovery: recoveryLink }),
+  }));
 }
 
-export function confirmEmailMail(username: string, newEmail: string, link: string, hours: number): MailMessage {
-  return {
-    to: newEmail,
-    subject: 'Confirm your new forum e-mail address',
-    text: `Hello ${username},\n\nyou asked to use this address for your forum account "${username}". Open this link to confirm it:\n\n${link}\n\nThe link works once and for ${hours} hours. Until then your account keeps its old address. If you did not ask for this, ignore this mail.\n`,
-  };
+/** To the new address, in the language of the account that asked for it. */
+export function confirmEmailMail(user: AccountMailTarget, newEmail: string, link: string, hours: number): MailMessage {
+  return written(
+    user,
+    () => ({
+      subject: t('mail.confirm_email.subject'),
+      text: tn('mail.confirm_email.text', hours, { name: user.username, link }),
+    }),
+    newEmail,
+  );
 }
 
 /** Someone asked to move their account to an address that already has one. */
 export function addressInUseMail(owner: AccountMailTarget): MailMessage {
-  return {
-    to: owner.email,
-    subject: 'Someone tried to use your e-mail address',
-    text: `Hello ${owner.username},\n\nanother forum member tried to change their account's e-mail address to this one, which already belongs to your account "${owner.username}". Nothing was changed.\n`,
-  };
+  return written(owner, () => ({
+    subject: t('mail.address_in_use.subject'),
+    text: t('mail.address_in_use.text', { name: owner.username }),
+  }));
 }
 
 export function emailChangedMail(user: AccountMailTarget, newEmail: string): MailMessage {
-  return {
-    to: user.email,
-    subject: 'Your forum e-mail address was changed',
-    text: `Hello ${user.username},\n\nthe e-mail address of your forum account "${user.username}" is now ${newEmail}. Mail about your account goes there from now on.\n\nIf you did not do this, contact the forum's administrators.\n`,
-  };
+  return written(user, () => ({
+    subject: t('mail.email_changed.subject'),
+    text: t('mail.email_changed.text', { name: user.username, email: newEmail }),
+  }));
 }

@@ -7,6 +7,7 @@
 // same answer as the ordinary case, and the mail (if any) goes to the owner.
 // User names may be reported as taken: profiles are public anyway.
 import type { Locale } from '../i18n/locale.ts';
+import { t } from '../i18n/messages.ts';
 import { type Clock, isoNow, msNow } from '../clock.ts';
 import type { AuthUser } from '../auth/service.ts';
 import { newSecret, secretHash } from '../auth/secrets.ts';
@@ -54,8 +55,6 @@ export class AccountKeyError extends Error {
   }
 }
 
-export const WRONG_CURRENT_PASSWORD = 'The password is incorrect.';
-
 export class AccountsService {
   readonly #users: UsersService;
   readonly #keys: AccountKeysRepository;
@@ -102,7 +101,7 @@ export class AccountsService {
 
   async activate(userId: number, key: string): Promise<UserRow> {
     const user = await this.checkActivation(userId, key);
-    if (user.status === 'banned') throw new ApiError('FORBIDDEN', 'This account has been banned.');
+    if (user.status === 'banned') throw new ApiError('FORBIDDEN', t('profile.banned'));
     const row = await this.#usableKey(key, 'activation');
     const now = isoNow(this.#clock);
     return this.#users.update(user.id, user.status === 'pending' ? { status: 'active' } : {}, undefined, async (trx) => {
@@ -166,7 +165,7 @@ export class AccountsService {
       created_at: now.toISOString(),
       expires_at: new Date(now.getTime() + EMAIL_CHANGE_KEY_HOURS * 60 * MINUTE_MS).toISOString(),
     });
-    await this.#mail(confirmEmailMail(user.username, newEmail, this.#mailer.link(emailConfirmationPath(key)), EMAIL_CHANGE_KEY_HOURS));
+    await this.#mail(confirmEmailMail(user, newEmail, this.#mailer.link(emailConfirmationPath(key)), EMAIL_CHANGE_KEY_HOURS));
     return 'confirmation-sent';
   }
 
@@ -249,7 +248,8 @@ export class AccountsService {
 
   async #withPassword(actor: AuthUser, currentPassword: string): Promise<UserRow> {
     const user = await this.#users.get(actor.id);
-    if (!(await this.#users.passwords.verify(currentPassword, user.password_hash))) throw ValidationError.field('current_password', WRONG_CURRENT_PASSWORD);
+    if (!(await this.#users.passwords.verify(currentPassword, user.password_hash)))
+      throw ValidationError.field('current_password', t('validation.wrong_password'));
     return user;
   }
 

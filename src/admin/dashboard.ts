@@ -10,7 +10,8 @@ import type { UsersService } from '../users/service.ts';
 import { counted } from '../web/format.ts';
 import { html } from '../web/html.ts';
 import type { WordFiltersService } from '../word-filters/service.ts';
-import { STAFF, assertUser, requirePage } from '../auth/guard.ts';
+import { MODERATORS, assertUser, requirePage } from '../auth/guard.ts';
+import type { AuthUser } from '../auth/service.ts';
 import { sectionsFor, sendAdminPage, type SectionId } from './layout.ts';
 
 export interface DashboardServices {
@@ -31,11 +32,13 @@ type Count = { figure: number; label: string; extra?: string };
 export const dashboardPage: FastifyPluginAsyncTypebox<DashboardServices> = async (app, services) => {
   app.get('/admin', async (_request, reply) => reply.redirect('/admin/', 301));
 
-  app.get('/admin/', { preValidation: requirePage(STAFF) }, async (request, reply) => {
-    const sections = sectionsFor(assertUser(request));
+  // Forum moderators come in too: they find the one section they may use, the moderation queue.
+  app.get('/admin/', { preValidation: requirePage(MODERATORS) }, async (request, reply) => {
+    const viewer = assertUser(request);
+    const sections = sectionsFor(viewer);
     const counts = new Map<SectionId, Count>();
     for (const section of sections) {
-      const count = await countFor(section.id, services);
+      const count = await countFor(section.id, viewer, services);
       if (count !== undefined) counts.set(section.id, count);
     }
     return sendAdminPage(request, reply, {
@@ -56,10 +59,14 @@ export const dashboardPage: FastifyPluginAsyncTypebox<DashboardServices> = async
   });
 };
 
-async function countFor(id: SectionId, { forum, wordFilters, users, outbox, images, emoji, tracker }: DashboardServices): Promise<Count | undefined> {
+async function countFor(
+  id: SectionId,
+  viewer: AuthUser,
+  { forum, wordFilters, users, outbox, images, emoji, tracker }: DashboardServices,
+): Promise<Count | undefined> {
   switch (id) {
     case 'moderation':
-      return { figure: (await forum.listPending(ONE)).total, label: 'waiting' };
+      return { figure: (await forum.listPending(viewer, ONE)).total, label: 'waiting' };
     case 'word-filters': {
       const [all, active] = await Promise.all([wordFilters.list({}, NEWEST, ONE), wordFilters.list({ is_active: true }, NEWEST, ONE)]);
       return { figure: all.total, label: 'rules', extra: `${active.total} active` };

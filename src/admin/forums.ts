@@ -1,13 +1,15 @@
 // /admin/forums/: create, rename, describe, reorder, nest (a subforum in a
 // top-level forum) and delete (only when empty) forums, through ForumService
-// with the API's body schemas.
+// with the API's body schemas; a forum's edit page also names its moderators
+// (docs/moderation.md, "Forum moderators").
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { ForumRow } from '../forum/repository.ts';
 import { FORUM_DESCRIPTION_MAX, FORUM_NAME_MAX, ForumBodies } from '../forum/routes.ts';
+import { MODERATORS_MAX } from '../forum/moderators.ts';
 import type { ForumService } from '../forum/service.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError, type FieldErrors } from '../http/errors.ts';
 import { PageQueryProperties, pageRequest, type PageRequest } from '../http/pagination.ts';
 import { IdParams } from '../http/schemas.ts';
 import { checkForm } from '../http/validation.ts';
@@ -55,19 +57,36 @@ export const forumPages: FastifyPluginAsyncTypebox<{ forum: ForumService }> = as
 
   app.get(`${BASE}:id/`, { preValidation: admin, schema: { params: IdParams } }, async (request, reply) => {
     const row = await forum.getForum(request.params.id);
-    return editPage(request, reply, row, await parentsFor(row.id), formState('forum', row));
+    const moderators = await forum.moderators.of(row.id);
+    return editPage(
+      request,
+      reply,
+      row,
+      await parentsFor(row.id),
+      formState('forum', { ...row, moderators: moderators.map((user) => user.username).join(', ') }),
+    );
   });
 
   app.post(`${BASE}:id/`, { preValidation: admin, schema: { params: IdParams } }, async (request, reply) => {
     const row = await forum.getForum(request.params.id);
-    const values = forumValues(submitted(request.body));
+    const form = submitted(request.body);
+    const values = forumValues(form);
+    // A form without the field (one loaded before it existed) leaves the moderators as they are.
+    const typed = text(form, 'moderators');
+    const shown = { ...values, moderators: typed ?? '' };
     const checked = checkForm(ForumBodies.update, { ...values, description: values['description'] ?? '' });
-    if (!checked.ok) return editPage(request, reply, row, await parentsFor(row.id), formState('forum', values, checked.errors), 422);
+    const moderators = typed === undefined ? undefined : await moderatorsNamed(forum, typed);
+    if (!checked.ok || (moderators !== undefined && !moderators.ok)) {
+      const errors = { ...(checked.ok ? {} : checked.errors), ...(moderators === undefined || moderators.ok ? {} : { moderators: moderators.errors }) };
+      return editPage(request, reply, row, await parentsFor(row.id), formState('forum', shown, errors), 422);
+    }
     try {
+      // The forum first: its rules (where it may sit) refuse more often than a list of members already found.
       const updated = await forum.updateForum(row.id, checked.value);
+      if (moderators !== undefined) await forum.moderators.replace(row.id, moderators.ids);
       return redirectWithNotice(request, reply, BASE, `Forum “${updated.name}” saved.`);
     } catch (error) {
-      return editPage(request, reply, row, await parentsFor(row.id), formState('forum', values, validationErrors(error)), 422);
+      return editPage(request, reply, row, await parentsFor(row.id), formState('forum', shown, onModeratorsField(validationErrors(error))), 422);
     }
   });
 
@@ -111,6 +130,35 @@ export const forumPages: FastifyPluginAsyncTypebox<{ forum: ForumService }> = as
     return redirectWithNotice(request, reply, back, `Forum “${row.name}” deleted.`);
   });
 };
+
+/**
+ * The members named in the Moderators field (user names, comma separated,
+ * any letter case), or what is wrong with it: names no member has, too many.
+ */
+async function moderatorsNamed(forum: ForumService, typed: string): Promise<{ ok: true; ids: number[] } | { ok: false; errors: string[] }> {
+  const names = typed
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
+  const errors: string[] = [];
+  if (names.length > MODERATORS_MAX) errors.push(`A forum has at most ${MODERATORS_MAX} moderators.`);
+  const { found, unknown } = await forum.moderators.named(names);
+  if (unknown.length > 0) {
+    const quoted = unknown.map((name) => `“${name}”`).join(', ');
+    errors.push(unknown.length === 1 ? `No member is named ${quoted}.` : `No members are named ${quoted}.`);
+  }
+  return errors.length > 0 ? { ok: false, errors } : { ok: true, ids: found.map((user) => user.id) };
+}
+
+/** The service's errors about the list of ids (`user_ids`, `user_ids.2`) belong to the Moderators field. */
+function onModeratorsField(errors: FieldErrors): FieldErrors {
+  const moved: FieldErrors = {};
+  for (const [field, messages] of Object.entries(errors)) {
+    const key = field === 'user_ids' || field.startsWith('user_ids.') ? 'moderators' : field;
+    moved[key] = [...(moved[key] ?? []), ...messages];
+  }
+  return moved;
+}
 
 function forumValues(form: SubmittedForm): Record<string, unknown> {
   const order = optionalText(form, 'display_order');
@@ -202,6 +250,15 @@ function forumRow(request: FastifyRequest, reply: FastifyReply, row: ForumRow, b
 </tr>`;
 }
 
+/** The edit page's Moderators field: names, as admins know members (the API takes their ids). */
+function moderatorsField(form: FormState): SafeHtml {
+  return textInput(form, {
+    name: 'moderators',
+    label: 'Moderators',
+    hint: 'User names, separated by commas. They moderate this forum only, not its subforums; administrators and moderators moderate every forum already.',
+  });
+}
+
 function editPage(request: FastifyRequest, reply: FastifyReply, row: ForumRow, parents: readonly ForumRow[], form: FormState, status = 200): FastifyReply {
   return sendAdminPage(request, reply, {
     title: `Edit forum “${row.name}”`,
@@ -213,6 +270,7 @@ ${errorSummary(form)}
 <form method="post" action="${BASE}${row.id}/" class="stacked" novalidate>
   ${csrfInput(request, reply)}
   ${forumFields(form, parents)}
+  ${moderatorsField(form)}
   <div class="actions"><button type="submit">Save forum</button><a href="${BASE}">Cancel</a></div>
 </form>`,
   });

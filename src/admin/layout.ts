@@ -3,12 +3,11 @@
 // admin script. Admin pages are never cached or indexed.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthUser } from '../auth/service.ts';
-import type { Role } from '../db/schema.ts';
 import { html, type SafeHtml } from '../web/html.ts';
 import { sendPage } from '../web/page.ts';
 import { ADMIN_ASSETS } from './assets.ts';
 import { takeFlash } from './flash.ts';
-import { ADMINS, STAFF } from '../auth/guard.ts';
+import { ADMINS, MODERATORS, STAFF, hasRole, type Access } from '../auth/guard.ts';
 
 export type SectionId =
   'moderation' | 'moderation-log' | 'torrents' | 'word-filters' | 'emojis' | 'emoji-categories' | 'emoji-images' | 'users' | 'forums' | 'outbox';
@@ -17,13 +16,14 @@ export interface Section {
   id: SectionId;
   title: string;
   path: string;
-  roles: readonly Role[];
+  roles: Access;
   /** What the dashboard says the section is for. */
   summary: string;
 }
 
 export const SECTIONS: readonly Section[] = [
-  { id: 'moderation', title: 'Moderation queue', path: '/admin/moderation/', roles: STAFF, summary: 'Posts held by a word filter, waiting for approval.' },
+  // Forum moderators too: the queue shows them their forums' posts.
+  { id: 'moderation', title: 'Moderation queue', path: '/admin/moderation/', roles: MODERATORS, summary: 'Posts held by a word filter, waiting for approval.' },
   { id: 'torrents', title: 'Torrents', path: '/admin/torrents/', roles: STAFF, summary: 'Torrent statuses and freeleech.' },
   {
     id: 'word-filters',
@@ -54,7 +54,7 @@ export const SECTIONS: readonly Section[] = [
 ];
 
 export function sectionsFor(user: AuthUser): Section[] {
-  return SECTIONS.filter((section) => section.roles.includes(user.role));
+  return SECTIONS.filter((section) => hasRole(user, section.roles));
 }
 
 export interface AdminPageOptions {

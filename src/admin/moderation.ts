@@ -1,7 +1,9 @@
 // /admin/moderation/: posts a word filter held, oldest first, with their
 // author, topic and the rule that held them. Approving publishes the post
 // (and its topic when it opens one); rejecting deletes it and tells the
-// author by mail — both through ForumService, as the API does.
+// author by mail — both through ForumService, as the API does. Staff see
+// every held post; a forum moderator those of their forums, and only those
+// they may decide on (the service checks each post's forum).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
@@ -19,7 +21,8 @@ import type { WordFiltersService } from '../word-filters/service.ts';
 import { htmxConfirm, isConfirmed, returnField, returnTo, sendConfirmPage } from './confirm.ts';
 import { redirectWithNotice } from './flash.ts';
 import { submitted, withoutBlanks } from '../web/form.ts';
-import { STAFF, assertUser, requirePage } from '../auth/guard.ts';
+import { MODERATORS, assertUser, requirePage } from '../auth/guard.ts';
+import type { AuthUser } from '../auth/service.ts';
 import { isHtmx, liveNotice, sendFragment, sendNoticeOnly } from './htmx.ts';
 import { AuthorLinks } from '../forum/pages/parts.ts';
 import { sendAdminPage } from './layout.ts';
@@ -31,12 +34,12 @@ const PageQuery = Type.Object(PageQueryProperties);
 type PendingPost = PostWithAuthor & { topic_title: string };
 
 export const moderationPages: FastifyPluginAsyncTypebox<{ forum: ForumService; wordFilters: WordFiltersService }> = async (app, { forum, wordFilters }) => {
-  const staff = requirePage(STAFF);
+  const moderators = requirePage(MODERATORS);
 
-  app.get(BASE, { preValidation: staff }, async (request, reply) => {
+  app.get(BASE, { preValidation: moderators }, async (request, reply) => {
     const query = checkForm(PageQuery, withoutBlanks(request.query));
     const page = pageRequest(query.ok ? query.value : {});
-    const { rows, total } = await forum.listPending(page);
+    const { rows, total } = await forum.listPending(assertUser(request), page);
     const rules = await heldBy(wordFilters, rows);
     const back = request.url;
     return sendAdminPage(request, reply, {
@@ -58,15 +61,15 @@ ${pagination(request, { page: page.page, perPage: page.perPage, total }, 'Queue 
     });
   });
 
-  app.post(`${BASE}:id/approve/`, { preValidation: staff, schema: { params: IdParams } }, async (request, reply) => {
+  app.post(`${BASE}:id/approve/`, { preValidation: moderators, schema: { params: IdParams } }, async (request, reply) => {
     const back = returnTo(submitted(request.body), BASE);
     const post = await forum.approvePost(request.params.id, assertUser(request));
     const message = `Post #${post.id} approved and published.`;
-    if (isHtmx(request)) return sendFragment(reply, html`${liveNotice(message)}${await remaining(forum)}`);
+    if (isHtmx(request)) return sendFragment(reply, html`${liveNotice(message)}${await remaining(forum, assertUser(request))}`);
     return redirectWithNotice(request, reply, back, message);
   });
 
-  app.post(`${BASE}:id/reject/`, { preValidation: staff, schema: { params: IdParams } }, async (request, reply) => {
+  app.post(`${BASE}:id/reject/`, { preValidation: moderators, schema: { params: IdParams } }, async (request, reply) => {
     const form = submitted(request.body);
     const back = returnTo(form, BASE);
     const post = await forum.getPost(request.params.id, assertUser(request));
@@ -91,7 +94,7 @@ ${pagination(request, { page: page.page, perPage: page.perPage, total }, 'Queue 
       return redirectWithNotice(request, reply, back, error.message, 'error');
     }
     const message = `Post #${post.id} rejected and deleted; its author was told by mail.`;
-    if (isHtmx(request)) return sendFragment(reply, html`${liveNotice(message)}${await remaining(forum)}`);
+    if (isHtmx(request)) return sendFragment(reply, html`${liveNotice(message)}${await remaining(forum, assertUser(request))}`);
     return redirectWithNotice(request, reply, back, message);
   });
 };
@@ -100,9 +103,9 @@ function queueCount(total: number, text: string, outOfBand = false): SafeHtml {
   return html`<p class="muted" id="queue-count" data-total="${total}"${outOfBand ? html` hx-swap-oob="true"` : ''}>${text}</p>`;
 }
 
-/** After an inline decision: the queue's size now, replacing the line above the table. */
-async function remaining(forum: ForumService): Promise<SafeHtml> {
-  const { total } = await forum.listPending({ page: 1, perPage: 1, offset: 0 });
+/** After an inline decision: the queue's size now (as this moderator sees it), replacing the line above the table. */
+async function remaining(forum: ForumService, moderator: AuthUser): Promise<SafeHtml> {
+  const { total } = await forum.listPending(moderator, { page: 1, perPage: 1, offset: 0 });
   return queueCount(total, total === 0 ? 'No posts waiting.' : `${total} post${total === 1 ? '' : 's'} waiting.`, true);
 }
 

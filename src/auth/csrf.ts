@@ -5,20 +5,22 @@
 //
 // The page registry (urls/semantic-routes.ts) checks the token itself, after
 // it has named the page's canonical address: a refused form is shown again
-// with what was typed (EXPIRED_FORM), and a refused POST to a legacy address
+// with what was typed (expiredForm), and a refused POST to a legacy address
 // still carries its canonical Link header.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isApiRequest } from '../http/error-handler.ts';
 import { ApiError } from '../http/errors.ts';
+import { t } from '../i18n/messages.ts';
 import { newSecret, sameSecret } from './secrets.ts';
 
 export const CSRF_HEADER = 'x-csrf-token';
 export const CSRF_FIELD = '_csrf';
 export const GUEST_CSRF_COOKIE = 'forum_csrf';
 
-/** What a page says above a form it shows again after refusing its token. */
-export const EXPIRED_FORM =
-  'This form had expired (you logged out and in again since the page was loaded, or the browser lost its cookies), so nothing was saved. What you wrote is kept below: check it and send it again.';
+/** What a page says above a form it shows again after refusing its token, in the reader's language. */
+export function expiredForm(): string {
+  return t('form.expired');
+}
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -54,7 +56,7 @@ export function csrfTokenAccepted(request: FastifyRequest): boolean {
 
 /** 403 for a request whose token is missing or wrong. */
 export function csrfMismatch(): ApiError {
-  return new ApiError('FORBIDDEN', 'CSRF token mismatch. Reload the page and try again.');
+  return new ApiError('FORBIDDEN', t('error.csrf'));
 }
 
 /** The token this request already has (a session's, or a guest's cookie), without creating one. */

@@ -12,6 +12,7 @@
 // announcements and answer reports in bursts, and they are few and trusted.
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { ApiError } from '../http/errors.ts';
+import { t, tn } from '../i18n/messages.ts';
 import { STAFF } from './guard.ts';
 import type { LimiterFactory } from './limiters.ts';
 import type { AuthUser } from './service.ts';
@@ -20,19 +21,13 @@ export type FloodKind = 'posts' | 'messages';
 
 const KINDS: readonly FloodKind[] = ['posts', 'messages'];
 
-const WORDING: Record<FloodKind, { rate: string; wait: string }> = {
-  posts: { rate: 'post once every', wait: 'post again' },
-  messages: { rate: 'send one message every', wait: 'send another message' },
-};
-
-/** 429 in the general envelope with Retry-After; pages catch it and show the form again with its text. */
+/** 429 in the general envelope with Retry-After; pages catch it and show the form again with its text (in the reader's language; the API's English). */
 export class FloodError extends ApiError {
   /** Whole seconds until the member may write again (at least 1). */
   readonly retryAfter: number;
 
   constructor(kind: FloodKind, intervalSeconds: number, retryAfter: number) {
-    const wording = WORDING[kind];
-    super('RATE_LIMITED', `You can ${wording.rate} ${seconds(intervalSeconds)}. Please wait ${seconds(retryAfter)} before you ${wording.wait}.`, {
+    super('RATE_LIMITED', t(kind === 'posts' ? 'flood.posts' : 'flood.messages', { interval: seconds(intervalSeconds), wait: seconds(retryAfter) }), {
       details: { retry_after: retryAfter, interval: intervalSeconds },
       headers: { 'retry-after': String(retryAfter) },
     });
@@ -76,6 +71,7 @@ export class FloodControl {
   }
 }
 
+/** Written as the contract writes it (`3600 seconds`, not `3,600`) in every language. */
 function seconds(count: number): string {
-  return count === 1 ? '1 second' : `${count} seconds`;
+  return tn('flood.seconds', count, { seconds: String(count) });
 }

@@ -55,14 +55,25 @@ export function installAuthentication(app: FastifyInstance, auth: AuthService): 
 
 export const STAFF: readonly Role[] = ['admin', 'moderator'];
 export const ADMINS: readonly Role[] = ['admin'];
+/**
+ * Staff, and the members who moderate at least one forum (forum moderators,
+ * docs/moderation.md): who may reach the moderation tools at all. Which
+ * forums a forum moderator may act in is the forum module's check (forum/access.ts).
+ */
+export const MODERATORS = 'staff-and-forum-moderators';
 
-/** The one role check behind every guard: a signed-in user whose role is listed. */
-export function hasRole(user: AuthUser | null, roles: readonly Role[]): user is AuthUser {
-  return user !== null && roles.includes(user.role);
+/** Who a guard lets through: the users of these roles, or MODERATORS. */
+export type Access = readonly Role[] | typeof MODERATORS;
+
+/** The one role check behind every guard: a signed-in user whose role is listed (or, for MODERATORS, who moderates somewhere). */
+export function hasRole(user: AuthUser | null, access: Access): user is AuthUser {
+  if (user === null) return false;
+  if (access === MODERATORS) return STAFF.includes(user.role) || (user.moderatedForums?.length ?? 0) > 0;
+  return access.includes(user.role);
 }
 
 /** Route guard (register as `preValidation`, so it answers before the body is judged): 401 for guests, 403 for users whose role is not listed. */
-export function requireRole(roles: readonly Role[]) {
+export function requireRole(roles: Access) {
   return async function guard(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
     if (!hasRole(assertUser(request), roles)) throw new ApiError('FORBIDDEN', 'This action is unauthorized.');
   };
@@ -86,7 +97,7 @@ export function assertUser(request: FastifyRequest): AuthUser {
  * (an htmx request is redirected as a whole page: a login form swapped into a
  * table row would help nobody); signed-in users without the role get the 403 page.
  */
-export function requirePage(roles: readonly Role[]) {
+export function requirePage(roles: Access) {
   return async function pageGuard(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     if (request.user === null) return sendToLogin(request, reply);
     if (!hasRole(request.user, roles)) throw new ApiError('FORBIDDEN', 'You do not have access to this page.');

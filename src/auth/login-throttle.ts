@@ -2,6 +2,7 @@
 // failures in a minute either key is refused with 429 until the window ends.
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { ApiError } from '../http/errors.ts';
+import { t } from '../i18n/messages.ts';
 import type { LimiterFactory } from './limiters.ts';
 
 export const LOGIN_FAILURES_ALLOWED = 5;
@@ -23,7 +24,7 @@ export class LoginThrottle {
     if (blocked.length === 0) return;
     const waitMs = Math.max(...blocked.map((res) => res!.msBeforeNext));
     const retryAfter = String(Math.max(1, Math.ceil(waitMs / 1000)));
-    throw new ApiError('RATE_LIMITED', 'Too many login attempts. Please try again later.', {
+    throw new ApiError('RATE_LIMITED', t('auth.throttled'), {
       details: { retry_after: Number(retryAfter) },
       headers: { 'retry-after': retryAfter },
     });

@@ -4,12 +4,21 @@ import { ApiError } from '../http/errors.ts';
 import type { UserRow, UsersRepository } from '../users/repository.ts';
 import { usernameKey } from '../users/repository.ts';
 import { banMessage, banOver } from '../users/ban.ts';
-import type { CredentialOwner, CredentialsRepository } from './credentials-repository.ts';
+import { t } from '../i18n/messages.ts';
+import type { CredentialOwner, CredentialsRepository, OwnerWithCounts } from './credentials-repository.ts';
 import type { LoginThrottle } from './login-throttle.ts';
 import type { PasswordHasher } from './passwords.ts';
 import { newSecret, secretHash } from './secrets.ts';
 
-export type AuthUser = CredentialOwner;
+/** Who is calling: the credentials' owner, with the forums they moderate besides their role. */
+export interface AuthUser extends CredentialOwner {
+  /**
+   * The forums this user moderates, each alone (forum_moderators; docs/moderation.md,
+   * "Forum moderators"), read with the credentials; absent or empty: none. Staff
+   * moderate everywhere without it.
+   */
+  moderatedForums?: readonly number[];
+}
 
 export type Credentials = { kind: 'token'; tokenId: number } | { kind: 'session'; idHash: string; csrfToken: string };
 
@@ -37,8 +46,6 @@ export interface StartedSession {
 const DAY_MS = 24 * 60 * 60 * 1000;
 export const SESSION_DAYS = 14;
 const TOKEN_TOUCH_INTERVAL_MS = 60 * 60 * 1000;
-
-const WRONG_CREDENTIALS = 'These credentials do not match our records.';
 
 export class AuthService {
   readonly #users: UsersRepository;
@@ -76,7 +83,7 @@ export class AuthService {
     const valid = user === undefined ? await this.#passwords.verifyAgainstNobody(password) : await this.#passwords.verify(password, user.password_hash);
     if (user === undefined || !valid) {
       await this.#throttle.recordFailure(nameKey, address);
-      throw new ApiError('UNAUTHENTICATED', WRONG_CREDENTIALS);
+      throw new ApiError('UNAUTHENTICATED', t('auth.wrong_credentials'));
     }
     await this.#throttle.recordSuccess(nameKey);
     // An imported (bcrypt, md5) or cheaper hash becomes ours once the password is known.
@@ -88,7 +95,7 @@ export class AuthService {
       // The ban has ended: lifted now, at the member's first login after it.
       user = (await this.#users.update(user.id, { status: 'active', ban_reason: null, banned_until: null, banned_by: null })) ?? user;
     }
-    if (user.status !== 'active') throw new ApiError('FORBIDDEN', 'This account is not activated yet. Follow the link in the activation e-mail.');
+    if (user.status !== 'active') throw new ApiError('FORBIDDEN', t('auth.not_activated'));
     return user;
   }
 
@@ -145,8 +152,13 @@ export class AuthService {
   }
 }
 
-function owner(match: CredentialOwner): AuthUser {
-  return { id: match.id, name: match.name, email: match.email, role: match.role };
+function owner(match: OwnerWithCounts): AuthUser {
+  return { id: match.id, name: match.name, email: match.email, role: match.role, moderatedForums: idsOf(match.moderated_forums) };
+}
+
+/** "3,7" (the database's comma-joined ids) → [3, 7]. */
+function idsOf(joined: string | null): number[] {
+  return joined === null || joined === '' ? [] : joined.split(',').map(Number);
 }
 
 function readingOf(match: { locale: string | null; time_zone: string | null }): Authenticated['reading'] {

@@ -22,6 +22,11 @@ export function caseInsensitiveOrder(dialect: Dialect, value: Expression<string>
   return dialect === 'postgres' ? sql<string>`lower(${value}) collate "C"` : sql<string>`unicode_lower(${value})`;
 }
 
+/** An aggregate of an integer column's values as one text, joined by commas (null over no rows). */
+export function joinedIntegers(dialect: Dialect, column: Expression<number>): RawBuilder<string | null> {
+  return dialect === 'postgres' ? sql<string | null>`string_agg(${column}::text, ',')` : sql<string | null>`group_concat(${column}, ',')`;
+}
+
 /** Case-insensitive "contains" with LIKE wildcards in the term taken literally. */
 export function containsText(dialect: Dialect, column: Expression<string | null>, term: string): RawBuilder<boolean> {
   const pattern = `%${escapeLike(term.toLowerCase())}%`;

@@ -216,6 +216,12 @@ export interface ForumReadsTable {
   marked_at: Timestamp;
 }
 
+/** A member who moderates one forum, and only it (migration 0022, docs/moderation.md "Forum moderators"). */
+export interface ForumModeratorsTable {
+  forum_id: number;
+  user_id: number;
+}
+
 /** "Mark all forums read": every post up to this id is read. */
 export interface ReadMarksTable {
   user_id: number;
@@ -456,6 +462,7 @@ export interface Database {
   topic_reads: TopicReadsTable;
   forum_reads: ForumReadsTable;
   read_marks: ReadMarksTable;
+  forum_moderators: ForumModeratorsTable;
   outbox: OutboxTable;
   account_keys: AccountKeysTable;
   email_changes: EmailChangesTable;

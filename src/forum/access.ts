@@ -1,6 +1,10 @@
 // Who sees and who may change forum content: one definition for every job
 // of the forum module (forums.ts, topics.ts, posts.ts, moderation.ts, watchlist.ts).
-import { hasRole, STAFF } from '../auth/guard.ts';
+// Moderation is per forum (docs/moderation.md, "Forum moderators"): staff
+// moderate everywhere, a forum moderator in the forums assigned to them. The
+// forum asked about is always the one the topic or post is in, as read from
+// the database, never one a client names.
+import { hasRole, MODERATORS, STAFF } from '../auth/guard.ts';
 import type { AuthUser } from '../auth/service.ts';
 import type { ContentStatus } from '../db/schema.ts';
 import { ApiError } from '../http/errors.ts';
@@ -12,23 +16,54 @@ export interface Listed<T> {
   total: number;
 }
 
-/** Moderators and admins: the roles that see and change every post (the guards' one role check). */
+/** Moderators and admins: the roles that see and change every post in every forum (the guards' one role check). */
 export function isStaff(user: AuthUser | null): boolean {
   return hasRole(user, STAFF);
 }
 
-/** What a viewer's reads filter on: published rows, their own pending ones, or all for moderators. */
-export function visibility(viewer: AuthUser | null): Visibility {
-  return { viewerId: viewer?.id ?? null, seesAllPending: isStaff(viewer) };
+/**
+ * Moderates this forum: staff everywhere; a forum moderator in each forum
+ * assigned to them, and only there (not in its subforums: each forum has its
+ * own moderators, as each had its own permissions in TorrentPier).
+ */
+export function moderates(user: AuthUser | null, forumId: number): boolean {
+  return isStaff(user) || (user !== null && (user.moderatedForums?.includes(forumId) ?? false));
 }
 
-/** Pending topics and posts are their author's and the moderators' only; hidden ones the moderators' only. */
-export function canSee(row: { status: ContentStatus; author_id: number | null; hidden_at: string | null }, viewer: AuthUser | null): boolean {
-  if (isStaff(viewer)) return true;
+/**
+ * What a viewer's reads filter on: published rows, their own pending ones, or
+ * all for those who moderate there. `forumId` is the one forum the read is in
+ * (a forum's topics, a topic's posts); null for reads across forums (search,
+ * unread counts, the watchlist), where only staff see everything.
+ */
+export function visibility(viewer: AuthUser | null, forumId: number | null): Visibility {
+  return { viewerId: viewer?.id ?? null, seesAllPending: forumId === null ? isStaff(viewer) : moderates(viewer, forumId) };
+}
+
+/**
+ * Pending topics and posts are their author's and the forum's moderators' only;
+ * hidden ones the moderators' only. `forumId`: the forum the row is in.
+ */
+export function canSee(row: { status: ContentStatus; author_id: number | null; hidden_at: string | null }, viewer: AuthUser | null, forumId: number): boolean {
+  if (moderates(viewer, forumId)) return true;
   if (row.hidden_at !== null) return false;
   return row.status === 'published' || (viewer !== null && row.author_id === viewer.id);
 }
 
-export function assertMayEdit(authorId: number | null, editor: AuthUser): void {
-  if (!isStaff(editor) && authorId !== editor.id) throw new ApiError('FORBIDDEN', 'Only the author or a moderator can change this.');
+/** The author, or a moderator of the forum the text is in. */
+export function assertMayEdit(authorId: number | null, editor: AuthUser, forumId: number): void {
+  if (!moderates(editor, forumId) && authorId !== editor.id) throw new ApiError('FORBIDDEN', 'Only the author or a moderator can change this.');
+}
+
+/**
+ * 403 unless the user moderates somewhere: a member is refused before
+ * anything is looked up, as the API's guard (MODERATORS) refuses them.
+ */
+export function assertModerator(user: AuthUser, message: string): void {
+  if (!hasRole(user, MODERATORS)) throw new ApiError('FORBIDDEN', message);
+}
+
+/** 403 unless the user moderates this forum (the forum of the topic or post acted on). */
+export function assertModerates(user: AuthUser, forumId: number, message: string): void {
+  if (!moderates(user, forumId)) throw new ApiError('FORBIDDEN', message);
 }

@@ -10,11 +10,13 @@
 import type { AuthUser } from '../auth/service.ts';
 import { type Clock, isoNow } from '../clock.ts';
 import { ApiError, ValidationError } from '../http/errors.ts';
-import { isStaff } from './access.ts';
+import { assertModerates, assertModerator } from './access.ts';
 import type { ModerationLog } from './moderation-log.ts';
 import type { Posts } from './posts.ts';
 import type { ForumRepository, PostWithAuthor, TopicWithAuthor } from './repository.ts';
 import type { Topics } from './topics.ts';
+
+const REFUSAL = 'Only moderators can hide and restore.';
 
 export class Hiding {
   readonly #repository: ForumRepository;
@@ -32,8 +34,9 @@ export class Hiding {
   }
 
   async post(id: number, moderator: AuthUser, hide: boolean): Promise<PostWithAuthor> {
-    assertModerator(moderator);
-    const post = await this.#posts.get(id, moderator);
+    assertModerator(moderator, REFUSAL);
+    const { post, topic } = await this.#posts.withTopic(id, moderator);
+    assertModerates(moderator, topic.forum_id, REFUSAL);
     if ((post.hidden_at !== null) === hide) return post;
     await this.#setHidden(post, moderator, hide, { instead: 'hide the topic instead', logged: true });
     return this.#posts.get(id, moderator);
@@ -75,8 +78,9 @@ export class Hiding {
   }
 
   async topic(id: number, moderator: AuthUser, hide: boolean): Promise<TopicWithAuthor> {
-    assertModerator(moderator);
+    assertModerator(moderator, REFUSAL);
     const topic = await this.#topics.get(id, moderator);
+    assertModerates(moderator, topic.forum_id, REFUSAL);
     if ((topic.hidden_at !== null) === hide) return topic;
     await this.#repository.transaction(async (trx) => {
       const at = isoNow(this.#clock);
@@ -91,8 +95,4 @@ export class Hiding {
     });
     return this.#topics.get(id, moderator);
   }
-}
-
-function assertModerator(user: AuthUser): void {
-  if (!isStaff(user)) throw new ApiError('FORBIDDEN', 'Only moderators can hide and restore.');
 }

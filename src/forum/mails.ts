@@ -1,7 +1,10 @@
 // The mails about forum content: what they say, in one place. A mail shows
 // what the page shows: titles and text with the replacement rules applied,
-// and links to the canonical address (the slug of the displayed title).
+// and links to the canonical address (the slug of the displayed title). The
+// texts are the current reader's language: the sender runs them as their
+// recipient (i18n asReader, memberReader).
 import type { MailMessage } from '../mail/mailer.ts';
+import { t } from '../i18n/messages.ts';
 
 export interface ShownTopic {
   /** The title as pages show it (replacement rules applied). */
@@ -12,8 +15,8 @@ export interface ShownTopic {
 export function newReplyMail(to: string, topic: ShownTopic, replyLink: string, watchlistLink: string): MailMessage {
   return {
     to,
-    subject: `New reply in "${topic.title}"`,
-    text: `There is a new reply in a topic you watch: "${topic.title}".\n\n${replyLink}\n\nYou get this mail because you watch the topic. To stop, open your watchlist: ${watchlistLink}\n`,
+    subject: t('mail.reply.subject', { title: topic.title }),
+    text: t('mail.reply.text', { title: topic.title, link: replyLink, watchlist: watchlistLink }),
   };
 }
 
@@ -21,7 +24,7 @@ export function newReplyMail(to: string, topic: ShownTopic, replyLink: string, w
 export function notApprovedMail(to: string, authorName: string, topic: ShownTopic, opening: boolean, body: string): MailMessage {
   return {
     to,
-    subject: opening ? `Your topic "${topic.title}" was not approved` : `Your reply in "${topic.title}" was not approved`,
-    text: `Hello ${authorName},\n\na moderator did not approve what you wrote${opening ? '' : ` in "${topic.title}"`}:\n\n${body}\n\nPlease check the forum rules before posting again.\n`,
+    subject: t(opening ? 'mail.rejected.topic_subject' : 'mail.rejected.reply_subject', { title: topic.title }),
+    text: t(opening ? 'mail.rejected.topic_text' : 'mail.rejected.reply_text', { name: authorName, title: topic.title, body }),
   };
 }

@@ -8,6 +8,7 @@
 import type { AuthUser } from '../auth/service.ts';
 import { type Clock, isoNow } from '../clock.ts';
 import { ApiError, FieldErrorBag } from '../http/errors.ts';
+import { t } from '../i18n/messages.ts';
 import type { UserRow } from '../users/repository.ts';
 import type { UsersService } from '../users/service.ts';
 import { isStaff } from './access.ts';
@@ -36,8 +37,7 @@ export class MemberBans {
     const member = await this.#bannable(moderator, userId);
     const errors = new FieldErrorBag();
     const until = input.until === null ? null : `${input.until}T00:00:00.000Z`;
-    if (until !== null && (Number.isNaN(Date.parse(until)) || until <= isoNow(this.#clock)))
-      errors.add('until', 'The end of the ban must be a day after today.');
+    if (until !== null && (Number.isNaN(Date.parse(until)) || until <= isoNow(this.#clock))) errors.add('until', t('validation.ban_end'));
     errors.throwIfAny();
     const reason = input.reason.trim();
     await this.#users.update(member.id, { status: 'banned' }, moderator, async (trx) => {
@@ -72,9 +72,9 @@ export class MemberBans {
   }
 
   async #bannable(moderator: AuthUser, userId: number): Promise<UserRow> {
-    if (!isStaff(moderator)) throw new ApiError('FORBIDDEN', 'Only moderators can ban members.');
+    if (!isStaff(moderator)) throw new ApiError('FORBIDDEN', t('ban.moderators_only'));
     const member = await this.#users.get(userId);
-    if (!this.mayBan(moderator, member)) throw new ApiError('FORBIDDEN', 'You cannot ban this member.');
+    if (!this.mayBan(moderator, member)) throw new ApiError('FORBIDDEN', t('ban.not_this_member'));
     return member;
   }
 }

@@ -1,15 +1,17 @@
 // The moderation queue: posts (and the topics they open) held by a word
-// filter, and the moderators' approve and reject.
+// filter, and the moderators' approve and reject. Staff see and decide every
+// held post; a forum moderator those of the forums they moderate.
 import type { AuthUser } from '../auth/service.ts';
 import { type Clock, isoNow } from '../clock.ts';
 import { ModelNotFoundError, ValidationError } from '../http/errors.ts';
 import type { PageRequest } from '../http/pagination.ts';
 import type { Mailer } from '../mail/mailer.ts';
+import { assertModerates, assertModerator, isStaff } from './access.ts';
 import { notApprovedMail } from './mails.ts';
 import type { ModerationLog } from './moderation-log.ts';
 import type { Posts } from './posts.ts';
 import type { Publishing } from './publishing.ts';
-import type { ForumRepository, PostWithAuthor } from './repository.ts';
+import type { ForumRepository, PostWithAuthor, TopicWithAuthor } from './repository.ts';
 import type { TextScreen } from '../word-filters/text-screen.ts';
 import type { Topics } from './topics.ts';
 import type { TopicNaming, Watchlist } from './watchlist.ts';
@@ -27,6 +29,8 @@ export interface ModerationDeps {
   clock: Clock;
 }
 
+const REFUSAL = 'Only moderators can approve or reject posts.';
+
 export class ModerationQueue {
   readonly #deps: ModerationDeps;
 
@@ -34,14 +38,15 @@ export class ModerationQueue {
     this.#deps = deps;
   }
 
-  list(page: PageRequest) {
-    return this.#deps.repository.listPending(page.offset, page.perPage);
+  /** Held posts, oldest first: all of them for staff, a forum moderator's forums' for them, none for anyone else. */
+  list(moderator: AuthUser, page: PageRequest) {
+    return this.#deps.repository.listPending(page.offset, page.perPage, isStaff(moderator) ? null : (moderator.moderatedForums ?? []));
   }
 
   /** A moderator publishes a held post (and its topic, when it is the opening post). */
   async approve(id: number, moderator: AuthUser): Promise<PostWithAuthor> {
     const { repository, publishing, posts, topics } = this.#deps;
-    const post = await posts.get(id, moderator);
+    const { post } = await this.#held(id, moderator);
     if (post.status === 'published') return post;
     await repository.transaction(async (trx) => {
       const topic = await repository.findTopic(post.topic_id, trx);
@@ -71,11 +76,10 @@ export class ModerationQueue {
 
   /** A moderator rejects a held post: it is deleted and its author told by mail. */
   async reject(id: number, moderator: AuthUser): Promise<void> {
-    const { repository, posts, topics } = this.#deps;
-    const post = await posts.get(id, moderator);
+    const { repository, topics } = this.#deps;
+    const { post, topic } = await this.#held(id, moderator);
     if (post.status !== 'pending') throw ValidationError.field('post', 'Only posts waiting for moderation can be rejected.');
     const opening = (await repository.firstPostId(post.topic_id)) === id;
-    const topic = await topics.get(post.topic_id, moderator);
     await repository.transaction(async (trx) => {
       if (opening) await repository.deleteTopic(post.topic_id, trx);
       else await repository.deletePost(id, trx);
@@ -90,5 +94,13 @@ export class ModerationQueue {
       const [heading, body] = await Promise.all([this.#deps.naming.heading(topic), this.#deps.screen.check(post.body, 'posts')]);
       await this.#deps.mailer.send(notApprovedMail(post.author_email, post.author_name ?? '', heading, opening, body.text));
     }
+  }
+
+  /** The post with its topic, when this user moderates the forum the topic is in. */
+  async #held(id: number, moderator: AuthUser): Promise<{ post: PostWithAuthor; topic: TopicWithAuthor }> {
+    assertModerator(moderator, REFUSAL);
+    const found = await this.#deps.posts.withTopic(id, moderator);
+    assertModerates(moderator, found.topic.forum_id, REFUSAL);
+    return found;
   }
 }

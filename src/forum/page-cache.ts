@@ -7,10 +7,15 @@
 //
 // Who may share a fragment: a fragment holds only what every viewer of its
 // kind sees alike. Guests see the published posts and topics; moderators and
-// admins see everything (pending ones too) and the list carries no controls;
-// a member also sees their own pending posts and topics, so a member's
-// fragments are kept under their own id. The key says which (`viewerKind`),
-// with the reader's language and time zone, which its dates and words follow.
+// admins see everything (pending ones too); a member also sees their own
+// pending posts and topics. A post list holds "Delete" under the viewer's own
+// replies, so every signed-in viewer's fragments are kept under their own id
+// (staff are few: `s<id>`; members `u<id>`). A forum moderator sees their forum
+// as staff do, but stays one member: their fragments of that forum are kept
+// under their own id with its own mark (`m` rather than `u`), so a fragment
+// filled before they began or stopped moderating it is never shown to them.
+// The key says which (`viewerKind`), with the reader's language and time
+// zone, which its dates and words follow.
 //
 // Freshness: any committed write to the forums, topics, posts or users tables
 // (posts, moderation, renames, signatures, deleted users, view-count batches)
@@ -24,7 +29,7 @@ import type { AuthUser } from '../auth/service.ts';
 import type { ChangeFeed } from '../db/change-feed.ts';
 import type { WriteWatch } from '../db/write-watch.ts';
 import { raw, type SafeHtml } from '../web/html.ts';
-import { isStaff } from './service.ts';
+import { isStaff, moderates } from './service.ts';
 import { currentReader } from '../i18n/context.ts';
 
 /** The change-feed topic that empties every instance's page cache. */
@@ -50,10 +55,13 @@ export interface Fragment<T = unknown> {
 /** A marker no escaped HTML contains, cut out of a fill to leave a hole. */
 const HOLE = `\u0000${randomUUID()}\u0000`;
 
-/** Who sees a list the same way: guests, staff, or one member, each in one language and time zone (its dates and words). */
-export function viewerKind(viewer: AuthUser | null): string {
+/**
+ * Who sees a list of forum `forumId` the same way: guests, staff, one member, or
+ * one member who moderates that forum; each in one language and time zone (its dates and words).
+ */
+export function viewerKind(viewer: AuthUser | null, forumId: number): string {
   const { locale, timeZone } = currentReader();
-  const who = viewer === null ? 'g' : isStaff(viewer) ? 's' : `u${viewer.id}`;
+  const who = viewer === null ? 'g' : isStaff(viewer) ? `s${viewer.id}` : moderates(viewer, forumId) ? `m${viewer.id}` : `u${viewer.id}`;
   return `${who} ${locale} ${timeZone}`;
 }
 

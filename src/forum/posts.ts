@@ -5,7 +5,8 @@ import type { AuthUser } from '../auth/service.ts';
 import type { ContentStatus } from '../db/schema.ts';
 import { ApiError, FieldErrorBag, ModelNotFoundError, ValidationError } from '../http/errors.ts';
 import type { PageRequest } from '../http/pagination.ts';
-import { assertMayEdit, canSee, isStaff, visibility, type Listed } from './access.ts';
+import { t } from '../i18n/messages.ts';
+import { assertMayEdit, assertModerates, assertModerator, canSee, moderates, visibility, type Listed } from './access.ts';
 import type { ModerationLog } from './moderation-log.ts';
 import type { Publishing } from './publishing.ts';
 import type { ForumRepository, PostOnPage, PostRevision, PostWithAuthor, TopicWithAuthor } from './repository.ts';
@@ -45,8 +46,8 @@ export class Posts {
   }
 
   async list(topicId: number, viewer: AuthUser | null, page: PageRequest): Promise<Listed<PostWithAuthor>> {
-    await this.#topics.get(topicId, viewer);
-    return this.#repository.listPosts(topicId, visibility(viewer), page.offset, page.perPage);
+    const topic = await this.#topics.get(topicId, viewer);
+    return this.#repository.listPosts(topic.id, visibility(viewer, topic.forum_id), page.offset, page.perPage);
   }
 
   /**
@@ -56,7 +57,7 @@ export class Posts {
    * no COUNT query for them.
    */
   async of(topic: TopicWithAuthor, viewer: AuthUser | null, page: PageRequest): Promise<Listed<PostOnPage>> {
-    const seen = visibility(viewer);
+    const seen = visibility(viewer, topic.forum_id);
     const guestView = viewer === null && topic.status === 'published';
     const [rows, total] = await Promise.all([
       this.#repository.pagePostRows(topic.id, seen, page.offset, page.perPage),
@@ -68,25 +69,32 @@ export class Posts {
   /** The page (of `perPage` posts) of the topic that holds the post; null when this viewer sees no such post in it. */
   async pageOf(topic: TopicWithAuthor, postId: number, viewer: AuthUser | null, perPage: number): Promise<number | null> {
     const post = await this.#repository.findPost(postId);
-    if (post === undefined || post.topic_id !== topic.id || !canSee(post, viewer)) return null;
-    const before = await this.#repository.postsBefore(topic.id, postId, visibility(viewer));
+    if (post === undefined || post.topic_id !== topic.id || !canSee(post, viewer, topic.forum_id)) return null;
+    const before = await this.#repository.postsBefore(topic.id, postId, visibility(viewer, topic.forum_id));
     return Math.floor(before / perPage) + 1;
   }
 
   async get(id: number, viewer: AuthUser | null): Promise<PostWithAuthor> {
+    return (await this.withTopic(id, viewer)).post;
+  }
+
+  /**
+   * The post with its topic, whose forum says who moderates it, when this
+   * viewer may see both: a post of a topic they may not see (pending, hidden)
+   * is not theirs to see either.
+   */
+  async withTopic(id: number, viewer: AuthUser | null): Promise<{ post: PostWithAuthor; topic: TopicWithAuthor }> {
     const post = await this.#repository.findPost(id);
-    if (post === undefined || !canSee(post, viewer)) throw new ModelNotFoundError('Post', id);
-    // A post of a topic this viewer may not see (pending, hidden) is not theirs to see either.
-    if (!isStaff(viewer)) {
-      const topic = await this.#repository.findTopic(post.topic_id);
-      if (topic === undefined || !canSee(topic, viewer)) throw new ModelNotFoundError('Post', id);
+    const topic = post === undefined ? undefined : await this.#repository.findTopic(post.topic_id);
+    if (post === undefined || topic === undefined || !canSee(topic, viewer, topic.forum_id) || !canSee(post, viewer, topic.forum_id)) {
+      throw new ModelNotFoundError('Post', id);
     }
-    return post;
+    return { post, topic };
   }
 
   async reply(topicId: number, author: AuthUser, body: string): Promise<PostWithAuthor> {
     const topic = await this.#topics.get(topicId, author);
-    if (topic.locked && !isStaff(author)) throw new ApiError('FORBIDDEN', LOCKED_MESSAGE);
+    if (topic.locked && !moderates(author, topic.forum_id)) throw new ApiError('FORBIDDEN', LOCKED_MESSAGE);
     const errors = new FieldErrorBag();
     const screened = await this.#publishing.screenField(errors, 'body', body, 'posts');
     errors.throwIfAny();
@@ -111,8 +119,8 @@ export class Posts {
   }
 
   async edit(id: number, editor: AuthUser, body: string): Promise<PostWithAuthor> {
-    const post = await this.get(id, editor);
-    assertMayEdit(post.author_id, editor);
+    const { post, topic } = await this.withTopic(id, editor);
+    assertMayEdit(post.author_id, editor, topic.forum_id);
     const errors = new FieldErrorBag();
     const screened = await this.#publishing.screenField(errors, 'body', body, 'posts');
     errors.throwIfAny();
@@ -129,18 +137,20 @@ export class Posts {
     return this.get(id, editor);
   }
 
-  /** The texts the post's edits replaced, newest first: moderators only. */
+  /** The texts the post's edits replaced, newest first: its forum's moderators only. */
   async revisions(id: number, viewer: AuthUser): Promise<PostRevision[]> {
-    if (!isStaff(viewer)) throw new ApiError('FORBIDDEN', 'Only moderators can read earlier versions.');
-    await this.get(id, viewer);
+    const refusal = 'Only moderators can read earlier versions.';
+    assertModerator(viewer, refusal);
+    const { topic } = await this.withTopic(id, viewer);
+    assertModerates(viewer, topic.forum_id, refusal);
     return this.#repository.postRevisions(id);
   }
 
   async delete(id: number, viewer: AuthUser): Promise<void> {
-    const post = await this.get(id, viewer);
-    assertMayEdit(post.author_id, viewer);
+    const { post, topic: shown } = await this.withTopic(id, viewer);
+    assertMayEdit(post.author_id, viewer, shown.forum_id);
     if ((await this.#repository.firstPostId(post.topic_id)) === id) {
-      throw ValidationError.field('post', 'The first post opens the topic; delete the topic instead.');
+      throw ValidationError.field('post', t('validation.first_post'));
     }
     await this.#repository.transaction(async (trx) => {
       const topic = await this.#repository.findTopic(post.topic_id, trx);

@@ -4,11 +4,14 @@
 // recipient (they answer through the sender's profile page the same way).
 // The text passes the `private_messages` word filters: block → an error on
 // the field, moderate → not sent (a mail cannot wait for a moderator),
-// replace → the replaced text is what is sent.
+// replace → the replaced text is what is sent. The mail is written in the
+// recipient's language (their setting, else the sender's: i18n memberReader).
 import { Type } from 'typebox';
 import type { FloodControl } from '../auth/flood-control.ts';
 import type { AuthUser } from '../auth/service.ts';
 import { FieldErrorBag } from '../http/errors.ts';
+import { asReader, memberReader } from '../i18n/context.ts';
+import { t } from '../i18n/messages.ts';
 import { RequiredText } from '../http/schemas.ts';
 import type { MailBudget } from '../mail/budget.ts';
 import type { Mailer } from '../mail/mailer.ts';
@@ -32,6 +35,9 @@ export interface Recipient {
   id: number;
   username: string;
   email: string;
+  /** Their language and time zone settings, for the mail's language. */
+  locale: string | null;
+  time_zone: string | null;
 }
 
 export type ProfileMailResult = { sent: true } | { sent: false; reason: 'needs-review' | 'too-many' };
@@ -67,11 +73,14 @@ export class ProfileMailService {
     return this.#flood.guard(sender, 'messages', async () => {
       if (!(await this.#budget.take(`member:${sender.id}`))) return { sent: false, reason: 'too-many' } as const;
       const author = { id: sender.id, name: sender.name };
-      await this.#mailer.send({
-        to: recipient.email,
-        subject: `Message from ${sender.name}: ${subject.text}`,
-        text: `${sender.name} (${this.#mailer.link(profilePath(author))}) sent you this message through the forum:\n\n${message.text}\n\n--\nTo answer, write back through their profile: ${this.#mailer.link(profileEmailPath(author))}\nYour e-mail address was not shown to ${sender.name}.\n`,
-      });
+      const values = { sender: sender.name, profile: this.#mailer.link(profilePath(author)), answer: this.#mailer.link(profileEmailPath(author)) };
+      await this.#mailer.send(
+        asReader(memberReader(recipient), () => ({
+          to: recipient.email,
+          subject: t('mail.profile.subject', { sender: sender.name, subject: subject.text }),
+          text: t('mail.profile.text', { ...values, message: message.text }),
+        })),
+      );
       return { sent: true } as const;
     });
   }

@@ -34,6 +34,19 @@ export type TopicInFeed = Pick<TopicRow, 'id' | 'forum_id' | 'title' | 'author_i
 /** A post as a topic's feed lists it. */
 export type PostInFeed = Pick<PostRow, 'id' | 'author_id' | 'body' | 'created_at' | 'updated_at'> & Author;
 
+/** A member who moderates a forum, as the forum's page names them. */
+export interface ForumModerator {
+  id: number;
+  username: string;
+}
+
+/** A member to mail about a watched topic's new reply, in their language. */
+export interface Watcher {
+  email: string;
+  locale: string | null;
+  time_zone: string | null;
+}
+
 /** A member's unread posts in one topic: how many, and the first of them. */
 export interface TopicUnread {
   topic_id: number;
@@ -133,6 +146,52 @@ export class ForumRepository {
       .updateTable('forums')
       .set((eb) => ({ topics_count: eb('topics_count', '+', topics), posts_count: eb('posts_count', '+', posts) }))
       .where('id', '=', id)
+      .execute();
+  }
+
+  // Forum moderators (docs/moderation.md, "Forum moderators")
+
+  /** The moderators of each of these forums, by name (forums without any are absent). */
+  async moderatorsOf(forumIds: readonly number[]): Promise<Map<number, ForumModerator[]>> {
+    if (forumIds.length === 0) return new Map();
+    const rows = await this.#db
+      .selectFrom('forum_moderators')
+      .innerJoin('users', 'users.id', 'forum_moderators.user_id')
+      .select(['forum_moderators.forum_id', 'users.id', 'users.username'])
+      .where('forum_moderators.forum_id', 'in', forumIds)
+      .orderBy('users.username_key')
+      .orderBy('users.id')
+      .execute();
+    const byForum = new Map<number, ForumModerator[]>();
+    for (const { forum_id, ...moderator } of rows) {
+      const list = byForum.get(forum_id) ?? [];
+      list.push(moderator);
+      byForum.set(forum_id, list);
+    }
+    return byForum;
+  }
+
+  /** The users with these ids, by id (for checking a list of moderators before it is written). */
+  async usersById(ids: readonly number[], db: Db = this.#db): Promise<Map<number, ForumModerator>> {
+    if (ids.length === 0) return new Map();
+    const rows = await db.selectFrom('users').select(['id', 'username']).where('id', 'in', ids).execute();
+    return new Map(rows.map((row) => [row.id, row]));
+  }
+
+  /** The users with these names, by name key (users/repository.ts `usernameKey`: any letter case). */
+  async usersByNameKey(keys: readonly string[]): Promise<Map<string, ForumModerator>> {
+    if (keys.length === 0) return new Map();
+    const rows = await this.#db.selectFrom('users').select(['id', 'username', 'username_key']).where('username_key', 'in', keys).execute();
+    return new Map(rows.map(({ username_key, ...user }) => [username_key, user]));
+  }
+
+  /** The forum's moderators become exactly these users. */
+  async replaceModerators(forumId: number, userIds: readonly number[], db: Db): Promise<void> {
+    await db.deleteFrom('forum_moderators').where('forum_id', '=', forumId).execute();
+    if (userIds.length === 0) return;
+    await db
+      .insertInto('forum_moderators')
+      .values(userIds.map((userId) => ({ forum_id: forumId, user_id: userId })))
       .execute();
   }
 
@@ -363,9 +422,17 @@ export class ForumRepository {
     return row?.id;
   }
 
-  /** Posts waiting for a moderator, oldest first, with their topic. */
-  async listPending(offset: number, limit: number): Promise<{ rows: Array<PostWithAuthor & { topic_title: string }>; total: number }> {
-    const base = this.#db.selectFrom('posts').where('posts.status', '=', 'pending');
+  /** Posts waiting for a moderator, oldest first, with their topic; in these forums only, unless `forumIds` is null. */
+  async listPending(
+    offset: number,
+    limit: number,
+    forumIds: readonly number[] | null,
+  ): Promise<{ rows: Array<PostWithAuthor & { topic_title: string }>; total: number }> {
+    if (forumIds !== null && forumIds.length === 0) return { rows: [], total: 0 };
+    let base = this.#db.selectFrom('posts').where('posts.status', '=', 'pending');
+    if (forumIds !== null) {
+      base = base.where('posts.topic_id', 'in', (eb) => eb.selectFrom('topics').select('topics.id').where('topics.forum_id', 'in', forumIds));
+    }
     const [rows, total] = await Promise.all([
       postsWithAuthor(base)
         .innerJoin('topics', 'topics.id', 'posts.topic_id')
@@ -595,16 +662,16 @@ export class ForumRepository {
   }
 
   /** E-mail addresses of the users watching a topic, except `exceptUserId`. */
-  async watcherAddresses(topicId: number, exceptUserId: number): Promise<string[]> {
-    const rows = await this.#db
+  /** The active members watching the topic but one: where to mail them, and in what language (their settings). */
+  watchers(topicId: number, exceptUserId: number): Promise<Watcher[]> {
+    return this.#db
       .selectFrom('watchlist')
       .innerJoin('users', 'users.id', 'watchlist.user_id')
-      .select('users.email')
+      .select(['users.email', 'users.locale', 'users.time_zone'])
       .where('watchlist.topic_id', '=', topicId)
       .where('users.id', '!=', exceptUserId)
       .where('users.status', '=', 'active')
       .execute();
-    return rows.map((row) => row.email);
   }
 }
 

@@ -6,7 +6,7 @@ import { Nullable } from '../http/schemas.ts';
 import { SecondsTimestamp, isoSeconds } from '../http/timestamps.ts';
 import { forumPath, profilePath, topicPath } from '../urls/paths.ts';
 import { MODERATION_ACTIONS, type LogEntry } from './moderation-log.ts';
-import type { ForumRow, PostRevision, PostWithAuthor, TopicUnread, TopicWithAuthor } from './repository.ts';
+import type { ForumModerator, ForumRow, PostRevision, PostWithAuthor, TopicUnread, TopicWithAuthor } from './repository.ts';
 
 const Status = Type.Union([Type.Literal('published'), Type.Literal('pending')]);
 
@@ -69,6 +69,15 @@ export function logEntryResource(entry: LogEntry): Static<typeof LogEntryResourc
     subject: entry.subject,
     created_at: isoSeconds(entry.created_at),
   };
+}
+
+export const ModeratorResource = Type.Object({
+  id: Type.Integer(),
+  username: Type.String(),
+});
+
+export function moderatorResource(moderator: ForumModerator): Static<typeof ModeratorResource> {
+  return { id: moderator.id, username: moderator.username };
 }
 
 export const RevisionResource = Type.Object({

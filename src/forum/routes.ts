@@ -1,20 +1,24 @@
 // JSON API for forums, topics and posts. Reads are public (pending content
-// only for its author and moderators); any active user writes; forums are
-// managed by admins; moderators approve held posts.
+// only for its author and moderators); any active user writes; forums and
+// their moderators are managed by admins; moderators approve held posts.
+// The moderators' routes let staff and forum moderators through
+// (MODERATORS); the services check the forum of the topic or post itself.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { assertUser, requireRole, requireUser, STAFF, ADMINS } from '../auth/guard.ts';
+import { assertUser, requireRole, requireUser, ADMINS, MODERATORS } from '../auth/guard.ts';
 import { CollectionOf, PageQueryProperties, PaginatedOf, collection, pageRequest, paginated } from '../http/pagination.ts';
 import { DataOf, IdParams, Int32, Nullable, Reference, VisibleText, errorResponses } from '../http/schemas.ts';
 import type { ForumPresenter } from './presenter.ts';
 import { USERNAME_MAX } from '../users/fields.ts';
 import type { AuthUser } from '../auth/service.ts';
 import { MODERATION_ACTIONS } from './moderation-log.ts';
+import { MODERATORS_MAX } from './moderators.ts';
 import type { TopicWithAuthor } from './repository.ts';
 import {
   ForumListItem,
   ForumResource,
   LogEntryResource,
+  ModeratorResource,
   PostResource,
   RevisionResource,
   TopicListItem,
@@ -22,6 +26,7 @@ import {
   forumListItem,
   forumResource,
   logEntryResource,
+  moderatorResource,
   revisionResource,
   topicListItem,
 } from './resource.ts';
@@ -57,6 +62,13 @@ export const ForumBodies = {
   rename: Type.Object({ title: TopicTitle }),
   post: Type.Object({ body: PostBody }),
   move: Type.Object({ forum_id: Reference('The forum to move the topic to (must exist)') }),
+  moderators: Type.Object({
+    user_ids: Type.Array(Reference('A member who moderates this forum (must exist)'), {
+      maxItems: MODERATORS_MAX,
+      uniqueItems: true,
+      description: `The forum's moderators, replacing the ones it had (an empty list: none); at most ${MODERATORS_MAX}, each once`,
+    }),
+  }),
 };
 
 const PageQuery = Type.Object(PageQueryProperties);
@@ -159,6 +171,35 @@ export const forumRoutes: FastifyPluginAsyncTypebox<{ forum: ForumService; prese
       await forum.deleteForum(request.params.id);
       return reply.code(204).send(null);
     },
+  );
+
+  app.get(
+    '/forums/:id/moderators',
+    {
+      schema: {
+        tags: ['forums'],
+        summary: "A forum's moderators, by name (staff moderate every forum and are not listed)",
+        params: IdParams,
+        response: { 200: DataOf(Type.Array(ModeratorResource)), ...errorResponses(404) },
+      },
+    },
+    async (request) => ({ data: (await forum.moderators.of(request.params.id)).map(moderatorResource) }),
+  );
+
+  app.put(
+    '/forums/:id/moderators',
+    {
+      preValidation: requireRole(ADMINS),
+      schema: {
+        tags: ['forums'],
+        summary: "Set a forum's moderators: the list replaces the one it had, at once",
+        security,
+        params: IdParams,
+        body: ForumBodies.moderators,
+        response: { 200: DataOf(Type.Array(ModeratorResource)), ...errorResponses(401, 403, 404, 422) },
+      },
+    },
+    async (request) => ({ data: (await forum.moderators.replace(request.params.id, request.body.user_ids)).map(moderatorResource) }),
   );
 
   app.get(
@@ -296,7 +337,7 @@ export const forumRoutes: FastifyPluginAsyncTypebox<{ forum: ForumService; prese
   app.delete(
     '/topics/:id',
     {
-      preValidation: requireRole(STAFF),
+      preValidation: requireRole(MODERATORS),
       schema: {
         tags: ['topics'],
         summary: 'Delete a topic with its posts',
@@ -317,7 +358,7 @@ export const forumRoutes: FastifyPluginAsyncTypebox<{ forum: ForumService; prese
     app.post(
       `/topics/:id/${path}`,
       {
-        preValidation: requireRole(STAFF),
+        preValidation: requireRole(MODERATORS),
         schema: { tags: ['moderation'], summary, security, params: IdParams, response: { 200: DataOf(TopicResource), ...errorResponses(401, 403, 404) } },
       },
       async (request) => ({ data: await presenter.topic(await change(request.params.id, assertUser(request))) }),
@@ -334,7 +375,7 @@ export const forumRoutes: FastifyPluginAsyncTypebox<{ forum: ForumService; prese
     app.post(
       `/posts/:id/${path}`,
       {
-        preValidation: requireRole(STAFF),
+        preValidation: requireRole(MODERATORS),
         schema: { tags: ['moderation'], summary, security, params: IdParams, response: { 200: DataOf(PostResource), ...errorResponses(401, 403, 404, 422) } },
       },
       async (request) => {
@@ -349,7 +390,7 @@ export const forumRoutes: FastifyPluginAsyncTypebox<{ forum: ForumService; prese
   app.post(
     '/topics/:id/move',
     {
-      preValidation: requireRole(STAFF),
+      preValidation: requireRole(MODERATORS),
       schema: {
         tags: ['moderation'],
         summary: 'Move a topic to another forum (its address stays the same)',
@@ -438,7 +479,7 @@ export const forumRoutes: FastifyPluginAsyncTypebox<{ forum: ForumService; prese
   app.get(
     '/posts/:id/revisions',
     {
-      preValidation: requireRole(STAFF),
+      preValidation: requireRole(MODERATORS),
       schema: {
         tags: ['moderation'],
         summary: "The texts a post's edits replaced, newest first",
@@ -491,7 +532,7 @@ export const forumRoutes: FastifyPluginAsyncTypebox<{ forum: ForumService; prese
   app.post(
     '/posts/:id/approve',
     {
-      preValidation: requireRole(STAFF),
+      preValidation: requireRole(MODERATORS),
       schema: {
         tags: ['posts'],
         summary: 'Publish a post held for moderation',
@@ -510,7 +551,7 @@ export const forumRoutes: FastifyPluginAsyncTypebox<{ forum: ForumService; prese
   app.post(
     '/posts/:id/reject',
     {
-      preValidation: requireRole(STAFF),
+      preValidation: requireRole(MODERATORS),
       schema: {
         tags: ['posts'],
         summary: 'Reject a held post: it is deleted and its author told by mail',

@@ -8,6 +8,7 @@
 //   moderation.ts  the moderation queue
 //   topic-moderation.ts  lock, pin, move   moderation-log.ts  what moderators did
 //   hiding.ts      hide and restore posts and topics
+//   moderators.ts  forum moderators: who moderates which forum
 //   watchlist.ts   watchlist and reply mails
 //   unread.ts      members' read marks and unread posts
 //
@@ -21,6 +22,7 @@ import type { Mailer } from '../mail/mailer.ts';
 import type { Listed } from './access.ts';
 import { Forums, type ForumInput } from './forums.ts';
 import { ModerationQueue } from './moderation.ts';
+import { ForumModerators } from './moderators.ts';
 import type { ModerationLog } from './moderation-log.ts';
 import { TopicModeration } from './topic-moderation.ts';
 import { Hiding } from './hiding.ts';
@@ -33,7 +35,7 @@ import { Topics, type NewTopicInput } from './topics.ts';
 import { Unread } from './unread.ts';
 import { Watchlist, type TopicNaming } from './watchlist.ts';
 
-export { isStaff, type Listed } from './access.ts';
+export { isStaff, moderates, type Listed } from './access.ts';
 export type { ForumInput } from './forums.ts';
 export type { NewTopicInput } from './topics.ts';
 export type { TopicNaming } from './watchlist.ts';
@@ -57,6 +59,7 @@ export class ForumService {
   readonly moderation: ModerationQueue;
   readonly topicModeration: TopicModeration;
   readonly hiding: Hiding;
+  readonly moderators: ForumModerators;
   readonly moderationLog: ModerationLog;
   readonly watchlist: Watchlist;
   readonly unread: Unread;
@@ -64,6 +67,7 @@ export class ForumService {
   constructor(repository: ForumRepository, screen: TextScreen, mailer: Mailer, options: ForumServiceOptions, clock: Clock) {
     const publishing = new Publishing(repository, screen, clock);
     this.forums = new Forums(repository, clock);
+    this.moderators = new ForumModerators(repository, this.forums);
     this.topics = new Topics(repository, this.forums, publishing, options, clock);
     this.watchlist = new Watchlist(repository, this.topics, mailer, options.naming, clock);
     this.unread = new Unread(repository, this.forums, this.topics, clock);
@@ -153,8 +157,9 @@ export class ForumService {
   rejectPost(id: number, moderator: AuthUser): Promise<void> {
     return this.moderation.reject(id, moderator);
   }
-  listPending(page: PageRequest) {
-    return this.moderation.list(page);
+  /** Held posts this moderator decides on (all for staff, their forums' for a forum moderator). */
+  listPending(moderator: AuthUser, page: PageRequest) {
+    return this.moderation.list(moderator, page);
   }
 
   watch(user: AuthUser, topicId: number): Promise<void> {

@@ -6,8 +6,8 @@
 import type { AuthUser } from '../auth/service.ts';
 import { type Clock, isoNow } from '../clock.ts';
 import type { ModerationAction } from '../db/schema.ts';
-import { ApiError, ValidationError } from '../http/errors.ts';
-import { isStaff } from './access.ts';
+import { ValidationError } from '../http/errors.ts';
+import { assertModerates } from './access.ts';
 import type { ModerationLog } from './moderation-log.ts';
 import type { ForumRepository, TopicWithAuthor } from './repository.ts';
 import type { Topics } from './topics.ts';
@@ -38,6 +38,8 @@ export class TopicModeration {
     const topic = await this.#moderated(id, moderator);
     const target = await this.#repository.findForum(forumId);
     if (target === undefined) throw ValidationError.field('forum_id', 'The selected forum id is invalid.');
+    // A forum moderator moves topics only between forums they moderate: out of one and into the other.
+    assertModerates(moderator, target.id, 'Only moderators of both forums can move a topic between them.');
     if (target.id === topic.forum_id) throw ValidationError.field('forum_id', 'The topic is already in this forum.');
     await this.#repository.transaction(async (trx) => {
       const at = isoNow(this.#clock);
@@ -67,9 +69,10 @@ export class TopicModeration {
     return this.#topics.get(id, moderator);
   }
 
+  /** The topic, when this user moderates its forum (the forum it is in now, read from the database). */
   async #moderated(id: number, moderator: AuthUser): Promise<TopicWithAuthor> {
     const topic = await this.#topics.get(id, moderator);
-    if (!isStaff(moderator)) throw new ApiError('FORBIDDEN', 'Only moderators can do this.');
+    assertModerates(moderator, topic.forum_id, 'Only moderators can do this.');
     return topic;
   }
 }

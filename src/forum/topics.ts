@@ -5,9 +5,11 @@ import type { FloodControl } from '../auth/flood-control.ts';
 import type { AuthUser } from '../auth/service.ts';
 import type { ChangeFeed } from '../db/change-feed.ts';
 import type { ContentStatus } from '../db/schema.ts';
-import { ApiError, FieldErrorBag, ModelNotFoundError } from '../http/errors.ts';
+import { FieldErrorBag, ModelNotFoundError } from '../http/errors.ts';
 import type { PageRequest } from '../http/pagination.ts';
-import { assertMayEdit, canSee, isStaff, visibility, type Listed } from './access.ts';
+import { fieldName } from '../i18n/field-names.ts';
+import { t } from '../i18n/messages.ts';
+import { assertMayEdit, assertModerates, canSee, visibility, type Listed } from './access.ts';
 import type { Forums } from './forums.ts';
 import type { ModerationLog } from './moderation-log.ts';
 import type { Publishing } from './publishing.ts';
@@ -52,7 +54,7 @@ export class Topics {
 
   async list(forumId: number, viewer: AuthUser | null, page: PageRequest): Promise<Listed<TopicWithAuthor>> {
     await this.#forums.get(forumId);
-    return this.#repository.listTopics(forumId, visibility(viewer), page.offset, page.perPage);
+    return this.#repository.listTopics(forumId, visibility(viewer, forumId), page.offset, page.perPage);
   }
 
   /**
@@ -61,7 +63,7 @@ export class Topics {
    * forum's counter counts: no COUNT query for them.
    */
   async of(forum: ForumRow, viewer: AuthUser | null, page: PageRequest): Promise<Listed<TopicInList>> {
-    const seen = visibility(viewer);
+    const seen = visibility(viewer, forum.id);
     const [rows, total] = await Promise.all([
       this.#repository.topicsInList(forum.id, seen, page.offset, page.perPage),
       viewer === null ? forum.topics_count : this.#repository.countTopics(forum.id, seen),
@@ -74,16 +76,16 @@ export class Topics {
     return this.#repository.lastPostsOfTopics(topicIds);
   }
 
-  /** The topic if this viewer may see it; pending topics are the author's and the moderators' only. */
+  /** The topic if this viewer may see it; pending topics are the author's and its forum's moderators' only. */
   async get(id: number, viewer: AuthUser | null): Promise<TopicWithAuthor> {
     const topic = await this.#repository.findTopic(id);
-    if (topic === undefined || !canSee(topic, viewer)) throw new ModelNotFoundError('Topic', id);
+    if (topic === undefined || !canSee(topic, viewer, topic.forum_id)) throw new ModelNotFoundError('Topic', id);
     return topic;
   }
 
   async create(author: AuthUser, input: NewTopicInput): Promise<TopicWithAuthor> {
     const errors = new FieldErrorBag();
-    if ((await this.#repository.findForum(input.forum_id)) === undefined) errors.add('forum_id', 'The selected forum id is invalid.');
+    if ((await this.#repository.findForum(input.forum_id)) === undefined) errors.add('forum_id', t('validation.selected', { field: fieldName('forum_id') }));
     const title = await this.#publishing.screenField(errors, 'title', input.title, 'topics');
     const body = await this.#publishing.screenField(errors, 'body', input.body, 'posts');
     errors.throwIfAny();
@@ -109,7 +111,7 @@ export class Topics {
 
   async rename(id: number, editor: AuthUser, title: string): Promise<TopicWithAuthor> {
     const topic = await this.get(id, editor);
-    assertMayEdit(topic.author_id, editor);
+    assertMayEdit(topic.author_id, editor, topic.forum_id);
     const errors = new FieldErrorBag();
     const screened = await this.#publishing.screenField(errors, 'title', title, 'topics');
     errors.throwIfAny();
@@ -125,7 +127,7 @@ export class Topics {
 
   async delete(id: number, viewer: AuthUser): Promise<void> {
     const topic = await this.get(id, viewer);
-    if (!isStaff(viewer)) throw new ApiError('FORBIDDEN', 'Only moderators can delete topics.');
+    assertModerates(viewer, topic.forum_id, 'Only moderators can delete topics.');
     await this.#repository.transaction(async (trx) => {
       if (topic.status === 'published') await this.#repository.adjustForumCounts(topic.forum_id, -1, -topic.posts_count, trx);
       await this.#repository.deleteTopic(id, trx);

@@ -2,7 +2,8 @@
 // posts they have not read, where their first unread post is, and the three
 // ways to mark things read (viewing a topic page, "mark this forum read",
 // "mark all forums read"). Guests have no read state: every answer for them
-// is empty.
+// is empty. Unread posts are counted across forums as members see them: a
+// forum moderator's hidden and pending posts there are not "unread".
 import { type Clock, isoNow } from '../clock.ts';
 import type { AuthUser } from '../auth/service.ts';
 import { ValidationError } from '../http/errors.ts';
@@ -32,13 +33,13 @@ export class Unread {
   /** Unread posts in each of these topics that has any (one query for the whole list). */
   ofTopics(viewer: AuthUser | null, topicIds: readonly number[]): Promise<Map<number, TopicUnread>> {
     if (viewer === null) return Promise.resolve(new Map());
-    return this.#repository.unreadInTopics(viewer.id, visibility(viewer), topicIds, this.#since());
+    return this.#repository.unreadInTopics(viewer.id, visibility(viewer, null), topicIds, this.#since());
   }
 
   /** How many topics with unread posts each forum has; forums without are absent. */
   forumsWithUnread(viewer: AuthUser | null): Promise<Map<number, number>> {
     if (viewer === null) return Promise.resolve(new Map());
-    return this.#repository.unreadTopicsPerForum(viewer.id, visibility(viewer), this.#since());
+    return this.#repository.unreadTopicsPerForum(viewer.id, visibility(viewer, null), this.#since());
   }
 
   /**
@@ -49,8 +50,8 @@ export class Unread {
   async firstUnreadPostId(viewer: AuthUser | null, topicId: number): Promise<number | undefined> {
     if (viewer === null) return undefined;
     const topic = await this.#topics.get(topicId, viewer);
-    const unread = await this.#repository.unreadInTopics(viewer.id, visibility(viewer), [topic.id], this.#since());
-    return unread.get(topic.id)?.first_unread_id ?? (await this.#repository.lastVisiblePostId(topic.id, visibility(viewer)));
+    const unread = await this.#repository.unreadInTopics(viewer.id, visibility(viewer, null), [topic.id], this.#since());
+    return unread.get(topic.id)?.first_unread_id ?? (await this.#repository.lastVisiblePostId(topic.id, visibility(viewer, null)));
   }
 
   /** A topic page showed the member posts up to `lastShownPostId`. */
@@ -65,10 +66,10 @@ export class Unread {
   async markTopicRead(viewer: AuthUser, topicId: number, postId?: number): Promise<void> {
     const topic = await this.#topics.get(topicId, viewer);
     let upTo: number | undefined;
-    if (postId === undefined) upTo = await this.#repository.lastVisiblePostId(topic.id, visibility(viewer));
+    if (postId === undefined) upTo = await this.#repository.lastVisiblePostId(topic.id, visibility(viewer, null));
     else {
       const post = await this.#repository.findPost(postId);
-      if (post === undefined || post.topic_id !== topic.id || !canSee(post, viewer)) {
+      if (post === undefined || post.topic_id !== topic.id || !canSee(post, viewer, topic.forum_id)) {
         throw ValidationError.field('post_id', 'The selected post id is not a post of this topic.');
       }
       upTo = post.id;

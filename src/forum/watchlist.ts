@@ -2,6 +2,7 @@
 import { type Clock, isoNow } from '../clock.ts';
 import type { AuthUser } from '../auth/service.ts';
 import type { PageRequest } from '../http/pagination.ts';
+import { asReader, memberReader } from '../i18n/context.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { watchlistPath } from '../urls/paths.ts';
 import { visibility, type Listed } from './access.ts';
@@ -44,17 +45,19 @@ export class Watchlist {
   }
 
   topicsOf(user: AuthUser, page: PageRequest): Promise<Listed<TopicWithAuthor>> {
-    return this.#repository.watchedTopics(user.id, visibility(user), page.offset, page.perPage);
+    return this.#repository.watchedTopics(user.id, visibility(user, null), page.offset, page.perPage);
   }
 
   /** Mails the topic's watchers about a published reply; none while the topic itself waits for moderation or is hidden (they could not open it). */
   async notify(topic: TopicWithAuthor, author: { id: number }, postId: number): Promise<void> {
     if (topic.status !== 'published' || topic.hidden_at !== null) return;
-    const addresses = await this.#repository.watcherAddresses(topic.id, author.id);
-    if (addresses.length === 0) return;
+    const watchers = await this.#repository.watchers(topic.id, author.id);
+    if (watchers.length === 0) return;
     const heading = await this.#naming.heading(topic);
     const replyLink = this.#mailer.link(postPathOn(heading.path, postId));
     const watchlistLink = this.#mailer.link(watchlistPath());
-    for (const to of addresses) await this.#mailer.send(newReplyMail(to, heading, replyLink, watchlistLink));
+    // Each in its watcher's language (their setting, else the replying request's).
+    for (const watcher of watchers)
+      await this.#mailer.send(asReader(memberReader(watcher), () => newReplyMail(watcher.email, heading, replyLink, watchlistLink)));
   }
 }

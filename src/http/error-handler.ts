@@ -2,7 +2,9 @@
 //   422/400 {message, errors}       validation (400 on the /search endpoints)
 //   404     {message}               unknown catalog model or word filter
 //   4xx/5xx {success:false, ...}    everything else, in the general envelope
-// Pages (anything outside /api) get an HTML page from `renderPage` instead.
+// Pages (anything outside /api) get an HTML page from `renderPage` instead,
+// with the title and the messages made here in the reader's language (the
+// API's requests have no reader: English, as the contract has it).
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorObject } from 'ajv';
 import { escape } from 'html-escaper';
@@ -10,6 +12,7 @@ import { isRefusedValue } from '../db/dialect.ts';
 import { ApiError, ModelNotFoundError, ResourceNotFoundError, ValidationError, errorEnvelope, type ErrorCode } from './errors.ts';
 import type { AllowedMethods } from './allowed-methods.ts';
 import { fieldErrors } from './validation.ts';
+import { t } from '../i18n/messages.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -83,7 +86,7 @@ export function installErrorHandling(app: FastifyInstance, allowed: AllowedMetho
     if (isRefusedValue(error)) {
       // A value the database cannot store reached it: bad input (400), and a gap in validation worth a warning.
       request.log.warn({ err: error }, 'database refused a value');
-      return sendGeneral(request, reply, new ApiError('BAD_REQUEST', 'The request contains a value that cannot be stored.'));
+      return sendGeneral(request, reply, new ApiError('BAD_REQUEST', t('error.unstorable')));
     }
     const apiError = error instanceof ApiError ? error : fromFrameworkError(fastifyError);
     if (apiError.status >= 500) {
@@ -98,11 +101,7 @@ export function installErrorHandling(app: FastifyInstance, allowed: AllowedMetho
     // A route that ran and found nothing (a missing static file) is a 404, not a 405.
     if (methods.length > 0 && !methods.includes(request.method)) {
       reply.header('allow', methods.join(', '));
-      return sendGeneral(
-        request,
-        reply,
-        new ApiError('METHOD_NOT_ALLOWED', `The ${request.method} method is not supported for this route. Supported methods: ${methods.join(', ')}.`),
-      );
+      return sendGeneral(request, reply, new ApiError('METHOD_NOT_ALLOWED', t('error.method', { method: request.method, methods: methods.join(', ') })));
     }
     return sendGeneral(request, reply, new ApiError('NOT_FOUND', notFoundMessage(request)));
   });
@@ -128,27 +127,27 @@ function asJson(reply: FastifyReply): FastifyReply {
 }
 
 function notFoundMessage(request: FastifyRequest): string {
-  return `The route ${request.method} ${request.url.split('?')[0]} could not be found.`;
+  return t('error.no_route', { route: `${request.method} ${request.url.split('?')[0]}` });
 }
 
 function notFoundPage(): ErrorPage {
-  return { status: 404, title: 'Not found', message: 'The page you are looking for does not exist.' };
+  return { status: 404, title: pageTitle('NOT_FOUND'), message: t('error.no_page') };
 }
 
 function pageTitle(code: ErrorCode): string {
   switch (code) {
     case 'NOT_FOUND':
-      return 'Not found';
+      return t('error.title.not_found');
     case 'FORBIDDEN':
-      return 'Forbidden';
+      return t('error.title.forbidden');
     case 'UNAUTHENTICATED':
-      return 'Login required';
+      return t('error.title.login');
     case 'METHOD_NOT_ALLOWED':
-      return 'Method not allowed';
+      return t('error.title.method');
     case 'INTERNAL_ERROR':
-      return 'Something went wrong';
+      return t('error.title.internal');
     default:
-      return 'Bad request';
+      return t('error.title.bad_request');
   }
 }
 
@@ -156,22 +155,22 @@ function pageTitle(code: ErrorCode): string {
 function fromFrameworkError(error: FastifyError): ApiError {
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new ApiError('PAYLOAD_TOO_LARGE', 'The request body is too large.');
+      return new ApiError('PAYLOAD_TOO_LARGE', t('error.too_large'));
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new ApiError('BAD_REQUEST', 'Unsupported content type; send application/json.');
+      return new ApiError('BAD_REQUEST', t('error.media_type'));
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return new ApiError('BAD_REQUEST', 'The request body is empty; send a JSON object.');
+      return new ApiError('BAD_REQUEST', t('error.empty_json'));
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return new ApiError('BAD_REQUEST', 'The request body is not valid JSON.');
+      return new ApiError('BAD_REQUEST', t('error.invalid_json'));
   }
   if (error instanceof SyntaxError && error.statusCode === 400) {
-    return new ApiError('BAD_REQUEST', 'The request body is not valid JSON.');
+    return new ApiError('BAD_REQUEST', t('error.invalid_json'));
   }
   const status = error.statusCode ?? 500;
-  if (status === 413) return new ApiError('PAYLOAD_TOO_LARGE', 'The request body is too large.');
-  if (status === 404) return new ApiError('NOT_FOUND', 'Not found.');
-  if (status >= 400 && status < 500) return new ApiError('BAD_REQUEST', 'The request could not be understood.');
-  return new ApiError('INTERNAL_ERROR', 'An unexpected error occurred. It has been logged.');
+  if (status === 413) return new ApiError('PAYLOAD_TOO_LARGE', t('error.too_large'));
+  if (status === 404) return new ApiError('NOT_FOUND', t('error.not_found'));
+  if (status >= 400 && status < 500) return new ApiError('BAD_REQUEST', t('error.not_understood'));
+  return new ApiError('INTERNAL_ERROR', t('error.internal'));
 }
 
 /**

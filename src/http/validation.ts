@@ -1,6 +1,7 @@
 // Request validation: Ajv compiles each route's TypeBox schema, and Ajv's
 // errors become `{field: [message]}` in Laravel's wording, every failing
-// field at once, nested fields dotted (sprite_params.x, applies_to.0).
+// field at once, nested fields dotted (sprite_params.x, applies_to.0). The
+// messages are the reader's language's (docs/i18n.md): English for the API.
 //
 // Two rules hold for every request part and every form, whatever the route's
 // schema says (docs/security.md, "Input validation"):
@@ -14,6 +15,11 @@ import type { FastifySchemaCompiler } from 'fastify';
 import type { Static, TSchema } from 'typebox';
 import type { FieldErrors } from './errors.ts';
 import { isIntegerText, isStorableId } from './integers.ts';
+import { fieldName } from '../i18n/field-names.ts';
+import { t, tn } from '../i18n/messages.ts';
+
+/** Laravel's attribute label (`emoji_shortcode` → `emoji shortcode`), for messages made elsewhere. */
+export { label } from '../i18n/field-names.ts';
 
 // ajv-formats ships CommonJS whose default export is the plugin function.
 const addFormats = addFormatsPlugin as unknown as (ajv: Ajv) => Ajv;
@@ -291,75 +297,83 @@ export function fieldErrors(errors: readonly ErrorObject[]): FieldErrors {
     const base = error.instancePath.split('/').slice(1).map(unescapePointer).join('.');
     if (error.keyword === 'required') {
       const field = joinField(base, String(error.params['missingProperty']));
-      add(field, `The ${label(field)} field is required.`);
+      add(field, t('validation.required', { field: fieldName(field) }));
       continue;
     }
     const field = base === '' ? 'body' : base;
-    add(field, messageFor(error, label(field)));
+    add(field, messageFor(error, fieldName(field)));
   }
   return result;
 }
 
+/**
+ * Laravel's message for a failed rule, in the reader's language: the API's
+ * requests have none, so the API answers in the contract's English. Limits
+ * are written as the contract writes them (`10000`) in every language; their
+ * number still chooses the plural form.
+ */
 function messageFor(error: ErrorObject, name: string): string {
   const params = error.params as Record<string, unknown>;
+  const field = { field: name };
+  const count = Number(params['limit']);
+  const limited = { field: name, limit: String(params['limit']) };
   switch (error.keyword) {
     case 'notBlank':
     case 'visible':
-      return `The ${name} field is required.`;
+      return t('validation.required', field);
     case 'reference':
-      return `The selected ${name} is invalid.`;
+      return t('validation.selected', field);
     case 'webAddress':
-      return `The ${name} field must be an http or https URL or a path on this site.`;
+      return t('validation.web_address', field);
     case 'storableText':
-      return `The ${name} field contains characters that are not allowed.`;
+      return t('validation.storable', field);
     case 'minLength':
-      return params['limit'] === 1 ? `The ${name} field is required.` : `The ${name} field must be at least ${String(params['limit'])} characters.`;
+      return count === 1 ? t('validation.required', field) : tn('validation.min_length', count, limited);
     case 'maxLength':
-      return `The ${name} field must not be greater than ${String(params['limit'])} characters.`;
+      return tn('validation.max_length', count, limited);
     case 'minimum':
-      return `The ${name} field must be at least ${String(params['limit'])}.`;
+      return t('validation.minimum', limited);
     case 'maximum':
-      return `The ${name} field must not be greater than ${String(params['limit'])}.`;
+      return t('validation.maximum', limited);
     case 'minItems':
-      return params['limit'] === 1 ? `The ${name} field is required.` : `The ${name} field must have at least ${String(params['limit'])} items.`;
+      return count === 1 ? t('validation.required', field) : tn('validation.min_items', count, limited);
     case 'maxItems':
-      return `The ${name} field must not have more than ${String(params['limit'])} items.`;
+      return tn('validation.max_items', count, limited);
     case 'uniqueItems':
-      return `The ${name} field has a duplicate value.`;
+      return t('validation.unique_items', field);
     case 'pattern':
-      return `The ${name} field format is invalid.`;
+      return t('validation.pattern', field);
     case 'format':
-      return params['format'] === 'email'
-        ? `The ${name} field must be a valid email address.`
-        : `The ${name} field must be a valid ${String(params['format'])}.`;
+      return params['format'] === 'email' ? t('validation.email', field) : t('validation.format', { ...field, format: String(params['format']) });
     case 'enum':
-      return isFlagEnum(params['allowedValues']) ? `The ${name} field must be true or false.` : `The selected ${name} is invalid.`;
+      return isFlagEnum(params['allowedValues']) ? t('validation.boolean', field) : t('validation.selected', field);
     case 'const':
-      return `The selected ${name} is invalid.`;
+      return t('validation.selected', field);
     case 'type':
       return typeMessage(name, String(params['type']));
     default:
-      return `The ${name} field is invalid.`;
+      return t('validation.invalid', field);
   }
 }
 
 function typeMessage(name: string, expected: string): string {
-  const type = expected.split(',').find((t) => t !== 'null') ?? expected;
+  const type = expected.split(',').find((part) => part !== 'null') ?? expected;
+  const field = { field: name };
   switch (type) {
     case 'integer':
-      return `The ${name} field must be an integer.`;
+      return t('validation.integer', field);
     case 'number':
-      return `The ${name} field must be a number.`;
+      return t('validation.number', field);
     case 'string':
-      return `The ${name} field must be a string.`;
+      return t('validation.string', field);
     case 'boolean':
-      return `The ${name} field must be true or false.`;
+      return t('validation.boolean', field);
     case 'array':
-      return `The ${name} field must be an array.`;
+      return t('validation.array', field);
     case 'object':
-      return `The ${name} field must be an object.`;
+      return t('validation.object', field);
     default:
-      return `The ${name} field is invalid.`;
+      return t('validation.invalid', field);
   }
 }
 
@@ -373,9 +387,4 @@ function joinField(base: string, property: string): string {
 
 function unescapePointer(segment: string): string {
   return segment.replace(/~1/g, '/').replace(/~0/g, '~');
-}
-
-/** Laravel's attribute label: `emoji_shortcode` → `emoji shortcode`. */
-export function label(field: string): string {
-  return field.replace(/_/g, ' ');
 }

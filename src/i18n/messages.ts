@@ -20,6 +20,11 @@ export type CountKey = Exclude<Key, TextKey>;
 
 type Values = Readonly<Record<string, string | number>>;
 
+/** Whether a key made at run time (`field.${name}`) names a text without a count. */
+export function isTextKey(key: string): key is TextKey {
+  return typeof (en as Catalog)[key] === 'string';
+}
+
 /** The text in the reader's language, its `{name}`s filled. */
 export function t(key: TextKey, values: Values = {}): string {
   const { locale } = currentReader();

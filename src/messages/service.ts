@@ -42,8 +42,6 @@ export interface MessageNaming {
   messageSubject(subject: string): Promise<string>;
 }
 
-const NOT_FOUND = 'Private message not found.';
-
 export class PrivateMessages {
   readonly #repository: MessagesRepository;
   readonly #users: UsersRepository;
@@ -75,9 +73,9 @@ export class PrivateMessages {
   async send(sender: AuthUser, to: string, input: MessageInput): Promise<MessageRow> {
     const errors = new FieldErrorBag();
     const recipient = await this.#users.findByUsername(to.trim());
-    if (recipient === undefined) errors.add('to', `There is no member called “${to.trim()}”.`);
-    else if (recipient.id === sender.id) errors.add('to', 'You cannot send a message to yourself.');
-    else if (recipient.status !== 'active') errors.add('to', `${recipient.username} cannot receive messages.`);
+    if (recipient === undefined) errors.add('to', t('validation.no_member', { name: to.trim() }));
+    else if (recipient.id === sender.id) errors.add('to', t('validation.message_self'));
+    else if (recipient.status !== 'active') errors.add('to', t('validation.cannot_receive', { name: recipient.username }));
     await this.#screenText(input, errors);
     errors.throwIfAny();
     return this.#deliver(sender, recipient!, null, input);
@@ -89,8 +87,8 @@ export class PrivateMessages {
     const otherId = original.sender_id === sender.id ? original.recipient_id : original.sender_id;
     const errors = new FieldErrorBag();
     const other = otherId === null ? undefined : await this.#users.find(otherId);
-    if (other === undefined) errors.add('body', 'The member this conversation was with no longer has an account.');
-    else if (other.status !== 'active') errors.add('body', `${other.username} cannot receive messages.`);
+    if (other === undefined) errors.add('body', t('validation.conversation_gone'));
+    else if (other.status !== 'active') errors.add('body', t('validation.cannot_receive', { name: other.username }));
     await this.#screenText(input, errors);
     errors.throwIfAny();
     return this.#deliver(sender, other!, original.id, input);
@@ -123,7 +121,7 @@ export class PrivateMessages {
     const now = isoNow(this.#clock);
     return this.#repository.transaction(async (trx) => {
       const message = await this.#repository.findFor(id, user.id, trx);
-      if (message === undefined) throw new ApiError('NOT_FOUND', NOT_FOUND);
+      if (message === undefined) throw new ApiError('NOT_FOUND', t('error.no_message'));
       if (message.recipient_id === user.id && message.recipient_deleted_at === null) {
         // An unread message leaves the count with the inbox.
         if (await this.#repository.markRead(id, user.id, now, trx)) await this.#repository.addUnread(user.id, -1, trx);
@@ -149,7 +147,7 @@ export class PrivateMessages {
 
   async #visible(user: AuthUser, id: number): Promise<MessageRow> {
     const message = await this.#repository.findFor(id, user.id);
-    if (message === undefined) throw new ApiError('NOT_FOUND', NOT_FOUND);
+    if (message === undefined) throw new ApiError('NOT_FOUND', t('error.no_message'));
     return message;
   }
 

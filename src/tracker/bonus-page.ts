@@ -1,7 +1,7 @@
 // `/profile/bonus/` (login required): your seed-bonus balance, how points
 // are earned, the exchange for upload credit and your history. Each exchange
 // form carries an idempotency key made when the page was shown, so one click
-// applies once however often it is submitted.
+// applies once however often it is submitted. In the reader's language.
 import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { assertUser } from '../auth/guard.ts';
@@ -14,6 +14,8 @@ import { csrfInput, sendPage } from '../web/page.ts';
 import type { SeedBonus } from './bonus.ts';
 import type { TrackerConfig } from './config.ts';
 import { formatBytes, formatPoints } from './figures.ts';
+import { t, tn } from '../i18n/messages.ts';
+import { tHtml } from '../web/translated.ts';
 
 const KEY_PATTERN = /^[A-Za-z0-9-]{8,64}$/;
 
@@ -24,43 +26,43 @@ export function bonusPage(bonus: SeedBonus, settings: TrackerConfig): FixedPage 
     const exchanged = Number(visit.query.get('exchanged'));
     const tiers = settings.bonus.tiers;
     return sendPage(request, reply, {
-      title: 'Your bonus points',
+      title: t('bonus.title'),
       canonical: bonusPath(),
       status: state.status,
-      body: html`<h1>Your bonus points</h1>
-${state.message === undefined && Number.isInteger(exchanged) && exchanged > 0 ? okNotice(`${exchanged} GiB of upload credit were added to your account.`) : ''}
+      body: html`<h1>${t('bonus.title')}</h1>
+${state.message === undefined && Number.isInteger(exchanged) && exchanged > 0 ? okNotice(t('bonus.exchanged', { gib: exchanged })) : ''}
 ${formNotice(state.message)}
-<p class="score">You have <strong>${formatPoints(balance)}</strong> bonus points.</p>
-<h2>How you earn them</h2>
-<p>Seeding earns points for the time you seed, credited every ${Math.round(settings.bonus.intervalSeconds / 60)} minutes. The more torrents you seed at once, the more you earn an hour:</p>
+<p class="score">${tHtml('bonus.balance', { points: html`<strong>${formatPoints(balance)}</strong>` })}</p>
+<h2>${t('bonus.earn')}</h2>
+<p>${tn('bonus.earn_intro', Math.round(settings.bonus.intervalSeconds / 60))}</p>
 <table class="list">
-<thead><tr><th scope="col">Torrents seeded</th><th scope="col">Points an hour</th></tr></thead>
-<tbody>${tiers.map((tier, i) => html`<tr><td>${tiers[i + 1] === undefined ? `${tier.fromTorrents} or more` : `${tier.fromTorrents}–${tiers[i + 1]!.fromTorrents - 1}`}</td><td>${formatPoints(tier.hundredthsPerHour)}</td></tr>`)}</tbody>
+<thead><tr><th scope="col">${t('bonus.seeded')}</th><th scope="col">${t('bonus.per_hour')}</th></tr></thead>
+<tbody>${tiers.map((tier, i) => html`<tr><td>${tiers[i + 1] === undefined ? t('bonus.or_more', { count: tier.fromTorrents }) : `${tier.fromTorrents}–${tiers[i + 1]!.fromTorrents - 1}`}</td><td>${formatPoints(tier.hundredthsPerHour)}</td></tr>`)}</tbody>
 </table>
-<h2>Exchange points for upload credit</h2>
-<p>Upload credit counts as uploaded data and raises your ratio.</p>
+<h2>${t('bonus.exchange')}</h2>
+<p>${t('bonus.exchange_intro')}</p>
 <ul class="offers">
 ${bonus.offers().map(
   (offer) => html`<li><form method="post" action="${bonusPath()}" class="inline">
 ${csrfInput(request, reply)}
 <input type="hidden" name="offer" value="${offer.gib}">
 <input type="hidden" name="key" value="${randomUUID()}">
-<button type="submit"${offer.price > balance ? ' disabled' : ''}>${offer.gib} GiB for ${formatPoints(offer.price)} points</button>
+<button type="submit"${offer.price > balance ? ' disabled' : ''}>${t('bonus.offer', { gib: offer.gib, points: formatPoints(offer.price) })}</button>
 </form></li>`,
 )}
 </ul>
-<h2>History</h2>
+<h2>${t('bonus.history')}</h2>
 ${
   history.length === 0
-    ? html`<p class="muted">Nothing yet.</p>`
+    ? html`<p class="muted">${t('bonus.nothing')}</p>`
     : html`<table class="list">
-<thead><tr><th scope="col">When</th><th scope="col">What</th><th scope="col">Points</th></tr></thead>
+<thead><tr><th scope="col">${t('bonus.when')}</th><th scope="col">${t('bonus.what')}</th><th scope="col">${t('bonus.points')}</th></tr></thead>
 <tbody>${history.map(
         (entry) =>
           html`<tr><td>${dateHtml(entry.at)}</td><td>${
             entry.kind === 'seeding'
-              ? `Seeded ${entry.torrents} ${entry.torrents === 1 ? 'torrent' : 'torrents'} for ${Math.round((entry.seconds ?? 0) / 60)} min`
-              : `Exchanged for ${formatBytes(entry.uploadBytes ?? 0)} of upload credit`
+              ? tn('bonus.seeding', entry.torrents ?? 0, { minutes: Math.round((entry.seconds ?? 0) / 60) })
+              : t('bonus.exchange_entry', { size: formatBytes(entry.uploadBytes ?? 0) })
           }</td><td class="num">${entry.points > 0 ? '+' : ''}${formatPoints(entry.points)}</td></tr>`,
       )}</tbody>
 </table>`
@@ -75,14 +77,10 @@ ${
       const body = (request.body ?? {}) as Record<string, unknown>;
       const gib = typeof body['offer'] === 'string' && /^\d{1,6}$/.test(body['offer']) ? Number(body['offer']) : NaN;
       const key = typeof body['key'] === 'string' && KEY_PATTERN.test(body['key']) ? body['key'] : null;
-      if (!Number.isInteger(gib) || key === null)
-        return show(request, reply, visit, { status: 422, message: 'This exchange form is incomplete. Reload the page and choose an offer again.' });
+      if (!Number.isInteger(gib) || key === null) return show(request, reply, visit, { status: 422, message: t('bonus.incomplete') });
       const result = await bonus.exchange(assertUser(request).id, gib, key);
       if (!result.ok) {
-        const message =
-          result.reason === 'unknown-offer'
-            ? 'That offer does not exist (any more). Choose one of the offers below.'
-            : 'You do not have enough points for that offer.';
+        const message = result.reason === 'unknown-offer' ? t('bonus.unknown_offer') : t('bonus.too_few');
         return show(request, reply, visit, { status: 422, message });
       }
       return reply.redirect(withQuery(bonusPath(), { exchanged: gib }), 303);

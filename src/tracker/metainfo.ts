@@ -4,8 +4,11 @@
 // those of the rewritten info dictionary: v1 = SHA-1, v2 = SHA-256.
 //
 // Every refusal is a MetainfoError whose message is a sentence for the
-// uploader ("The .torrent file has no info dictionary.").
+// uploader ("The .torrent file has no info dictionary."). The common ones (an
+// empty, oversized or non-torrent file) are in the reader's language; the
+// diagnostics of a malformed torrent name its bencode keys and stay English.
 import { createHash } from 'node:crypto';
+import { t, tn } from '../i18n/messages.ts';
 import {
   BencodeError,
   BencodeRaw,
@@ -66,20 +69,20 @@ const V2_BLOCK = 16 * 1024;
 
 /** Validates a .torrent and rewrites it for this tracker. */
 export function parseTorrent(bytes: Uint8Array, options: ParseOptions): Metainfo {
-  if (bytes.length === 0) throw new MetainfoError('The .torrent file is empty.');
+  if (bytes.length === 0) throw new MetainfoError(t('metainfo.empty'));
   if (bytes.length > options.maxBytes) {
-    throw new MetainfoError(`The .torrent file is ${formatBytes(bytes.length)}, more than the limit of ${formatBytes(options.maxBytes)}.`);
+    throw new MetainfoError(t('metainfo.too_large', { size: formatBytes(bytes.length), limit: formatBytes(options.maxBytes) }));
   }
   let top: BencodeValue;
   try {
     top = decodeDocument(bytes, { maxDepth: MAX_DEPTH }).value;
   } catch (error) {
-    if (error instanceof BencodeError) throw new MetainfoError(`The file is not a valid .torrent (bencode): ${error.message}.`);
+    if (error instanceof BencodeError) throw new MetainfoError(t('metainfo.bencode', { problem: error.message }));
     throw error;
   }
-  if (!isDict(top)) throw new MetainfoError('The file is not a valid .torrent: it is not a bencoded dictionary.');
+  if (!isDict(top)) throw new MetainfoError(t('metainfo.not_dictionary'));
   const info = top.get('info');
-  if (!isDict(info)) throw new MetainfoError('The .torrent file has no info dictionary.');
+  if (!isDict(info)) throw new MetainfoError(t('metainfo.no_info'));
 
   const facts = readInfo(info, top);
 
@@ -107,22 +110,22 @@ export function parseTorrent(bytes: Uint8Array, options: ParseOptions): Metainfo
  * (the TorrentPier import carries registered torrents over this way).
  */
 export function readTorrentAsIs(bytes: Uint8Array, options: { maxBytes: number }): Metainfo {
-  if (bytes.length === 0) throw new MetainfoError('The .torrent file is empty.');
+  if (bytes.length === 0) throw new MetainfoError(t('metainfo.empty'));
   if (bytes.length > options.maxBytes) {
-    throw new MetainfoError(`The .torrent file is ${formatBytes(bytes.length)}, more than the limit of ${formatBytes(options.maxBytes)}.`);
+    throw new MetainfoError(t('metainfo.too_large', { size: formatBytes(bytes.length), limit: formatBytes(options.maxBytes) }));
   }
   let decoded: ReturnType<typeof decodeDocument>;
   try {
     decoded = decodeDocument(bytes, { maxDepth: MAX_DEPTH });
   } catch (error) {
-    if (error instanceof BencodeError) throw new MetainfoError(`The file is not a valid .torrent (bencode): ${error.message}.`);
+    if (error instanceof BencodeError) throw new MetainfoError(t('metainfo.bencode', { problem: error.message }));
     throw error;
   }
   const top = decoded.value;
-  if (!isDict(top)) throw new MetainfoError('The file is not a valid .torrent: it is not a bencoded dictionary.');
+  if (!isDict(top)) throw new MetainfoError(t('metainfo.not_dictionary'));
   const info = top.get('info');
   const span = decoded.spans.get('info');
-  if (!isDict(info) || span === undefined) throw new MetainfoError('The .torrent file has no info dictionary.');
+  if (!isDict(info) || span === undefined) throw new MetainfoError(t('metainfo.no_info'));
   const facts = readInfo(info, top);
   const infoBytes = Buffer.from(bytes.buffer, bytes.byteOffset + span.start, span.end - span.start);
   return {
@@ -154,7 +157,7 @@ function readInfo(info: BencodeDict, top: BencodeDict): InfoFacts {
   }
   const chosen = (v2 ?? v1)!;
   const size = chosen.files.reduce((sum, file) => sum + file.size, 0);
-  if (size <= 0) throw new MetainfoError('The torrent has a total size of 0 bytes; there is nothing to share.');
+  if (size <= 0) throw new MetainfoError(t('metainfo.empty_torrent'));
   if (!Number.isSafeInteger(size)) throw new MetainfoError('The torrent is larger than any real one.');
   return {
     version: v1 !== null && v2 !== null ? 'hybrid' : v2 !== null ? 'v2' : 'v1',
@@ -323,7 +326,8 @@ export function formatBytes(bytes: number): string {
     value /= 1024;
     unit++;
   }
-  return unit === 0 ? `${bytes} bytes` : `${Number.isInteger(value) ? value : value.toFixed(1)} ${units[unit]}`;
+  // Bytes as a word of the reader's language ("60 байт"), the number as the API's English writes it.
+  return unit === 0 ? tn('metainfo.bytes', bytes, { bytes: String(bytes) }) : `${Number.isInteger(value) ? value : value.toFixed(1)} ${units[unit]}`;
 }
 
 /**

@@ -1,8 +1,10 @@
 // The ratio rule (tracker.md): a user whose ratio is below the minimum after
 // the threshold downloaded may not download new .torrent files or start
 // leeching; seeding is always allowed. Pure functions, used by the download
-// route and by the announce path.
+// route and by the announce path. The refusal is in the reader's language
+// (the API's and the announce's: English).
 import type { RatioRule } from './config.ts';
+import { t } from '../i18n/messages.ts';
 
 export interface Transfer {
   /** Bytes, after freeleech. */
@@ -29,7 +31,7 @@ export function ratioVerdict(transfer: Transfer, rule: RatioRule): RatioVerdict 
   if (ratio >= rule.minimum) return { allowed: true };
   return {
     allowed: false,
-    reason: `Your ratio is ${formatRatio(ratio)}, below the minimum of ${formatRatio(rule.minimum)}: seed what you have to raise it.`,
+    reason: t('tracker.low_ratio', { ratio: formatRatio(ratio), minimum: formatRatio(rule.minimum) }),
   };
 }
 

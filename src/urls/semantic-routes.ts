@@ -23,8 +23,9 @@
 import FindMyWay from 'find-my-way';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Static, TSchema } from 'typebox';
-import { EXPIRED_FORM, csrfMismatch, csrfTokenAccepted } from '../auth/csrf.ts';
+import { csrfMismatch, csrfTokenAccepted, expiredForm } from '../auth/csrf.ts';
 import { ApiError, type FieldErrors } from '../http/errors.ts';
+import { t } from '../i18n/messages.ts';
 import { origin } from '../http/pagination.ts';
 import { fieldErrors, formValidatorCompiler } from '../http/validation.ts';
 import type { FormRefusal } from '../http/errors.ts';
@@ -367,8 +368,6 @@ export class PageRoutes {
   }
 }
 
-const EXPIRED_FORM_REFUSAL: FormRefusal = { status: 403, message: EXPIRED_FORM };
-
 /**
  * Redirect to the canonical address first, so a guest's login round trip
  * ends there; every other method gets the canonical Link header before
@@ -389,7 +388,7 @@ async function serveAt(
   }
   if (!csrfTokenAccepted(request)) {
     if (refused === undefined || request.method !== 'POST') throw csrfMismatch();
-    return refused(EXPIRED_FORM_REFUSAL);
+    return refused({ status: 403, message: expiredForm() });
   }
   if (loginRequired && request.user === null) {
     await requirePageUser(request, reply);
@@ -422,5 +421,5 @@ function absolute(request: FastifyRequest, path: string): string {
 
 /** The 404 page, for an address that names nothing (also a page number past the last). */
 export function pageNotFound(): ApiError {
-  return new ApiError('NOT_FOUND', 'The page you are looking for does not exist.');
+  return new ApiError('NOT_FOUND', t('error.no_page'));
 }

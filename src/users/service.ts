@@ -9,6 +9,7 @@ import type { AdminBootstrap } from '../config.ts';
 import { isUniqueViolation } from '../db/dialect.ts';
 import type { Database, Role, UserStatus } from '../db/schema.ts';
 import { FieldErrorBag, ModelNotFoundError, ValidationError } from '../http/errors.ts';
+import { t } from '../i18n/messages.ts';
 import type { AuthUser } from '../auth/service.ts';
 import type { PasswordHasher } from '../auth/passwords.ts';
 import { blockedMessage, needsReviewMessage, type TextScreen } from '../word-filters/text-screen.ts';
@@ -167,8 +168,8 @@ export class UsersService {
 
   async #addTaken(errors: FieldErrorBag, username: string | undefined, email: string | undefined, exceptId?: number): Promise<void> {
     const taken = await this.repository.takenKeys({ username, email }, exceptId);
-    if (taken.username) errors.add('username', 'The username has already been taken.');
-    if (taken.email) errors.add('email', 'The email has already been taken.');
+    if (taken.username) errors.add('username', t('validation.username_taken'));
+    if (taken.email) errors.add('email', t('validation.email_taken'));
   }
 
   /**

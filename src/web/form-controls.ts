@@ -3,8 +3,10 @@
 // (aria-invalid, aria-describedby), filled from a FormState (the values as
 // submitted or from the record, the errors by field). The messages are the
 // API's: forms are validated with the same schemas (checkForm, form routes)
-// and services. Reading a submission and showing it again is form.ts.
+// and services, in the reader's language (docs/i18n.md). Reading a
+// submission and showing it again is form.ts.
 import type { FieldErrors } from '../http/errors.ts';
+import { t } from '../i18n/messages.ts';
 import { html, type SafeHtml } from './html.ts';
 
 /** What a form shows: values (as submitted, or from the record) and errors by field. */
@@ -159,7 +161,7 @@ export function radioGroup(form: FormState, field: FieldOptions & { options: rea
 }
 
 /** Every error of the form at the top, each linking to its field. */
-export function errorSummary(form: FormState, intro = 'Please correct the following:'): SafeHtml {
+export function errorSummary(form: FormState, intro = t('form.correct_following')): SafeHtml {
   const entries = Object.entries(form.errors);
   if (entries.length === 0) return html``;
   return html`<div class="notice error" role="alert" id="${form.id}-errors">
@@ -205,7 +207,7 @@ function labelOf(form: FormState, id: string, field: FieldOptions): SafeHtml {
 }
 
 function requiredMark(form: FormState, field: FieldOptions): SafeHtml {
-  return field.required && form.marksRequired ? html` <span class="required">(required)</span>` : html``;
+  return field.required && form.marksRequired ? html` <span class="required">${t('form.required')}</span>` : html``;
 }
 
 function hintOf(form: FormState, field: FieldOptions): SafeHtml {

@@ -2,14 +2,17 @@
 // showing it again when it fails, with what was typed and the reason above
 // it (field errors 422; refused as a whole, FormRefusal: an expired CSRF
 // token 403, flood control 429). The controls themselves are
-// form-controls.ts, one set for the public and the admin pages.
+// form-controls.ts, one set for the public and the admin pages. Its texts
+// are the reader's language's, so made for each request.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { FloodError } from '../auth/flood-control.ts';
 import { ApiError, ValidationError, type FieldErrors, type FormRefusal } from '../http/errors.ts';
+import { t } from '../i18n/messages.ts';
 import { loginPath } from '../urls/paths.ts';
 import { html, type SafeHtml } from './html.ts';
 import { sendPage } from './page.ts';
+import { tLink } from './translated.ts';
 
 /** Messages about the form as a whole, or about fields the form does not show. */
 export function formNotice(message: string | undefined, errors?: FieldErrors, shownFields: readonly string[] = []): SafeHtml {
@@ -22,7 +25,9 @@ export function formNotice(message: string | undefined, errors?: FieldErrors, sh
 }
 
 /** The summary shown above a form whose fields have errors. */
-export const CHECK_FIELDS = 'Please correct the fields marked below.';
+export function checkFields(): string {
+  return t('form.check_fields');
+}
 
 /** A notice for the result of an action (shown after a redirect or on the same page). */
 export function okNotice(message: string): SafeHtml {
@@ -44,7 +49,7 @@ export async function attempt<T>(work: () => Promise<T>): Promise<Attempt<T>> {
   } catch (error) {
     if (error instanceof ValidationError) return { ok: false, errors: error.errors };
     if (error instanceof FloodError)
-      return { ok: false, errors: {}, refusal: { status: error.status, message: `${error.message} What you wrote is kept below.`, headers: error.headers } };
+      return { ok: false, errors: {}, refusal: { status: error.status, message: t('form.kept_below', { message: error.message }), headers: error.headers } };
     throw error;
   }
 }
@@ -70,19 +75,19 @@ export interface Draft {
 export function sessionEndedPage(request: FastifyRequest, reply: FastifyReply, canonicalPath: string, draft: Draft): FastifyReply {
   const written = draft.fields.filter((field) => (draft.values[field.name] ?? '') !== '');
   return sendPage(request, reply, {
-    title: 'Not saved: you are logged out',
+    title: t('form.logged_out_title'),
     canonical: canonicalPath,
     status: 403,
     head: html`<meta name="robots" content="noindex">`,
-    body: html`<h1>Not saved: you are logged out</h1>
-<div class="notice error" role="alert"><p>Your login ended before you sent this form, so nothing was saved. Copy what you wrote, <a href="${loginPath({ next: canonicalPath })}">log in</a>, and send it again.</p></div>
-${written.map((field) => html`<div class="stacked"><label for="draft-${field.name}">${field.label} (what you wrote)</label><textarea id="draft-${field.name}" name="${field.name}" rows="8" readonly>${draft.values[field.name] ?? ''}</textarea></div>`)}`,
+    body: html`<h1>${t('form.logged_out_title')}</h1>
+<div class="notice error" role="alert"><p>${tLink('form.logged_out', loginPath({ next: canonicalPath }))}</p></div>
+${written.map((field) => html`<div class="stacked"><label for="draft-${field.name}">${t('form.what_you_wrote', { label: field.label })}</label><textarea id="draft-${field.name}" name="${field.name}" rows="8" readonly>${draft.values[field.name] ?? ''}</textarea></div>`)}`,
   });
 }
 
 /** The notice above a form shown again: the refusal's message, or the request to correct the fields. */
 export function failedNotice(refusal: FormRefusal | undefined, errors: FieldErrors | undefined, shownFields: readonly string[]): SafeHtml {
-  return formNotice(refusal?.message ?? CHECK_FIELDS, errors, shownFields);
+  return formNotice(refusal?.message ?? checkFields(), errors, shownFields);
 }
 
 /** The submitted text fields, to put back into a form shown again. */
@@ -108,14 +113,13 @@ export function formerAction(body: unknown): string | undefined {
 }
 
 /** What a page says above a form from its former version, shown again (400): nothing was done. */
-export const OUTDATED_FORM_REFUSAL: FormRefusal = {
-  status: 400,
-  message: 'This form came from an older version of this page, so nothing was saved. What you wrote is kept below: check it and send it again.',
-};
+export function outdatedFormRefusal(): FormRefusal {
+  return { status: 400, message: t('form.outdated') };
+}
 
 /** 400 for a post to a page that has no form there (a page loaded before an upgrade, a hand-made request). */
 export function outdatedForm(): ApiError {
-  return new ApiError('BAD_REQUEST', 'This form cannot be handled here: it came from an older version of the page. Reload the page and try again.');
+  return new ApiError('BAD_REQUEST', t('form.outdated_page'));
 }
 
 // Reading a submitted form field by field (application/x-www-form-urlencoded or multipart).

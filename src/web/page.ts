@@ -2,6 +2,7 @@
 // user's state, the canonical link), escaped by default.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { csrfToken, existingCsrfToken } from '../auth/csrf.ts';
+import { MODERATORS, hasRole } from '../auth/guard.ts';
 import { origin } from '../http/pagination.ts';
 import { html, type SafeHtml } from './html.ts';
 import { t, tn } from '../i18n/messages.ts';
@@ -58,7 +59,7 @@ ${options.head ?? ''}
           : html`<li>${messagesLink(request.unreadMessages)}</li>
       <li><a href="/profile/watchlist/">${t('layout.watchlist')}</a></li>
       <li><a href="/settings/">${t('layout.settings')}</a></li>
-      ${user.role === 'user' ? '' : html`<li><a href="/admin/">${t('layout.admin')}</a></li>`}
+      ${hasRole(user, MODERATORS) ? html`<li><a href="/admin/">${t('layout.admin')}</a></li>` : ''}
       <li><form method="post" action="/logout/" class="inline"><input type="hidden" name="_csrf" value="${token}"><button type="submit" class="link">${t('layout.logout', { name: user.name })}</button></form></li>`
       }
     </ul>

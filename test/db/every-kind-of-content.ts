@@ -1,7 +1,7 @@
 // A forum holding every kind of content the service stores, made through the
 // services the app uses: accounts in each state, tokens and sessions, the
 // emoji catalog's three kinds with aliases, word filters of each type, forums,
-// topics, published and held posts, a watchlist, private messages, mail,
+// topics, published and held posts, a watchlist, forum moderators, private messages, mail,
 // account keys and a pending e-mail change. Copy and backup tests compare databases filled by it.
 import type { TestApp } from '../helpers/app.ts';
 import { TEST_PASSWORD, createUser } from '../helpers/auth.ts';
@@ -29,6 +29,7 @@ export const FILLED_TABLES = [
   'private_messages',
   'moderation_log',
   'post_revisions',
+  'forum_moderators',
 ];
 
 export interface Filled {
@@ -84,6 +85,7 @@ export async function fillWithEveryKindOfContent(t: TestApp): Promise<Filled> {
   await t.services.forum.watch(asAuthUser(member), topic.id);
   await t.services.forum.topicModeration.lock(topic.id, asAuthUser(admin), true);
   await t.services.forum.topicModeration.pin(topic.id, asAuthUser(admin), true);
+  await t.services.forum.moderators.replace(forum.id, [member.id]);
 
   // Private messages: a conversation (reply_to), one opened, one deleted by its sender, the mail setting on.
   await t.services.messages.setMessageMails(asAuthUser(admin), true);

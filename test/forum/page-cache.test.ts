@@ -100,6 +100,17 @@ describeEachDatabase('forum page cache', (db) => {
       assert.doesNotMatch(bobPage, /Log in<\/a> to reply/);
     });
 
+    it('shows "Delete" under a moderator’s own replies to that moderator only, whoever of the staff filled the cache', async () => {
+      const topic = await createTopic(t, alice.user, forum, 'Staff replies');
+      const own = await reply(t, moderator.user, topic, 'The moderator’s own reply');
+      const other = await loggedIn(t, { name: 'Other Mo', role: 'moderator' });
+      const deleteOwn = new RegExp(`form="delete-post" name="post_id" value="${own.id}"`);
+      assert.match(await view(moderator.browser, topicUrl(topic)), deleteOwn);
+      assert.doesNotMatch(await view(other.browser, topicUrl(topic)), deleteOwn);
+      assert.doesNotMatch(await view(other.browser, topicUrl(topic)), deleteOwn);
+      assert.match(await view(moderator.browser, topicUrl(topic)), deleteOwn);
+    });
+
     it('keeps a member’s pending topic off the cached forum page of guests', async () => {
       await createRule(t, 'holdtopiccache', 'moderate', ['topics']);
       const local = await createForum(t, 'Pending topics');

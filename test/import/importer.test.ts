@@ -178,12 +178,14 @@ describe('TorrentPier import', { skip: !mariaDbAvailable() && 'mariadb-server is
           const clash = rows.find((r) => r.id === CLASH_ID)!;
           assert.equal(clash.username, `ADMIN (${CLASH_ID})`, 'renamed: "admin" came first');
           assert.equal(clash.email, `user-${CLASH_ID}@imported.invalid`, 'user4@example.org came first');
-          assert.equal(table(report, 'bb_users').notes.length, 2);
+          // The clashes, and the two MODs: one who moderates forums, one whose level alone says so.
+          assert.equal(table(report, 'bb_users').notes.length, 4);
+          const forumModerators = new Set(fixture.forumModerators.map((m) => m.userId));
           for (const u of fixture.users) {
             const row = rows.find((r) => r.id === u.id)!;
             assert.equal(row.username, u.name);
             assert.equal(row.email, u.email);
-            assert.equal(row.role, u.level === 1 ? 'admin' : u.level === 2 ? 'moderator' : 'user');
+            assert.equal(row.role, u.level === 1 ? 'admin' : u.level === 2 && !forumModerators.has(u.id) ? 'moderator' : 'user');
             assert.equal(row.status, u.banned ? 'banned' : u.active ? 'active' : 'pending');
             assert.equal(row.ban_reason, u.banned ? 'spam & <abuse>' : null, 'the ban keeps its reason, without an end');
             assert.equal(row.banned_until, null);
@@ -249,6 +251,31 @@ describe('TorrentPier import', { skip: !mariaDbAvailable() && 'mariadb-server is
           assert.equal(posts[0]!.created_at, new Date((1_600_000_000 + 3600) * 1000).toISOString());
           const watch = await db.selectFrom('watchlist').selectAll().execute();
           assert.equal(watch.length, fixture.rows['bb_topics_watch']);
+        });
+
+        it("makes bb_auth_access's AUTH_MOD entries forum moderators: each accepted member of the group, of that forum only", async () => {
+          const rows = await built.database.db.selectFrom('forum_moderators').selectAll().orderBy('forum_id').orderBy('user_id').execute();
+          assert.deepEqual(
+            rows.map((row) => ({ forumId: row.forum_id, userId: row.user_id })),
+            fixture.forumModerators,
+          );
+          const moderator = fixture.users.find((u) => u.level === 2 && fixture.forumModerators.some((m) => m.userId === u.id))!;
+          const global = fixture.users.find((u) => u.level === 2 && !fixture.forumModerators.some((m) => m.userId === u.id))!;
+          const roles = await built.database.db.selectFrom('users').select(['id', 'role']).where('id', 'in', [moderator.id, global.id]).execute();
+          assert.deepEqual(Object.fromEntries(roles.map((r) => [r.id, r.role])), { [moderator.id]: 'user', [global.id]: 'moderator' });
+          const entries = table(report, 'bb_auth_access');
+          assert.deepEqual([entries.imported, entries.skipped], [fixture.authEntries.granted, fixture.authEntries.skipped]);
+          assert.deepEqual(entries.skips.map((s) => s.reason).sort(), [
+            'grants no moderation: the service has no other per-forum permissions (forums are open to all)',
+            'the forum does not exist upstream',
+            'the group does not exist upstream',
+            'the group has no accepted members (pending requests do not count)',
+          ]);
+          // The forum page names them, as upstream's did.
+          const firstModerated = fixture.forumModerators.find((m) => m.userId === moderator.id)!;
+          const forumPage = await built.app.inject({ method: 'GET', url: `/viewforum.php?f=${firstModerated.forumId}` });
+          const page = await built.app.inject({ method: 'GET', url: String(forumPage.headers.location) });
+          assert.match(page.body, new RegExp(`<p class="moderators"><span class="muted">Moderators:</span> <a href="/profile/[^"]+\\.${moderator.id}/">`));
         });
 
         it('indexes the imported posts for search before the service starts', async () => {

@@ -10,6 +10,7 @@ import { mapPost } from '../../src/import/torrentpier/posts.ts';
 import { mapMessage, NO_TEXT_REASON, NOBODY_KEEPS_REASON, PM_TYPE, type UpstreamMessage } from '../../src/import/torrentpier/private-messages.ts';
 import { ImportReport } from '../../src/import/torrentpier/report.ts';
 import { decodeEntities, unixToIso } from '../../src/import/torrentpier/text.ts';
+import { AUTH_MOD, mapAuthEntry } from '../../src/import/torrentpier/moderators.ts';
 import { mapTopic } from '../../src/import/torrentpier/topics.ts';
 import { compareStoredHash, freeleechOf, mapTorrent, STATUS_BY_CODE, torrentFilePath, type UpstreamTorrent } from '../../src/import/torrentpier/torrents.ts';
 import { mapUser, roleOf, settleUnique, UNUSABLE_PASSWORD, type UpstreamUser } from '../../src/import/torrentpier/users.ts';
@@ -36,6 +37,7 @@ const user = (over: Partial<UpstreamUser> = {}): UpstreamUser => ({
   user_sig: '[b]sig[/b] &amp; more',
   user_points: 12.34,
   user_opt: 0,
+  forum_moderator: false,
   banned: false,
   ban_reason: null,
   tracker: null,
@@ -88,7 +90,23 @@ describe('mapUser', () => {
     assert.equal(mapUser(user({ user_id: -746 }), NOW).ok, false);
   });
   it('maps roles and statuses: banned beats inactive', () => {
-    assert.deepEqual([0, 1, 2, 20, 25].map(roleOf), ['user', 'admin', 'moderator', 'user', 'user']);
+    assert.deepEqual(
+      [0, 1, 2, 20, 25].map((level) => roleOf(level, false)),
+      ['user', 'admin', 'moderator', 'user', 'user'],
+    );
+    // Moderating forums moves as forum moderators: the member stays a member, an admin an admin.
+    assert.deepEqual(
+      [0, 1, 2, 20].map((level) => roleOf(level, true)),
+      ['user', 'admin', 'user', 'user'],
+    );
+    const moderator = mapUser(user({ user_level: 2, forum_moderator: true }), NOW);
+    assert.ok(moderator.ok);
+    assert.equal(moderator.row.user.role, 'user');
+    assert.deepEqual(moderator.notes, ['user_level MOD from moderating forums: a member who moderates those forums (forum moderators)']);
+    const global = mapUser(user({ user_level: 2 }), NOW);
+    assert.ok(global.ok);
+    assert.equal(global.row.user.role, 'moderator');
+    assert.deepEqual(global.notes, ['user_level MOD without a forum to moderate: a moderator of every forum']);
     const status = (over: Partial<UpstreamUser>) => {
       const m = mapUser(user(over), NOW);
       assert.ok(m.ok);
@@ -187,6 +205,44 @@ describe('parentsOf', () => {
       [3, 4, 5, 6],
       'the lifted one, the orphan and the two in a loop are reported',
     );
+  });
+});
+
+describe('mapAuthEntry', () => {
+  const upstream = {
+    personal: new Map([
+      [1, true],
+      [2, false],
+      [3, false],
+    ]),
+    members: new Map([
+      [1, [6]],
+      [2, [7, 8]],
+    ]),
+    forums: new Set([1, 2]),
+  };
+  it("makes each accepted member of the entry's group a moderator of its forum, and says when the group was a real one", () => {
+    const personal = mapAuthEntry({ group_id: 1, forum_id: 2, forum_perm: 1 | 2 | AUTH_MOD }, upstream);
+    assert.ok(personal.ok);
+    assert.deepEqual([personal.row, personal.notes], [[{ forum_id: 2, user_id: 6 }], []]);
+    const group = mapAuthEntry({ group_id: 2, forum_id: 1, forum_perm: AUTH_MOD | (1 << 4) }, upstream);
+    assert.ok(group.ok);
+    assert.deepEqual(group.row, [
+      { forum_id: 1, user_id: 7 },
+      { forum_id: 1, user_id: 8 },
+    ]);
+    assert.equal(group.notes.length, 1);
+  });
+  it('skips entries without the AUTH_MOD bit, of missing forums or groups, and of groups without accepted members', () => {
+    const reason = (entry: { group_id: number; forum_id: number; forum_perm: number }) => {
+      const mapped = mapAuthEntry(entry, upstream);
+      assert.equal(mapped.ok, false);
+      return mapped.ok ? '' : mapped.reason;
+    };
+    assert.match(reason({ group_id: 1, forum_id: 1, forum_perm: 1 | 2 | (1 << 4) | (1 << 7) }), /grants no moderation/);
+    assert.match(reason({ group_id: 1, forum_id: 9, forum_perm: AUTH_MOD }), /forum does not exist/);
+    assert.match(reason({ group_id: 77, forum_id: 1, forum_perm: AUTH_MOD }), /group does not exist/);
+    assert.match(reason({ group_id: 3, forum_id: 1, forum_perm: AUTH_MOD }), /no accepted members/);
   });
 });
 

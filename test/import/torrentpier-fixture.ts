@@ -146,6 +146,22 @@ export function torrentPierSchema(version: TorrentPierVersion): string[] {
     `CREATE TABLE bb_config (
       config_name VARCHAR(155) NOT NULL DEFAULT '', config_value TEXT NOT NULL, PRIMARY KEY (config_name)
     ) ${tail}`,
+    `CREATE TABLE bb_groups (
+      group_id MEDIUMINT(8) NOT NULL AUTO_INCREMENT, avatar_ext_id INT(15) NOT NULL DEFAULT 0,
+      group_time INT(11) NOT NULL DEFAULT 0, mod_time INT(11) NOT NULL DEFAULT 0, group_type TINYINT(4) NOT NULL DEFAULT 1,
+      release_group TINYINT(4) NOT NULL DEFAULT 0, group_name VARCHAR(40) NOT NULL DEFAULT '', group_description TEXT NOT NULL,
+      group_signature TEXT NOT NULL, group_moderator MEDIUMINT(8) NOT NULL DEFAULT 0, group_single_user TINYINT(1) NOT NULL DEFAULT 1${stamps},
+      PRIMARY KEY (group_id), KEY group_single_user (group_single_user)
+    ) ${tail}`,
+    `CREATE TABLE bb_user_group (
+      group_id MEDIUMINT(8) NOT NULL DEFAULT 0, user_id MEDIUMINT(8) NOT NULL DEFAULT 0,
+      user_pending TINYINT(1) NOT NULL DEFAULT 0, user_time INT(11) NOT NULL DEFAULT 0,
+      PRIMARY KEY (group_id, user_id), KEY user_id (user_id)
+    ) ${tail}`,
+    `CREATE TABLE bb_auth_access (
+      group_id MEDIUMINT(8) NOT NULL DEFAULT 0, forum_id SMALLINT(5) UNSIGNED NOT NULL DEFAULT 0,
+      forum_perm INT(11) NOT NULL DEFAULT 0, PRIMARY KEY (group_id, forum_id), KEY forum_id (forum_id)
+    ) ${tail}`,
   ];
   if (version === '2.4') {
     tables.push(
@@ -233,6 +249,10 @@ export interface FixtureSummary {
   version: TorrentPierVersion;
   users: FixtureUser[];
   forumIds: number[];
+  /** The forum moderators bb_auth_access grants (AUTH_MOD entries expanded to accepted group members), once each. */
+  forumModerators: Array<{ forumId: number; userId: number }>;
+  /** The bb_auth_access rows: how many grant moderation that moves, and how many do not. */
+  authEntries: { granted: number; skipped: number };
   topicIds: number[];
   postIds: number[];
   torrents: FixtureTorrent[];
@@ -347,7 +367,8 @@ export async function createTorrentPierFixture(
       scheme === 'bcrypt'
         ? bcrypt.hashSync(password, o.bcryptCost).replace(/^\$2b\$/, '$2y$')
         : createHash('md5').update(createHash('md5').update(password).digest('hex')).digest('hex');
-    const level = n === 0 ? 1 : n === 4 ? 2 : n === 5 ? 20 : 0;
+    // Two MODs: one who moderates forums (bb_auth_access, below) and one whose level says so alone.
+    const level = n === 0 ? 1 : n === 4 || n === 8 ? 2 : n === 5 ? 20 : 0;
     const active = n !== 7;
     const banned = n === 3;
     const email = n === 1 ? 'ann&bob@example.org' : `user${id}@example.org`;
@@ -415,6 +436,7 @@ export async function createTorrentPierFixture(
   }
   await put('bb_categories', catRows);
   await put('bb_forums', forumRows);
+  const moderation = await putForumModeration(put, users, forumIds);
 
   // Topics and posts: posters cycle through users, guests (-1 with a name) and deleted users (-1, no name).
   const topicIds: number[] = [];
@@ -646,5 +668,69 @@ export async function createTorrentPierFixture(
     await put('bb_attachments_desc', attachDescRows);
     await put('bb_attachments_config', [{ config_name: 'upload_dir', config_value: 'data/uploads' }]);
   }
-  return { version, users, forumIds, topicIds, postIds, torrents, rows };
+  return { version, users, forumIds, ...moderation, topicIds, postIds, torrents, rows };
+}
+
+/** bb_auth_access.forum_perm bits (1 << bit): VIEW 1, READ 2, MOD 3, POST 4. */
+const PERM = { view: 1 << 1, read: 1 << 2, mod: 1 << 3, post: 1 << 4 };
+
+/**
+ * Per-forum moderation as upstream keeps it: a MOD's personal group with
+ * AUTH_MOD on a subforum and on another forum, a real group whose accepted
+ * members moderate a forum (one member pending, one entry granting no
+ * moderation, one for a forum that is gone), the admin's personal group, a
+ * group whose only member is pending, and an entry of a group that is gone.
+ * Needs ten users and four forums; fewer make no entries.
+ */
+async function putForumModeration(
+  put: (table: string, list: Record<string, unknown>[]) => Promise<void>,
+  users: readonly FixtureUser[],
+  forumIds: readonly number[],
+): Promise<Pick<FixtureSummary, 'forumModerators' | 'authEntries'>> {
+  if (users.length < 10 || forumIds.length < 4) return { forumModerators: [], authEntries: { granted: 0, skipped: 0 } };
+  const [admin, mod, member, other, pending, lonely] = [users[0]!, users[4]!, users[5]!, users[6]!, users[7]!, users[9]!];
+  const [f1, f2, f3, f4] = forumIds as [number, number, number, number];
+  const group = (id: number, name: string, single: boolean, owner: number) => ({
+    group_id: id,
+    group_name: phpEscapeQuotes(name),
+    group_description: '',
+    group_signature: '',
+    group_moderator: owner,
+    group_single_user: single ? 1 : 0,
+  });
+  await put('bb_groups', [
+    group(1, '', true, mod.id),
+    group(2, 'Release team & checkers', false, member.id),
+    group(3, '', true, admin.id),
+    group(4, 'Waiting room', false, lonely.id),
+  ]);
+  await put('bb_user_group', [
+    { group_id: 1, user_id: mod.id, user_pending: 0 },
+    { group_id: 2, user_id: mod.id, user_pending: 0 },
+    { group_id: 2, user_id: member.id, user_pending: 0 },
+    { group_id: 2, user_id: other.id, user_pending: 0 },
+    { group_id: 2, user_id: pending.id, user_pending: 1 },
+    { group_id: 3, user_id: admin.id, user_pending: 0 },
+    { group_id: 4, user_id: lonely.id, user_pending: 1 },
+  ]);
+  await put('bb_auth_access', [
+    { group_id: 1, forum_id: f2, forum_perm: PERM.view | PERM.read | PERM.mod },
+    { group_id: 1, forum_id: f3, forum_perm: PERM.mod },
+    { group_id: 2, forum_id: f3, forum_perm: PERM.mod | PERM.post },
+    { group_id: 2, forum_id: f4, forum_perm: PERM.read },
+    { group_id: 2, forum_id: 99, forum_perm: PERM.mod },
+    { group_id: 3, forum_id: f1, forum_perm: PERM.mod },
+    { group_id: 4, forum_id: f1, forum_perm: PERM.mod },
+    { group_id: 77, forum_id: f1, forum_perm: PERM.mod },
+  ]);
+  return {
+    forumModerators: [
+      { forumId: f1, userId: admin.id },
+      { forumId: f2, userId: mod.id },
+      { forumId: f3, userId: mod.id },
+      { forumId: f3, userId: member.id },
+      { forumId: f3, userId: other.id },
+    ],
+    authEntries: { granted: 4, skipped: 4 },
+  };
 }

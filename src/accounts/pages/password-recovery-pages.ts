@@ -12,7 +12,7 @@ import { loginPath, passwordRecoveryPath } from '../../urls/paths.ts';
 import type { FixedPage, PageVisit } from '../../urls/semantic-routes.ts';
 import type { UserRow } from '../../users/repository.ts';
 import { PASSWORD_MIN } from '../../users/fields.ts';
-import { CHECK_FIELDS, attempt, failedNotice, failedStatus, formNotice, submittedText } from '../../web/form.ts';
+import { attempt, checkFields, failedNotice, failedStatus, formNotice, submittedText } from '../../web/form.ts';
 import type { FormRefusal } from '../../http/errors.ts';
 import { pageFormState, textInput } from '../../web/form-controls.ts';
 import { html } from '../../web/html.ts';
@@ -76,7 +76,7 @@ export function passwordResetPage({ accounts }: AccountPageDeps): FixedPage {
       head: NOINDEX,
       body: html`<h1>${t('reset.title')}</h1>
 <p>${tHtml('reset.intro', { name: html`<strong>${user.username}</strong>` })}</p>
-${errors === undefined ? '' : formNotice(CHECK_FIELDS, errors, ['password', 'password_confirmation'])}
+${errors === undefined ? '' : formNotice(checkFields(), errors, ['password', 'password_confirmation'])}
 <form method="post" action="${visit.canonicalPath}" class="stacked">
 ${csrfInput(request, reply)}
 ${textInput(pageFormState({}, errors), { type: 'password', name: 'password', label: t('reset.password'), required: true, autocomplete: 'new-password', hint: t('register.password_hint', { min: PASSWORD_MIN }) })}

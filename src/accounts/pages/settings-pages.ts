@@ -15,13 +15,13 @@ import type { UserRow } from '../../users/repository.ts';
 import { csrfMismatch } from '../../auth/csrf.ts';
 import {
   NoFields,
-  OUTDATED_FORM_REFUSAL,
   attempt,
   failedNotice,
   failedStatus,
   formerAction,
   okNotice,
   outdatedForm,
+  outdatedFormRefusal,
   sessionEndedPage,
   submittedText,
 } from '../../web/form.ts';
@@ -32,7 +32,8 @@ import { csrfInput, sendPage } from '../../web/page.ts';
 import { EmailChangeForm, PasswordChangeForm, ReadingForm, SignatureForm, withConfirmation } from '../forms.ts';
 import { LOCALES, LOCALE_NAMES, TIME_ZONE_LIST, isTimeZone } from '../../i18n/locale.ts';
 import { readerOf } from '../../i18n/context.ts';
-import { t } from '../../i18n/messages.ts';
+import { t, tn } from '../../i18n/messages.ts';
+import { tHtml } from '../../web/translated.ts';
 import { EMAIL_CHANGE_KEY_HOURS } from '../service.ts';
 import { uploadedFile } from '../../http/multipart.ts';
 import { AVATAR_RULES } from '../../users/avatars/avatar-image.ts';
@@ -54,73 +55,84 @@ interface Failed {
 /** The sections a form posted to `/settings/` itself (before each had its address) can be from. */
 const SECTIONS: readonly Section[] = ['email', 'password', 'signature'];
 
-/** What a form shows again when its login ended meanwhile; passwords are never echoed. */
-const DRAFT_FIELDS: Record<Section, Array<{ name: string; label: string }>> = {
-  email: [{ name: 'email', label: 'New e-mail address' }],
-  password: [],
-  signature: [{ name: 'signature', label: 'Signature' }],
-  avatar: [],
-  reading: [],
-};
+/** What a form shows again when its login ended meanwhile; passwords are never echoed. In the reader's language, so made for each request. */
+function draftFields(section: Section): Array<{ name: string; label: string }> {
+  if (section === 'email') return [{ name: 'email', label: t('settings.email.new') }];
+  if (section === 'signature') return [{ name: 'signature', label: t('profile.signature') }];
+  return [];
+}
 
-const SAVED: Record<string, string> = {
-  email: `We sent a confirmation link to the new address. Your address changes when you open it (within ${EMAIL_CHANGE_KEY_HOURS} hours).`,
-  'email-unchanged': 'That is already your address: nothing changed.',
-  password: 'Your password is changed. You stay logged in here; everywhere else you were logged in, you are logged out.',
-  signature: 'Your signature is saved.',
-  avatar: 'Your avatar is saved.',
-  'avatar-removed': 'Your avatar is removed.',
-};
+/** The notice after a saved section (`?saved=…`), in the reader's language. */
+function savedNotice(saved: string | null): string | undefined {
+  switch (saved) {
+    case 'email':
+      return tn('settings.saved.email', EMAIL_CHANGE_KEY_HOURS);
+    case 'email-unchanged':
+      return t('settings.saved.email_unchanged');
+    case 'password':
+      return t('settings.saved.password');
+    case 'signature':
+      return t('settings.saved.signature');
+    case 'avatar':
+      return t('settings.saved.avatar');
+    case 'avatar-removed':
+      return t('settings.saved.avatar_removed');
+    case 'reading':
+      return t('settings.reading.saved');
+    default:
+      return undefined;
+  }
+}
 
 export function settingsPage({ accounts, auth, avatars }: AccountPageDeps): FixedPage {
   async function show(request: FastifyRequest, reply: FastifyReply, query: URLSearchParams, failed?: Failed): Promise<FastifyReply> {
     const me = await accounts.owner(assertUser(request));
-    const saved = failed !== undefined ? undefined : query.get('saved') === 'reading' ? t('settings.reading.saved') : SAVED[query.get('saved') ?? ''];
+    const saved = failed !== undefined ? undefined : savedNotice(query.get('saved'));
     const errorsOf = (section: Section) => (failed?.section === section ? failed.errors : undefined);
     const valueOf = (section: Section, field: string, fallback = '') => (failed?.section === section ? (failed.values[field] ?? '') : fallback);
     return sendPage(request, reply, {
-      title: 'Settings',
+      title: t('settings.title'),
       canonical: settingsPath(),
       status: failed === undefined ? 200 : failedStatus(reply, failed.refusal),
-      body: html`<h1>Settings</h1>
+      body: html`<h1>${t('settings.title')}</h1>
 ${saved === undefined ? '' : okNotice(saved)}
-<p>Your public profile: <a href="${profilePath({ id: me.id, name: me.username })}">${me.username}</a></p>
+<p>${tHtml('settings.public_profile', { profile: html`<a href="${profilePath({ id: me.id, name: me.username })}">${me.username}</a>` })}</p>
 ${section(
   request,
   reply,
   'email',
-  'E-mail address',
+  t('register.email'),
   failed,
   ['email', 'current_password'],
   html`
-<p class="muted">Now: ${me.email}. Only you and the administrators see it.</p>
-${textInput(pageFormState({ email: valueOf('email', 'email') }, errorsOf('email') ?? {}), { type: 'email', name: 'email', id: 'email-new', label: 'New e-mail address', required: true, autocomplete: 'email' })}
-${textInput(pageFormState({}, errorsOf('email') ?? {}), { type: 'password', name: 'current_password', id: 'email-current-password', label: 'Your current password', required: true, autocomplete: 'current-password' })}
-<div><button type="submit">Change e-mail address</button></div>`,
+<p class="muted">${t('settings.email.now', { email: me.email })}</p>
+${textInput(pageFormState({ email: valueOf('email', 'email') }, errorsOf('email') ?? {}), { type: 'email', name: 'email', id: 'email-new', label: t('settings.email.new'), required: true, autocomplete: 'email' })}
+${textInput(pageFormState({}, errorsOf('email') ?? {}), { type: 'password', name: 'current_password', id: 'email-current-password', label: t('settings.email.current_password'), required: true, autocomplete: 'current-password' })}
+<div><button type="submit">${t('settings.email.submit')}</button></div>`,
 )}
 ${section(
   request,
   reply,
   'password',
-  'Password',
+  t('login.password'),
   failed,
   ['current_password', 'password', 'password_confirmation'],
   html`
-${textInput(pageFormState({}, errorsOf('password') ?? {}), { type: 'password', name: 'current_password', id: 'password-current-password', label: 'Current password', required: true, autocomplete: 'current-password' })}
-${textInput(pageFormState({}, errorsOf('password') ?? {}), { type: 'password', name: 'password', id: 'password-new', label: 'New password', required: true, autocomplete: 'new-password', hint: `At least ${PASSWORD_MIN} characters.` })}
-${textInput(pageFormState({}, errorsOf('password') ?? {}), { type: 'password', name: 'password_confirmation', id: 'password-confirmation', label: 'Repeat the new password', required: true, autocomplete: 'new-password' })}
-<div><button type="submit">Change password</button></div>`,
+${textInput(pageFormState({}, errorsOf('password') ?? {}), { type: 'password', name: 'current_password', id: 'password-current-password', label: t('settings.password.current'), required: true, autocomplete: 'current-password' })}
+${textInput(pageFormState({}, errorsOf('password') ?? {}), { type: 'password', name: 'password', id: 'password-new', label: t('reset.password'), required: true, autocomplete: 'new-password', hint: t('register.password_hint', { min: PASSWORD_MIN }) })}
+${textInput(pageFormState({}, errorsOf('password') ?? {}), { type: 'password', name: 'password_confirmation', id: 'password-confirmation', label: t('reset.repeat'), required: true, autocomplete: 'new-password' })}
+<div><button type="submit">${t('settings.password.submit')}</button></div>`,
 )}
 ${section(
   request,
   reply,
   'signature',
-  'Signature',
+  t('profile.signature'),
   failed,
   ['signature'],
   html`
-${textArea(pageFormState({ signature: valueOf('signature', 'signature', me.signature) }, errorsOf('signature') ?? {}), { name: 'signature', label: 'Signature', maxlength: SIGNATURE_MAX, rows: 4, hint: `Shown under your posts and on your profile. At most ${SIGNATURE_MAX} characters; leave it empty for none.` })}
-<div><button type="submit">Save signature</button></div>`,
+${textArea(pageFormState({ signature: valueOf('signature', 'signature', me.signature) }, errorsOf('signature') ?? {}), { name: 'signature', label: t('profile.signature'), maxlength: SIGNATURE_MAX, rows: 4, hint: tn('settings.signature.hint', SIGNATURE_MAX) })}
+<div><button type="submit">${t('settings.signature.save')}</button></div>`,
 )}
 ${avatarSection(request, reply, me, failed?.section === 'avatar' ? failed : undefined)}
 ${section(
@@ -172,24 +184,24 @@ ${controls}
     const url = avatarUrl(me);
     const errors = failed?.errors['file'];
     return html`<section aria-labelledby="avatar-heading">
-<h2 id="avatar-heading">Avatar</h2>
+<h2 id="avatar-heading">${t('settings.avatar')}</h2>
 ${failed === undefined ? '' : failedNotice(failed.refusal, failed.errors, ['file'])}
-${url === null ? html`<p class="muted">No avatar yet.</p>` : html`<p>${avatarImg(url, 80, 'Your avatar')}</p>`}
+${url === null ? html`<p class="muted">${t('settings.avatar.none')}</p>` : html`<p>${avatarImg(url, 80, t('settings.avatar.alt'))}</p>`}
 <form method="post" action="${settingsPath()}avatar/" enctype="multipart/form-data" class="stacked">
 ${csrfInput(request, reply)}
-<div class="field"><label for="avatar-file">Image</label>
-<p class="hint" id="avatar-file-hint">PNG, JPEG, GIF or WebP, at most ${AVATAR_RULES.maxBytes / (1024 * 1024)} MB. It is cut to a square from its middle and shown next to your posts.</p>
+<div class="field"><label for="avatar-file">${t('settings.avatar.image')}</label>
+<p class="hint" id="avatar-file-hint">${t('settings.avatar.hint', { mb: AVATAR_RULES.maxBytes / (1024 * 1024) })}</p>
 <input type="file" id="avatar-file" name="file" accept="image/png,image/jpeg,image/gif,image/webp" required aria-describedby="avatar-file-hint${errors === undefined ? '' : ' avatar-file-error'}"${errors === undefined ? '' : html` aria-invalid="true"`}>
 ${errors === undefined ? '' : html`<p class="error" id="avatar-file-error">${errors.join(' ')}</p>`}
 </div>
-<div><button type="submit">Upload avatar</button></div>
+<div><button type="submit">${t('settings.avatar.upload')}</button></div>
 </form>
 ${
   url === null
     ? ''
     : html`<form method="post" action="${settingsPath()}remove-avatar/" class="inline">
 ${csrfInput(request, reply)}
-<button type="submit">Remove avatar</button>
+<button type="submit">${t('settings.avatar.remove')}</button>
 </form>`
 }
 </section>`;
@@ -198,7 +210,7 @@ ${csrfInput(request, reply)}
   /** A section's form shown again with what was typed (passwords never) and why nothing was saved. */
   async function refill(request: FastifyRequest, reply: FastifyReply, visit: PageVisit, section: Section, refusal: FormRefusal): Promise<FastifyReply> {
     const values = submittedText(request.body);
-    if (request.user === null) return sessionEndedPage(request, reply, visit.canonicalPath, { fields: DRAFT_FIELDS[section], values });
+    if (request.user === null) return sessionEndedPage(request, reply, visit.canonicalPath, { fields: draftFields(section), values });
     return show(request, reply, visit.query, { section, values, errors: {}, refusal });
   }
 
@@ -289,7 +301,7 @@ ${csrfInput(request, reply)}
   async function former(request: FastifyRequest, reply: FastifyReply, visit: PageVisit): Promise<FastifyReply> {
     const section = formerSection(request.body);
     if (section === undefined) throw outdatedForm();
-    return refill(request, reply, visit, section, OUTDATED_FORM_REFUSAL);
+    return refill(request, reply, visit, section, outdatedFormRefusal());
   }
 
   return {
@@ -308,15 +320,14 @@ function formerSection(body: unknown): Section | undefined {
   return SECTIONS.find((name) => name === formerAction(body));
 }
 
-const PROBLEMS: KeyProblemTexts = {
-  title: 'Confirmation link not valid',
-  messages: {
-    unknown: 'This confirmation link is not valid. Check that you copied the whole link from the mail.',
-    expired: 'This confirmation link has expired. Change the address again in your settings to get a new one.',
-    used: 'This confirmation link was already used.',
-  },
-  next: html`<p><a href="${settingsPath()}">Settings</a> · <a href="${loginPath()}">Log in</a></p>`,
-};
+/** In the reader's language, so made for each request. */
+function problems(): KeyProblemTexts {
+  return {
+    title: t('settings.confirm.invalid_title'),
+    messages: { unknown: t('settings.confirm.unknown'), expired: t('settings.confirm.expired'), used: t('settings.confirm.used') },
+    next: html`<p><a href="${settingsPath()}">${t('settings.title')}</a> · <a href="${loginPath()}">${t('login.title')}</a></p>`,
+  };
+}
 
 const NOINDEX = html`<meta name="robots" content="noindex">`;
 
@@ -324,35 +335,35 @@ const NOINDEX = html`<meta name="robots" content="noindex">`;
 export function emailConfirmationPage({ accounts }: AccountPageDeps): FixedPage {
   function done(request: FastifyRequest, reply: FastifyReply, user: UserRow): FastifyReply {
     return sendPage(request, reply, {
-      title: 'E-mail address changed',
+      title: t('settings.confirm.done_title'),
       head: NOINDEX,
-      body: html`<h1>E-mail address changed</h1><p class="notice ok" role="status">The account ${user.username} now uses ${user.email}.</p><p><a href="${settingsPath()}">Settings</a></p>`,
+      body: html`<h1>${t('settings.confirm.done_title')}</h1><p class="notice ok" role="status">${t('settings.confirm.done', { name: user.username, email: user.email })}</p><p><a href="${settingsPath()}">${t('settings.title')}</a></p>`,
     });
   }
 
   return {
     async serve(request, reply, visit) {
       const key = visit.params['key'] ?? '';
-      return withKey(request, reply, PROBLEMS, async () => {
+      return withKey(request, reply, problems(), async () => {
         const { change, user } = await accounts.checkEmailChange(key);
         if (request.method === 'POST') {
           const result = await attempt(() => accounts.confirmEmailChange(key));
           if (result.ok) return done(request, reply, result.value);
           return sendPage(request, reply, {
-            title: 'Address not available',
+            title: t('settings.confirm.taken_title'),
             status: 409,
             head: NOINDEX,
-            body: html`<h1>Address not available</h1><p class="notice error" role="alert">${change.new_email} now belongs to another account, so it cannot be used for ${user.username}.</p><p><a href="${settingsPath()}">Settings</a></p>`,
+            body: html`<h1>${t('settings.confirm.taken_title')}</h1><p class="notice error" role="alert">${t('settings.confirm.taken', { email: change.new_email, name: user.username })}</p><p><a href="${settingsPath()}">${t('settings.title')}</a></p>`,
           });
         }
         return sendPage(request, reply, {
-          title: 'Confirm your new e-mail address',
+          title: t('settings.confirm.title'),
           head: NOINDEX,
-          body: html`<h1>Confirm your new e-mail address</h1>
+          body: html`<h1>${t('settings.confirm.title')}</h1>
 <form method="post" action="${visit.canonicalPath}" class="stacked">
 ${csrfInput(request, reply)}
-<p>Use <strong>${change.new_email}</strong> for the account <strong>${user.username}</strong>?</p>
-<div><button type="submit">Confirm the new address</button></div>
+<p>${tHtml('settings.confirm.question', { email: html`<strong>${change.new_email}</strong>`, name: html`<strong>${user.username}</strong>` })}</p>
+<div><button type="submit">${t('settings.confirm.submit')}</button></div>
 </form>`,
         });
       });

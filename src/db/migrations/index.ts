@@ -20,6 +20,7 @@ import * as memberPostCounts from './0018_member_post_counts.ts';
 import * as avatars from './0019_avatars.ts';
 import * as subforums from './0020_subforums.ts';
 import * as readingSettings from './0021_reading_settings.ts';
+import * as forumModerators from './0022_forum_moderators.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_users': users,
@@ -42,4 +43,5 @@ export const migrations: Record<string, Migration> = {
   '0019_avatars': avatars,
   '0020_subforums': subforums,
   '0021_reading_settings': readingSettings,
+  '0022_forum_moderators': forumModerators,
 };

@@ -1,18 +1,19 @@
 // A table of forums, as the index lists the top-level forums and a forum page
 // its subforums (docs/forums.md): name and description, the subforums as links
 // under it, topics and posts counted with its subforums', and the newest post
-// among them ("<topic> by <author>, <time>"). A member also sees how many
-// topics have posts they have not read.
+// among them ("<topic> by <author>, <time>"), and the forum's moderators as
+// TorrentPier listed them. A member also sees how many topics have posts they
+// have not read.
 import type { AuthUser } from '../../auth/service.ts';
 import { forumPath } from '../../urls/paths.ts';
 import { timeHtml } from '../../web/format.ts';
 import { number, t, tn } from '../../i18n/messages.ts';
 import { html, type SafeHtml } from '../../web/html.ts';
 import type { TopicHeading } from '../presenter.ts';
-import type { ForumRow, LastPost } from '../repository.ts';
+import type { ForumModerator, ForumRow, LastPost } from '../repository.ts';
 import { postPathOn } from '../resource.ts';
 import type { ForumPageDeps } from './deps.ts';
-import { AuthorLinks, type Crumb } from './parts.ts';
+import { AuthorLinks, moderatorsLine, type Crumb } from './parts.ts';
 import type { ForumService } from '../service.ts';
 
 interface LastPostLine {
@@ -25,6 +26,8 @@ export interface ForumListing {
   subforums: ReadonlyMap<number, ForumRow[]>;
   latest: ReadonlyMap<number, LastPostLine>;
   unread: ReadonlyMap<number, number>;
+  /** Each listed forum's own moderators (forums without any are absent). */
+  moderators: ReadonlyMap<number, ForumModerator[]>;
 }
 
 /** What the table needs about these forums and their subforums, read at once. */
@@ -36,7 +39,11 @@ export async function loadForumListing(
   // Only top-level forums have subforums: a list of subforums (a forum page's) asks for none.
   const subforums = await forum.forums.subforums(rows.filter((row) => row.parent_id === null).map((row) => row.id));
   const ids = [...rows, ...[...subforums.values()].flat()].map((row) => row.id);
-  const [topics, unread] = await Promise.all([forum.forums.latestTopics(ids), forum.unread.forumsWithUnread(viewer)]);
+  const [topics, unread, moderators] = await Promise.all([
+    forum.forums.latestTopics(ids),
+    forum.unread.forumsWithUnread(viewer),
+    forum.moderators.ofForums(rows.map((row) => row.id)),
+  ]);
   const entries = [...topics];
   const [headings, posts] = await Promise.all([
     presenter.headings(entries.map(([, topic]) => topic)),
@@ -47,7 +54,7 @@ export async function loadForumListing(
     const post = posts.get(topic.id);
     if (post !== undefined) latest.set(forumId, { heading: headings[index]!, post });
   });
-  return { rows, subforums, latest, unread };
+  return { rows, subforums, latest, unread, moderators };
 }
 
 export function forumTable(listing: ForumListing, caption: string): SafeHtml {
@@ -70,7 +77,7 @@ ${listing.rows.map((row) => {
     children.length === 0
       ? ''
       : html`<p class="subforums"><span class="muted">${t('forums.subforums')}</span> ${children.map((child, index) => html`${index === 0 ? '' : ', '}<a href="${forumPath(child)}">${child.name}</a>`)}</p>`
-  }</td><td>${number(sum((forum) => forum.topics_count))}</td><td>${number(sum((forum) => forum.posts_count))}</td><td>${lastPostLine(newest, authors)}</td></tr>`;
+  }${moderatorsLine(listing.moderators.get(row.id) ?? [], authors)}</td><td>${number(sum((forum) => forum.topics_count))}</td><td>${number(sum((forum) => forum.posts_count))}</td><td>${lastPostLine(newest, authors)}</td></tr>`;
 })}
 </tbody>
 </table></div>`;

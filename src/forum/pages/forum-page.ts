@@ -26,7 +26,7 @@ import type { ForumPageDeps } from './deps.ts';
 import { ReplyForm, previewBlock } from './reply-form.ts';
 import { forumCrumbs, forumTable, loadForumListing } from './forum-list.ts';
 import { EMOJI_PICKER_SCRIPT, emojiPickerField } from '../../web/emoji-picker.ts';
-import { breadcrumb, buttonForm, feedLinks, topicTable, unreadMarker } from './parts.ts';
+import { breadcrumb, buttonForm, feedLinks, moderatorsLine, topicTable, unreadMarker } from './parts.ts';
 import { NoFields } from '../../web/form.ts';
 
 export const TOPICS_PER_PAGE = PER_PAGE_DEFAULT;
@@ -66,7 +66,7 @@ export function forumPage({ forum, presenter, views, addons, pageCache }: ForumP
     const last = lastPage(topics.total, TOPICS_PER_PAGE);
     if (page > last) throw pageNotFound();
     const listed = topics.data;
-    const [unread, crumbs, subforums] = await Promise.all([
+    const [unread, crumbs, subforums, moderators] = await Promise.all([
       forum.unread.ofTopics(
         request.user,
         listed.map((topic) => topic.id),
@@ -74,6 +74,7 @@ export function forumPage({ forum, presenter, views, addons, pageCache }: ForumP
       forumCrumbs(forum, row, false),
       // Subforums are listed above the first page of topics.
       page === 1 && row.parent_id === null ? forum.forums.subforums([row.id]).then((found) => found.get(row.id) ?? []) : [],
+      forum.moderators.ofForums([row.id]).then((found) => found.get(row.id) ?? []),
     ]);
     const subforumTable =
       subforums.length === 0
@@ -89,6 +90,7 @@ export function forumPage({ forum, presenter, views, addons, pageCache }: ForumP
       body: html`${breadcrumb(crumbs)}
 <h1>${row.name}</h1>
 ${row.description === '' ? '' : html`<p class="muted">${row.description}</p>`}
+${moderatorsLine(moderators)}
 ${subforumTable}
 ${request.user === null ? '' : html`<div class="actions">${buttonForm(request, reply, `${visit.canonicalPath}mark-read/`, t('forum.mark_read'))}</div>`}
 ${filled(topics, (hole) => {
@@ -139,7 +141,9 @@ ${addons?.newTopic?.(request, row) ?? ''}`
       return { html: list, total, data: rows.map((topic, index) => ({ id: topic.id, stored: topic.views_count, title: headings[index]!.title })) };
     };
     // The caption names the forum, so the key carries its name.
-    return pageCache === undefined ? render().then((fill) => uncached(fill)) : pageCache.get(`f${row.id}:${page}:${viewerKind(viewer)}:${row.name}`, render);
+    return pageCache === undefined
+      ? render().then((fill) => uncached(fill))
+      : pageCache.get(`f${row.id}:${page}:${viewerKind(viewer, row.id)}:${row.name}`, render);
   }
 
   return {

@@ -8,7 +8,7 @@ import { html, type SafeHtml } from '../../web/html.ts';
 import { csrfInput } from '../../web/page.ts';
 import { profilePath, topicUnreadPath, type FeedFormat } from '../../urls/paths.ts';
 import type { TopicHeading } from '../presenter.ts';
-import type { LastPost, TopicInList } from '../repository.ts';
+import type { ForumModerator, LastPost, TopicInList } from '../repository.ts';
 import { postPathOn } from '../resource.ts';
 
 export interface Crumb {
@@ -78,6 +78,12 @@ export class AuthorLinks {
     }
     return link;
   }
+}
+
+/** "Moderators: Ann, Bob" under a forum's name (profiles linked), as TorrentPier shows them; nothing for a forum without any. */
+export function moderatorsLine(moderators: readonly ForumModerator[], authors: AuthorLinks = new AuthorLinks()): SafeHtml {
+  if (moderators.length === 0) return html``;
+  return html`<p class="moderators"><span class="muted">${t('forums.moderators')}</span> ${moderators.map((moderator, index) => html`${index === 0 ? '' : ', '}${authors.link(moderator.id, moderator.username)}`)}</p>`;
 }
 
 /** "Pinned", "Locked" and (for moderators' eyes) "Hidden", where they apply: beside a topic's title on its page and in lists. */

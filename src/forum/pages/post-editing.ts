@@ -20,7 +20,7 @@ import { pageFormState, textArea } from '../../web/form-controls.ts';
 import { timeHtml } from '../../web/format.ts';
 import { html, type SafeHtml } from '../../web/html.ts';
 import { csrfInput } from '../../web/page.ts';
-import { isStaff } from '../access.ts';
+import { moderates } from '../access.ts';
 import type { PostRevision, PostWithAuthor, TopicWithAuthor } from '../repository.ts';
 import { ForumBodies, POST_BODY_MAX } from '../routes.ts';
 import type { ForumService } from '../service.ts';
@@ -30,9 +30,9 @@ import { emojiPickerField } from '../../web/emoji-picker.ts';
 
 export const EditPostForm = Type.Object({ post_id: IdParams.properties.id, body: ForumBodies.post.properties.body, preview: ReplyForm.properties.preview });
 
-/** Who may edit a post: its author, and moderators. */
-export function mayEdit(viewer: AuthUser | null, post: { author_id: number | null }): boolean {
-  return viewer !== null && (isStaff(viewer) || (post.author_id !== null && post.author_id === viewer.id));
+/** Who may edit a post: its author, and the moderators of the forum `forumId` it is in. */
+export function mayEdit(viewer: AuthUser | null, post: { author_id: number | null }, forumId: number): boolean {
+  return viewer !== null && (moderates(viewer, forumId) || (post.author_id !== null && post.author_id === viewer.id));
 }
 
 export const DeletePostForm = Type.Object({ post_id: IdParams.properties.id });
@@ -69,7 +69,7 @@ export async function postToEdit(
   const postId = id === null || id === undefined ? null : parseId(id);
   if (postId === null || viewer === null) return undefined;
   const post = await forum.getPost(postId, viewer).catch(() => undefined);
-  return post !== undefined && post.topic_id === topic.id && mayEdit(viewer, post) ? post : undefined;
+  return post !== undefined && post.topic_id === topic.id && mayEdit(viewer, post, topic.forum_id) ? post : undefined;
 }
 
 export function editSection(

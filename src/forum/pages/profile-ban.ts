@@ -9,6 +9,7 @@ import type { FieldErrors } from '../../http/errors.ts';
 import { withQuery } from '../../urls/paths.ts';
 import { entityForm, type EntityForm, type PageVisit } from '../../urls/semantic-routes.ts';
 import { banEndDay } from '../../users/ban.ts';
+import { t } from '../../i18n/messages.ts';
 import type { UserRow } from '../../users/repository.ts';
 import { NoFields, attempt, failedNotice, submittedText } from '../../web/form.ts';
 import { pageFormState, textInput } from '../../web/form-controls.ts';
@@ -33,19 +34,20 @@ export type ShowProfile = (request: FastifyRequest, reply: FastifyReply, user: U
 
 export function banPanel(request: FastifyRequest, reply: FastifyReply, user: UserRow, visit: PageVisit, failed: FailedBan | undefined): SafeHtml {
   if (user.status === 'banned') {
-    return html`<section aria-labelledby="ban-heading" class="moderation"><h2 id="ban-heading">Ban</h2>
-<p>Reason: ${user.ban_reason ?? 'none given'}. ${banEndDay(user) === null ? 'Until lifted.' : html`Ends on ${banEndDay(user)}.`}</p>
-${buttonForm(request, reply, `${visit.canonicalPath}unban/`, 'Lift the ban')}
+    const end = banEndDay(user);
+    return html`<section aria-labelledby="ban-heading" class="moderation"><h2 id="ban-heading">${t('ban.heading')}</h2>
+<p>${t('ban.reason', { reason: user.ban_reason ?? t('ban.no_reason') })} ${end === null ? t('ban.until_lifted') : t('ban.ends_on', { day: end })}</p>
+${buttonForm(request, reply, `${visit.canonicalPath}unban/`, t('ban.lift'))}
 </section>`;
   }
   const form = pageFormState(failed?.values, failed?.errors);
-  return html`<details class="moderation"${failed === undefined ? '' : html` open`}><summary>Ban ${user.username}</summary>
+  return html`<details class="moderation"${failed === undefined ? '' : html` open`}><summary>${t('ban.summary', { name: user.username })}</summary>
 ${failed === undefined ? '' : failedNotice(undefined, failed.errors, ['reason', 'until'])}
 <form method="post" action="${visit.canonicalPath}ban/" class="stacked">
 ${csrfInput(request, reply)}
-${textInput(form, { name: 'reason', label: 'Reason (the member sees it when logging in)', required: true, maxlength: BAN_REASON_MAX })}
-${textInput(form, { name: 'until', label: 'Ends on (empty: until lifted)', type: 'date' })}
-<div><button type="submit">Ban</button></div>
+${textInput(form, { name: 'reason', label: t('ban.reason_label'), required: true, maxlength: BAN_REASON_MAX })}
+${textInput(form, { name: 'until', label: t('ban.until_label'), type: 'date' })}
+<div><button type="submit">${t('ban.submit')}</button></div>
 </form>
 </details>`;
 }

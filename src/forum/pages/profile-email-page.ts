@@ -7,7 +7,7 @@ import { checkForm } from '../../http/validation.ts';
 import { profileEmailPath, profilePath, withQuery } from '../../urls/paths.ts';
 import type { EntityPage, PageVisit } from '../../urls/semantic-routes.ts';
 import type { UserRow } from '../../users/repository.ts';
-import { CHECK_FIELDS, attempt, formNotice, okNotice, sessionEndedPage, submittedText } from '../../web/form.ts';
+import { attempt, checkFields, formNotice, okNotice, sessionEndedPage, submittedText } from '../../web/form.ts';
 import { pageFormState, textArea, textInput } from '../../web/form-controls.ts';
 import { html } from '../../web/html.ts';
 import { csrfInput, sendPage } from '../../web/page.ts';
@@ -15,6 +15,7 @@ import { PROFILE_MAIL_MESSAGE_MAX, PROFILE_MAIL_SUBJECT_MAX, PROFILE_MAILS_PER_H
 import type { ForumPageDeps } from './deps.ts';
 import { breadcrumb } from './parts.ts';
 import { loadMember } from './member.ts';
+import { t, tn } from '../../i18n/messages.ts';
 
 interface FormState {
   status: number;
@@ -24,16 +25,16 @@ interface FormState {
   headers?: Record<string, string>;
 }
 
-const DRAFT_FIELDS = [
-  { name: 'subject', label: 'Subject' },
-  { name: 'message', label: 'Message' },
+/** The fields shown again when the login ended meanwhile, named in the reader's language. */
+const draftFields = () => [
+  { name: 'subject', label: t('messages.subject') },
+  { name: 'message', label: t('messages.message') },
 ];
 
-const NOT_SENT = {
-  'needs-review':
-    'Your message was not sent: it contains words that a moderator would have to review first, and a mail cannot wait for that. Please rephrase it.',
-  'too-many': `Your message was not sent: you can send ${PROFILE_MAILS_PER_HOUR} messages an hour. Please try again later.`,
-} as const;
+/** Why a mail was not sent, in the reader's language. */
+function notSent(reason: 'needs-review' | 'too-many'): string {
+  return reason === 'too-many' ? tn('profile_mail.too_many', PROFILE_MAILS_PER_HOUR) : t('profile_mail.needs_review');
+}
 
 export function profileEmailPage({ profileMail, users }: ForumPageDeps): EntityPage<UserRow> {
   function show(request: FastifyRequest, reply: FastifyReply, user: UserRow, visit: PageVisit, state: FormState): FastifyReply {
@@ -41,19 +42,19 @@ export function profileEmailPage({ profileMail, users }: ForumPageDeps): EntityP
     const sent = visit.query.get('sent') === '1' && state.values === undefined;
     if (state.headers !== undefined) reply.headers(state.headers);
     return sendPage(request, reply, {
-      title: `E-mail ${user.username}`,
+      title: t('profile_mail.title', { name: user.username }),
       canonical: visit.canonicalPath,
       status: state.status,
       body: html`${breadcrumb([{ label: user.username, href: profilePath(member) }])}
-<h1>Send ${user.username} an e-mail</h1>
-${sent ? okNotice(`Your message to ${user.username} was sent.`) : ''}
-<p class="muted">${user.username} gets your message by e-mail without seeing your address, and can answer through your profile.</p>
+<h1>${t('profile.email', { name: user.username })}</h1>
+${sent ? okNotice(t('profile_mail.sent', { name: user.username })) : ''}
+<p class="muted">${t('profile_mail.intro', { name: user.username })}</p>
 ${formNotice(state.message, state.errors, ['subject', 'message'])}
 <form method="post" action="${visit.canonicalPath}" class="stacked">
 ${csrfInput(request, reply)}
-${textInput(pageFormState(state.values, state.errors), { name: 'subject', label: 'Subject', required: true, maxlength: PROFILE_MAIL_SUBJECT_MAX })}
-${textArea(pageFormState(state.values, state.errors), { name: 'message', label: 'Message', required: true, maxlength: PROFILE_MAIL_MESSAGE_MAX, rows: 10 })}
-<div><button type="submit">Send</button></div>
+${textInput(pageFormState(state.values, state.errors), { name: 'subject', label: t('messages.subject'), required: true, maxlength: PROFILE_MAIL_SUBJECT_MAX })}
+${textArea(pageFormState(state.values, state.errors), { name: 'message', label: t('messages.message'), required: true, maxlength: PROFILE_MAIL_MESSAGE_MAX, rows: 10 })}
+<div><button type="submit">${t('messages.send')}</button></div>
 </form>`,
     });
   }
@@ -66,13 +67,13 @@ ${textArea(pageFormState(state.values, state.errors), { name: 'message', label: 
       if (request.method !== 'POST') return show(request, reply, user, visit, { status: 200 });
       const values = submittedText(request.body);
       const form = checkForm(ProfileMailForm, request.body);
-      if (!form.ok) return show(request, reply, user, visit, { status: 422, message: CHECK_FIELDS, values, errors: form.errors });
+      if (!form.ok) return show(request, reply, user, visit, { status: 422, message: checkFields(), values, errors: form.errors });
       const result = await attempt(() => profileMail.send(assertUser(request), user, form.value));
       if (!result.ok) {
         const { refusal } = result;
         return show(request, reply, user, visit, {
           status: refusal?.status ?? 422,
-          message: refusal?.message ?? CHECK_FIELDS,
+          message: refusal?.message ?? checkFields(),
           values,
           errors: result.errors,
           headers: refusal?.headers,
@@ -80,13 +81,13 @@ ${textArea(pageFormState(state.values, state.errors), { name: 'message', label: 
       }
       if (!result.value.sent) {
         const status = result.value.reason === 'too-many' ? 429 : 422;
-        return show(request, reply, user, visit, { status, message: NOT_SENT[result.value.reason], values });
+        return show(request, reply, user, visit, { status, message: notSent(result.value.reason), values });
       }
       return reply.redirect(withQuery(visit.canonicalPath, { sent: 1 }), 303);
     },
     async refused(request, reply, user, visit, refusal) {
       const values = submittedText(request.body);
-      if (request.user === null) return sessionEndedPage(request, reply, visit.canonicalPath, { fields: DRAFT_FIELDS, values });
+      if (request.user === null) return sessionEndedPage(request, reply, visit.canonicalPath, { fields: draftFields(), values });
       return show(request, reply, user, visit, { status: refusal.status, message: refusal.message, values });
     },
   };

@@ -7,7 +7,7 @@ import { tLink } from '../../web/translated.ts';
 import { t } from '../../i18n/messages.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { isStaff } from '../access.ts';
+import { moderates } from '../access.ts';
 import type { AuthUser } from '../../auth/service.ts';
 import type { FieldErrors } from '../../http/errors.ts';
 import { loginPath, parseId, withQuery, FRAGMENT_KEY } from '../../urls/paths.ts';
@@ -37,9 +37,9 @@ export interface ReplyDraft {
   preview?: SafeHtml;
 }
 
-/** Who may reply here: members, and only moderators to a locked topic. */
-export function mayReply(viewer: AuthUser | null, topic: Pick<TopicWithAuthor, 'locked'>): boolean {
-  return viewer !== null && (!topic.locked || isStaff(viewer));
+/** Who may reply here: members, and only its forum's moderators to a locked topic. */
+export function mayReply(viewer: AuthUser | null, topic: Pick<TopicWithAuthor, 'locked' | 'forum_id'>): boolean {
+  return viewer !== null && (!topic.locked || moderates(viewer, topic.forum_id));
 }
 
 /** "Quote" under a post: the page holding the post, with the form filled. */
@@ -64,7 +64,7 @@ export function previewBlock(heading: string, body: SafeHtml, notYet: string): S
 }
 
 export function replySection(request: FastifyRequest, reply: FastifyReply, topic: TopicWithAuthor, visit: PageVisit, draft: ReplyDraft | undefined): SafeHtml {
-  if (topic.locked && !isStaff(request.user)) return html`<p class="notice">${LOCKED_MESSAGE}</p>`;
+  if (topic.locked && !moderates(request.user, topic.forum_id)) return html`<p class="notice">${LOCKED_MESSAGE}</p>`;
   if (request.user === null) {
     return html`<p>${tLink('reply.login', loginPath({ next: visit.canonicalPath }))}</p>`;
   }

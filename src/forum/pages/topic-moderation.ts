@@ -1,8 +1,10 @@
 // The moderators' panel of a topic page (docs/moderation.md): lock or unlock,
 // pin or unpin, hide or restore, move to another forum, delete; and the Hide
 // and Restore buttons under each post. Each is a form at its own
-// address below the topic (`…/lock/`, `…/move/`, …); members who are not
-// moderators get the 403 page from the service's check, guests the login.
+// address below the topic (`…/lock/`, `…/move/`, …); members who do not
+// moderate the topic's forum get the 403 page from the service's check,
+// guests the login. The panel offers a move only into forums its viewer
+// moderates too.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { assertUser } from '../../auth/guard.ts';
@@ -46,7 +48,7 @@ export function postModerationForms(request: FastifyRequest, reply: FastifyReply
 /** How the topic page shows the panel again after a refused move (422). */
 export type ShowAgain<T> = (request: FastifyRequest, reply: FastifyReply, topic: T, visit: PageVisit, errors: FieldErrors) => Promise<FastifyReply>;
 
-/** The panel, for moderators only; `forums` are where the topic may move. */
+/** The panel, for the moderators of the topic's forum only; `forums` are where the topic may move (its viewer moderates them). */
 export function moderationPanel(
   request: FastifyRequest,
   reply: FastifyReply,

@@ -15,7 +15,7 @@ import { PER_PAGE_DEFAULT } from '../../http/pagination.ts';
 import { parseId, topicFeedPath, topicUnreadPath, withQuery } from '../../urls/paths.ts';
 import { entityForm, pageNotFound, type EntityForm, type EntityPage, type PageVisit } from '../../urls/semantic-routes.ts';
 import { csrfMismatch } from '../../auth/csrf.ts';
-import { OUTDATED_FORM_REFUSAL, attempt, failedNotice, failedStatus, formerAction, outdatedForm, sessionEndedPage, submittedText } from '../../web/form.ts';
+import { attempt, failedNotice, failedStatus, formerAction, outdatedForm, outdatedFormRefusal, sessionEndedPage, submittedText } from '../../web/form.ts';
 import type { FormRefusal } from '../../http/errors.ts';
 import { pageFormState, textInput } from '../../web/form-controls.ts';
 import { timeHtml } from '../../web/format.ts';
@@ -26,7 +26,7 @@ import type { PostOnPage, TopicWithAuthor } from '../repository.ts';
 import type { TopicHeading } from '../presenter.ts';
 import { postPathOn } from '../resource.ts';
 import { ForumBodies, TOPIC_TITLE_MAX } from '../routes.ts';
-import { isStaff } from '../service.ts';
+import { moderates } from '../service.ts';
 import { filled, uncached, viewerKind, type Fragment } from '../page-cache.ts';
 import type { ForumPageDeps } from './deps.ts';
 import { AuthorLinks, breadcrumb, buttonForm, feedLinks, topicBadges } from './parts.ts';
@@ -99,13 +99,15 @@ export function topicPage({ forum, presenter, views, addons, pageCache }: ForumP
     const viewer = request.user;
     const page = await pageToShow(topic, visit.query, viewer);
     if (page === null) throw pageNotFound();
-    const moderator = isStaff(viewer);
+    // Moderators of the topic's forum: staff, or the forum's own moderators (docs/moderation.md).
+    const moderator = moderates(viewer, topic.row.forum_id);
     const [posts, parent, watching, addon, forums] = await Promise.all([
       postList(topic, viewer, page),
       forum.getForum(topic.row.forum_id),
       viewer === null ? false : forum.isWatching(viewer, topic.row.id),
       page === 1 && addons?.topic !== undefined ? addons.topic(request, reply, topic.row) : '',
-      moderator ? forum.listForums({ page: 1, perPage: 100, offset: 0 }).then((listed) => listed.rows) : [],
+      // A topic moves only into a forum its mover moderates too.
+      moderator ? forum.listForums({ page: 1, perPage: 100, offset: 0 }).then((listed) => listed.rows.filter((row) => moderates(viewer, row.id))) : [],
     ]);
     const last = lastPage(posts.total, POSTS_PER_PAGE);
     if (page > last) throw pageNotFound();
@@ -115,7 +117,7 @@ export function topicPage({ forum, presenter, views, addons, pageCache }: ForumP
 
     const href = (n: number) => withQuery(visit.canonicalPath, n === 1 ? {} : { page: n });
     const nav = pageNav(page, last, href, t('topic.pages'));
-    const mayRename = viewer !== null && (isStaff(viewer) || viewer.id === topic.row.author_id);
+    const mayRename = viewer !== null && (moderator || viewer.id === topic.row.author_id);
     // A Quote link fills the form (reply-form.ts); a failed or previewed reply shows what was typed instead.
     const quoted =
       failed === undefined && viewer !== null && mayReply(viewer, topic.row) ? await quotedDraft(forum, topic.row, viewer, visit.query) : undefined;
@@ -174,7 +176,7 @@ ${
       const [bodies, signatures] = await Promise.all([presenter.bodies(listed.rows), signaturesOf(listed.rows)]);
       const authors = new AuthorLinks();
       const quotable = mayReply(viewer, topic.row);
-      const staff = isStaff(viewer);
+      const moderating = moderates(viewer, topic.row.forum_id);
       const list = html`${listed.rows.map((row, index) =>
         postHtml(row, {
           body: bodies[index]!,
@@ -183,11 +185,11 @@ ${
           permalink: postPathOn(topic.heading.path, row.id),
           actions: [
             ...(quotable ? [quoteLink(topic.heading.path, row.id)] : []),
-            ...(mayEdit(viewer, row) ? [editLink(topic.heading.path, row.id)] : []),
+            ...(mayEdit(viewer, row, topic.row.forum_id) ? [editLink(topic.heading.path, row.id)] : []),
             ...(mayDelete(viewer, row, index + (page - 1) * POSTS_PER_PAGE === 0) ? [deleteButton(row.id)] : []),
-            ...(staff && row.edited_at !== null ? [historyLink(topic.heading.path, row.id)] : []),
+            ...(moderating && row.edited_at !== null ? [historyLink(topic.heading.path, row.id)] : []),
             // The opening post is hidden with its topic, not on its own.
-            ...(staff && index + (page - 1) * POSTS_PER_PAGE > 0 ? [postModerationButton(row.id, row.hidden_at !== null)] : []),
+            ...(moderating && index + (page - 1) * POSTS_PER_PAGE > 0 ? [postModerationButton(row.id, row.hidden_at !== null)] : []),
           ],
         }),
       )}`;
@@ -196,7 +198,7 @@ ${
     // The permalinks carry the topic's path, so the key does too.
     return pageCache === undefined
       ? render().then((fill) => uncached(fill))
-      : pageCache.get(`t${topic.row.id}:${page}:${viewerKind(viewer)}:${topic.heading.path}`, render);
+      : pageCache.get(`t${topic.row.id}:${page}:${viewerKind(viewer, topic.row.forum_id)}:${topic.heading.path}`, render);
   }
 
   /** Each distinct signature on the page is rendered once. */
@@ -232,7 +234,7 @@ ${
       await requirePageUser(request, reply);
       return reply;
     }
-    return refill(request, reply, topic, visit, form, OUTDATED_FORM_REFUSAL);
+    return refill(request, reply, topic, visit, form, outdatedFormRefusal());
   }
 
   const watchButton = (name: 'watch' | 'unwatch', change: (user: AuthUser, topicId: number) => Promise<unknown>) =>

@@ -73,7 +73,7 @@ export class Search {
     const { rows, total } = await this.#index.find(
       parsed.query,
       { in: request.in, forumId: request.forumId, authorId: author?.id ?? null, from: from ?? null, until: until ?? null },
-      visibility(viewer),
+      visibility(viewer, null),
       request.sort,
       request.order ?? 'desc',
       page.offset,

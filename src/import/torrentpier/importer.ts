@@ -1,5 +1,5 @@
 // The whole TorrentPier import, in dependency order: users (with passkeys,
-// transfer totals, bonus points and bans), forums, topics, posts, watched
+// transfer totals, bonus points and bans), forums and their moderators, topics, posts, watched
 // topics, private messages (the sender's copies merged), torrents, smilies,
 // censor words. The target is the service's own
 // database, opened and migrated the way the server does it, and must be empty.
@@ -23,6 +23,7 @@ import { importCensor } from './censor.ts';
 import type { ImportContext } from './context.ts';
 import { importForums } from './forums.ts';
 import { IdSet } from './id-set.ts';
+import { importForumModerators, readForumModeration } from './moderators.ts';
 import { importPosts } from './posts.ts';
 import { importPrivateMessages } from './private-messages.ts';
 import { Progress, type ProgressSink } from './progress.ts';
@@ -89,8 +90,11 @@ export async function importTorrentPier(options: ImportOptions): Promise<ImportR
       imported: { users: new IdSet(), forums: new IdSet(), topics: new IdSet() },
     };
     options.progress?.(`TorrentPier ${version}.x database; importing into ${target.dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL'}.`);
-    await importUsers(ctx, await countRows(source, 'bb_users'));
+    // Who moderates which forum decides members' roles: read first, written once the forums are.
+    const moderation = await readForumModeration(ctx);
+    await importUsers(ctx, await countRows(source, 'bb_users'), moderation.moderators);
     await importForums(ctx);
+    await importForumModerators(ctx, moderation);
     await importTopics(ctx, await countRows(source, 'bb_topics'));
     await importPosts(ctx, await countRows(source, 'bb_posts'));
     await importWatchlist(ctx, await countRows(source, 'bb_topics_watch'));

@@ -25,6 +25,8 @@ export interface UpstreamUser {
   user_points: number;
   /** Bit field of member settings and admin prohibitions (see USER_NOTIFY_PM). */
   user_opt: number;
+  /** Moderates some forum upstream (a bb_auth_access entry with AUTH_MOD for one of their groups: moderators.ts). */
+  forum_moderator: boolean;
   /** From bb_banlist. */
   banned: boolean;
   /** The ban's reason (`bb_banlist.ban_reason`, 2.4.0 and later), when banned. */
@@ -48,10 +50,16 @@ const DOUBLE_MD5 = /^[0-9a-f]{32}$/;
 /** user_opt bit 6, `user_notify_pm`: the member wanted an e-mail about each new private message. */
 export const USER_NOTIFY_PM = 1 << 6;
 
-/** user_level: 1 ADMIN, 2 MOD; 0 USER and 20 GROUP_MEMBER are plain members (per-forum moderation has no equivalent). */
-export function roleOf(level: number): Role {
+/**
+ * user_level: 1 ADMIN, 2 MOD; 0 USER and 20 GROUP_MEMBER are plain members.
+ * Upstream sets MOD for whoever moderates a forum (`update_user_level`); that
+ * moderation moves as forum moderators (moderators.ts), so such a member stays
+ * a member here. A MOD who moderates no forum (a level set by hand) keeps
+ * moderating everywhere: a global moderator.
+ */
+export function roleOf(level: number, forumModerator: boolean): Role {
   if (level === 1) return 'admin';
-  if (level === 2) return 'moderator';
+  if (level === 2 && !forumModerator) return 'moderator';
   return 'user';
 }
 
@@ -74,6 +82,13 @@ function bytes(values: string[]): { value: number; clamped: boolean } {
 export function mapUser(row: UpstreamUser, now: string): Mapped<MappedUser> {
   if (row.user_id < 1) return skip('upstream system account (guest or bot), not a member');
   const notes: string[] = [];
+  if (row.user_level === 2) {
+    notes.push(
+      row.forum_moderator
+        ? 'user_level MOD from moderating forums: a member who moderates those forums (forum moderators)'
+        : 'user_level MOD without a forum to moderate: a moderator of every forum',
+    );
+  }
   let username = decodeEntities(row.username).trim();
   if (username === '') {
     username = `user-${row.user_id}`;
@@ -117,7 +132,7 @@ export function mapUser(row: UpstreamUser, now: string): Mapped<MappedUser> {
         email,
         email_key: emailKey(email),
         password_hash: passwordHash,
-        role: roleOf(row.user_level),
+        role: roleOf(row.user_level, row.forum_moderator),
         status: statusOf(row),
         signature: decodeEntities(row.user_sig ?? ''),
         ban_reason: row.banned ? row.ban_reason : null,
@@ -162,7 +177,7 @@ export function settleUnique(mapped: MappedUser, taken: { names: Set<string>; em
   return notes;
 }
 
-function upstreamUser(row: mysql.RowDataPacket, banned: ReadonlyMap<number, string | null>): UpstreamUser {
+function upstreamUser(row: mysql.RowDataPacket, banned: ReadonlyMap<number, string | null>, forumModerators: ReadonlySet<number>): UpstreamUser {
   const id = int(row['user_id']);
   return {
     user_id: id,
@@ -175,6 +190,7 @@ function upstreamUser(row: mysql.RowDataPacket, banned: ReadonlyMap<number, stri
     user_sig: String(row['user_sig'] ?? ''),
     user_points: Number(row['user_points'] ?? 0),
     user_opt: int(row['user_opt']),
+    forum_moderator: forumModerators.has(id),
     banned: banned.has(id),
     ban_reason: banned.get(id) ?? null,
     tracker:
@@ -239,7 +255,8 @@ async function readBans(ctx: ImportContext): Promise<Map<number, string | null>>
   return banned;
 }
 
-export async function importUsers(ctx: ImportContext, total: number): Promise<void> {
+/** `forumModerators`: the upstream users some forum's moderation entry names (moderators.ts readForumModeration). */
+export async function importUsers(ctx: ImportContext, total: number, forumModerators: ReadonlySet<number>): Promise<void> {
   const banned = await readBans(ctx);
   const { report, target } = ctx;
   report.table('bb_users');
@@ -257,7 +274,7 @@ export async function importUsers(ctx: ImportContext, total: number): Promise<vo
   for await (const batch of batches) {
     const accepted: MappedUser[] = [];
     for (const raw of batch) {
-      const upstream = upstreamUser(raw, banned);
+      const upstream = upstreamUser(raw, banned, forumModerators);
       report.read('bb_users');
       if (upstream.tracker !== null) report.read('bb_bt_users');
       const mapped = mapUser(upstream, ctx.now);

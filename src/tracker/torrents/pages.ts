@@ -3,6 +3,7 @@
 // (new topic, own topic), the personal .torrent download, the /tracker/
 // search, the passkey on the owner's profile, and the legacy /dl.php and
 // /tracker.php links. Forms post to /tracker/... and come back to the topic.
+// In the reader's language (docs/i18n.md).
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { assertUser, requirePageUser } from '../../auth/guard.ts';
@@ -18,9 +19,9 @@ import { origin, pageRequest } from '../../http/pagination.ts';
 import { checkForm } from '../../http/validation.ts';
 import { forumPath, loginPath, profilePath, topicPath, withQuery } from '../../urls/paths.ts';
 import { pageNotFound, type PageRoutes } from '../../urls/semantic-routes.ts';
-import { CHECK_FIELDS, attempt, formNotice, submittedText } from '../../web/form.ts';
+import { attempt, checkFields, formNotice, submittedText } from '../../web/form.ts';
 import { pageFormState, textArea, textInput } from '../../web/form-controls.ts';
-import { counted, timeHtml } from '../../web/format.ts';
+import { timeHtml } from '../../web/format.ts';
 import { html, type SafeHtml } from '../../web/html.ts';
 import { lastPage, pageNav, requestedPage } from '../../web/page-nav.ts';
 import { localPath } from '../../http/local-path.ts';
@@ -30,7 +31,9 @@ import type { PasskeyService } from '../passkeys.ts';
 import { TorrentListQuery, sendTorrentFile } from './routes.ts';
 import type { TorrentSort, TorrentView, TorrentsService } from './service.ts';
 import { personalAnnounceUrl } from './service.ts';
-import { FREELEECH_KINDS, FREELEECH_LABELS, STATUS_LABELS, TORRENT_STATUSES, isFrozen, type Freeleech, type TorrentStatus } from './statuses.ts';
+import { FREELEECH_KINDS, TORRENT_STATUSES, freeleechBadge, freeleechLabel, isFrozen, statusLabel, type Freeleech, type TorrentStatus } from './statuses.ts';
+import { t, tn, type TextKey } from '../../i18n/messages.ts';
+import { tHtml, tLink } from '../../web/translated.ts';
 
 export const TRACKER_PATH = '/tracker/';
 export const uploadPath = (query: { topic?: number; forum?: number }): string => withQuery('/tracker/upload/', query);
@@ -58,7 +61,7 @@ export function trackerAddons({ torrents, passkeys }: Pick<TrackerPageDeps, 'tor
       const viewer = request.user;
       if (torrent === null) {
         const may = viewer !== null && (isStaff(viewer) || viewer.id === topic.author_id);
-        return may ? html`<p class="actions"><a href="${uploadPath({ topic: topic.id })}">Attach a .torrent file to this topic</a></p>` : html``;
+        return may ? html`<p class="actions"><a href="${uploadPath({ topic: topic.id })}">${t('tracker.attach_link')}</a></p>` : html``;
       }
       const files = await torrents.files(torrent.id);
       const site = origin(request, request.server.site.baseUrl);
@@ -67,16 +70,16 @@ export function trackerAddons({ torrents, passkeys }: Pick<TrackerPageDeps, 'tor
       if (announce !== null) reply.header('cache-control', 'private, no-store');
       return torrentBlock(request, reply, torrent, files, announce, topic);
     },
-    newTopic: (_request, forum) => html`<p><a href="${uploadPath({ forum: forum.id })}">Start a topic with a .torrent file</a></p>`,
+    newTopic: (_request, forum) => html`<p><a href="${uploadPath({ forum: forum.id })}">${t('tracker.new_topic_link')}</a></p>`,
     async profile(request, reply, user) {
       if (request.user?.id !== user.id) return html``;
       const passkey = await passkeys.current(user.id);
       reply.header('cache-control', 'private, no-store');
       return html`<section aria-labelledby="passkey-heading">
-<h2 id="passkey-heading">Your tracker passkey</h2>
-<p class="muted">It is in every .torrent you download from here and identifies you to the tracker. Keep it secret; only you see it.</p>
-${passkey === null ? html`<p>You have no passkey yet; one is made when you first download a .torrent.</p>` : html`<p><code>${passkey}</code></p>`}
-<form method="post" action="${PASSKEY_PATH}" class="inline">${csrfInput(request, reply)}<button type="submit" class="secondary">${passkey === null ? 'Create a passkey' : 'Make a new passkey (the old one stops working at once)'}</button></form>
+<h2 id="passkey-heading">${t('tracker.passkey')}</h2>
+<p class="muted">${t('tracker.passkey.about')}</p>
+${passkey === null ? html`<p>${t('tracker.passkey.none')}</p>` : html`<p><code>${passkey}</code></p>`}
+<form method="post" action="${PASSKEY_PATH}" class="inline">${csrfInput(request, reply)}<button type="submit" class="secondary">${passkey === null ? t('tracker.passkey.create') : t('tracker.passkey.renew')}</button></form>
 </section>`;
     },
   };
@@ -96,34 +99,41 @@ function torrentBlock(
   const mayRemove = viewer !== null && (staff || (torrent.uploader_id === viewer.id && !frozen));
   return html`<section class="torrent" aria-labelledby="torrent-heading">
 <h2 id="torrent-heading">${torrent.name}</h2>
-${frozen ? html`<p class="notice">This torrent is ${STATUS_LABELS[torrent.status].toLowerCase()}: it cannot be downloaded or announced.</p>` : ''}
+${frozen ? html`<p class="notice">${t('tracker.frozen', { status: statusLabel(torrent.status).toLowerCase() })}</p>` : ''}
 <dl class="facts">
-<dt>Size</dt><dd>${formatBytes(torrent.size)} (${counted(torrent.files_count, 'file', 'files')})</dd>
-<dt>Status</dt><dd>${STATUS_LABELS[torrent.status]}</dd>
-<dt>Freeleech</dt><dd>${FREELEECH_LABELS[torrent.freeleech]}</dd>
-<dt>Seeders</dt><dd class="seeders">${torrent.seeders}</dd>
-<dt>Leechers</dt><dd class="leechers">${torrent.leechers}</dd>
-<dt>Completed</dt><dd>${counted(torrent.completed_count, 'time', 'times')}</dd>
-<dt>Registered</dt><dd>${timeHtml(torrent.registered_at)}${torrent.uploader_id !== null && torrent.uploader_name !== null ? html` by <a href="${profilePath({ id: torrent.uploader_id, name: torrent.uploader_name })}">${torrent.uploader_name}</a>` : ''}</dd>
-${torrent.info_hash_v1 === null ? '' : html`<dt>Info hash (v1)</dt><dd><code>${torrent.info_hash_v1}</code></dd>`}
-${torrent.info_hash_v2 === null ? '' : html`<dt>Info hash (v2)</dt><dd><code>${torrent.info_hash_v2}</code></dd>`}
+<dt>${t('tracker.size')}</dt><dd>${formatBytes(torrent.size)} (${tn('tracker.files', torrent.files_count)})</dd>
+<dt>${t('tracker.status')}</dt><dd>${statusLabel(torrent.status)}</dd>
+<dt>${t('tracker.freeleech')}</dt><dd>${freeleechLabel(torrent.freeleech)}</dd>
+<dt>${t('tracker.seeders')}</dt><dd class="seeders">${torrent.seeders}</dd>
+<dt>${t('tracker.leechers')}</dt><dd class="leechers">${torrent.leechers}</dd>
+<dt>${t('tracker.completed')}</dt><dd>${tn('tracker.times', torrent.completed_count)}</dd>
+<dt>${t('tracker.registered')}</dt><dd>${
+    torrent.uploader_id !== null && torrent.uploader_name !== null
+      ? tHtml('tracker.registered_by', {
+          time: timeHtml(torrent.registered_at),
+          name: html`<a href="${profilePath({ id: torrent.uploader_id, name: torrent.uploader_name })}">${torrent.uploader_name}</a>`,
+        })
+      : timeHtml(torrent.registered_at)
+  }</dd>
+${torrent.info_hash_v1 === null ? '' : html`<dt>${t('tracker.info_hash_v1')}</dt><dd><code>${torrent.info_hash_v1}</code></dd>`}
+${torrent.info_hash_v2 === null ? '' : html`<dt>${t('tracker.info_hash_v2')}</dt><dd><code>${torrent.info_hash_v2}</code></dd>`}
 </dl>
 ${
   announce === null
     ? viewer === null && !frozen
-      ? html`<p><a href="${loginPath({ next: topicPath({ id: topic.id, title: topic.title }) })}">Log in</a> to download this torrent.</p>`
+      ? html`<p>${tLink('tracker.login_to_download', loginPath({ next: topicPath({ id: topic.id, title: topic.title }) }))}</p>`
       : ''
-    : html`<p class="actions"><a class="button" href="${downloadPath(torrent.id)}" download>Download .torrent</a> <a href="${magnetLink(torrent, announce)}">Magnet link</a></p>`
+    : html`<p class="actions"><a class="button" href="${downloadPath(torrent.id)}" download>${t('tracker.download')}</a> <a href="${magnetLink(torrent, announce)}">${t('tracker.magnet')}</a></p>`
 }
-<details><summary>Files (${torrent.files_count})</summary>
-<table class="files"><thead><tr><th scope="col">Path</th><th scope="col">Size</th></tr></thead><tbody>
+<details><summary>${t('tracker.files_summary', { count: torrent.files_count })}</summary>
+<table class="files"><thead><tr><th scope="col">${t('tracker.path')}</th><th scope="col">${t('tracker.size')}</th></tr></thead><tbody>
 ${files.slice(0, FILES_SHOWN).map((file) => html`<tr><td>${file.path}</td><td>${formatBytes(file.size)}</td></tr>`)}
 </tbody></table>
-${files.length > FILES_SHOWN ? html`<p class="muted">And ${files.length - FILES_SHOWN} more.</p>` : ''}
+${files.length > FILES_SHOWN ? html`<p class="muted">${t('tracker.more_files', { count: files.length - FILES_SHOWN })}</p>` : ''}
 </details>
 ${staff ? moderateForm(request, reply, torrent) : ''}
-${staff ? html`<p><a href="${uploadPath({ topic: topic.id })}">Replace the .torrent</a></p>` : ''}
-${mayRemove ? html`<form method="post" action="${removePath(torrent.id)}" class="inline">${csrfInput(request, reply)}<button type="submit" class="secondary">Remove the torrent from this topic</button></form>` : ''}
+${staff ? html`<p><a href="${uploadPath({ topic: topic.id })}">${t('tracker.replace')}</a></p>` : ''}
+${mayRemove ? html`<form method="post" action="${removePath(torrent.id)}" class="inline">${csrfInput(request, reply)}<button type="submit" class="secondary">${t('tracker.remove')}</button></form>` : ''}
 </section>`;
 }
 
@@ -135,9 +145,9 @@ export function moderateForm(
 ): SafeHtml {
   return html`<form method="post" action="${moderatePath(torrent.id)}" class="inline-edit">
 ${csrfInput(request, reply)}${back === undefined ? '' : html`<input type="hidden" name="return_to" value="${back}">`}
-<label>Status of ${torrent.name} <select name="status">${TORRENT_STATUSES.map((status) => html`<option value="${status}"${status === torrent.status ? html` selected` : ''}>${STATUS_LABELS[status]}</option>`)}</select></label>
-<label>Freeleech <select name="freeleech">${FREELEECH_KINDS.map((kind) => html`<option value="${kind}"${kind === torrent.freeleech ? html` selected` : ''}>${FREELEECH_LABELS[kind]}</option>`)}</select></label>
-<button type="submit" class="small">Save</button>
+<label>${t('tracker.status_of', { name: torrent.name })} <select name="status">${TORRENT_STATUSES.map((status) => html`<option value="${status}"${status === torrent.status ? html` selected` : ''}>${statusLabel(status)}</option>`)}</select></label>
+<label>${t('tracker.freeleech')} <select name="freeleech">${FREELEECH_KINDS.map((kind) => html`<option value="${kind}"${kind === torrent.freeleech ? html` selected` : ''}>${freeleechLabel(kind)}</option>`)}</select></label>
+<button type="submit" class="small">${t('tracker.save')}</button>
 </form>`;
 }
 
@@ -147,6 +157,17 @@ const ModerateForm = Type.Object({
 });
 
 const NewTopicWithTorrent = Type.Object({ title: ForumBodies.topic.properties.title, body: ForumBodies.topic.properties.body });
+
+const SORTS = ['registered', 'size', 'seeders', 'leechers', 'completed', 'name'] as const satisfies readonly TorrentSort[];
+
+const SORT_LABELS: Record<(typeof SORTS)[number], TextKey> = {
+  registered: 'tracker.sort.registered',
+  size: 'tracker.sort.size',
+  seeders: 'tracker.sort.seeders',
+  leechers: 'tracker.sort.leechers',
+  completed: 'tracker.sort.completed',
+  name: 'tracker.sort.name',
+};
 
 interface UploadState {
   values: Record<string, string>;
@@ -171,7 +192,7 @@ export const trackerPages: FastifyPluginAsync<TrackerPageDeps> = async (app, { p
     const user = assertUser(request);
     if (Number.isSafeInteger(topicId) && topicId > 0) {
       const topic = await forum.getTopic(topicId, user);
-      if (!isStaff(user) && topic.author_id !== user.id) throw new ApiError('FORBIDDEN', "Only the topic's author or a moderator can attach a .torrent to it.");
+      if (!isStaff(user) && topic.author_id !== user.id) throw new ApiError('FORBIDDEN', t('tracker.attach_forbidden'));
       return { topic };
     }
     if (Number.isSafeInteger(forumId) && forumId > 0) return { forum: await forum.getForum(forumId) };
@@ -186,27 +207,27 @@ export const trackerPages: FastifyPluginAsync<TrackerPageDeps> = async (app, { p
   ): FastifyReply {
     const isNew = 'forum' in target;
     const action = isNew ? uploadPath({ forum: target.forum.id }) : uploadPath({ topic: target.topic.id });
-    const heading = isNew ? `New topic with a .torrent in ${target.forum.name}` : `Attach a .torrent to “${target.topic.title}”`;
+    const heading = isNew ? t('tracker.upload.new_heading', { forum: target.forum.name }) : t('tracker.upload.attach_heading', { title: target.topic.title });
     return sendPage(request, reply, {
       title: heading,
       status: failed === undefined ? 200 : 422,
       head: html`<meta name="robots" content="noindex">`,
       body: html`${breadcrumb(isNew ? [{ label: target.forum.name, href: forumPath(target.forum) }] : [])}
 <h1>${heading}</h1>
-${failed === undefined ? '' : formNotice(CHECK_FIELDS, failed.errors, ['title', 'body', 'file'])}
+${failed === undefined ? '' : formNotice(checkFields(), failed.errors, ['title', 'body', 'file'])}
 <form method="post" action="${action}" enctype="multipart/form-data" class="stacked">
 ${csrfInput(request, reply)}
 ${
   isNew
-    ? html`${textInput(pageFormState(failed?.values, failed?.errors), { name: 'title', label: 'Title', required: true, maxlength: TOPIC_TITLE_MAX })}
-${textArea(pageFormState(failed?.values, failed?.errors), { name: 'body', label: 'Description', required: true, maxlength: POST_BODY_MAX, rows: 10 })}`
+    ? html`${textInput(pageFormState(failed?.values, failed?.errors), { name: 'title', label: t('forum.title'), required: true, maxlength: TOPIC_TITLE_MAX })}
+${textArea(pageFormState(failed?.values, failed?.errors), { name: 'body', label: t('tracker.upload.description'), required: true, maxlength: POST_BODY_MAX, rows: 10 })}`
     : ''
 }
-<div class="field"><label for="torrent-file">.torrent file</label>
+<div class="field"><label for="torrent-file">${t('tracker.upload.file')}</label>
 <input type="file" id="torrent-file" name="file" accept=".torrent,application/x-bittorrent" required${failed?.errors['file'] ? html` aria-invalid="true" aria-describedby="torrent-file-error"` : ''}>
-${failed?.errors['file'] ? html`<p class="error" id="torrent-file-error">${failed.errors['file'].join(' ')}</p>` : html`<p class="hint">At most ${formatBytes(torrents.maxTorrentBytes)}. The tracker makes it private and its own: download your copy from the topic afterwards to seed.</p>`}
+${failed?.errors['file'] ? html`<p class="error" id="torrent-file-error">${failed.errors['file'].join(' ')}</p>` : html`<p class="hint">${t('tracker.upload.hint', { size: formatBytes(torrents.maxTorrentBytes) })}</p>`}
 </div>
-<div><button type="submit">${isNew ? 'Start topic' : 'Attach'}</button></div>
+<div><button type="submit">${isNew ? t('forum.start') : t('tracker.upload.attach')}</button></div>
 </form>`,
     });
   }
@@ -246,7 +267,7 @@ ${failed?.errors['file'] ? html`<p class="error" id="torrent-file-error">${faile
   app.post('/tracker/torrents/:id/moderate/', { preValidation: requirePageUser }, async (request, reply) => {
     const user = assertUser(request);
     const form = checkForm(ModerateForm, request.body);
-    if (!form.ok) throw new ApiError('BAD_REQUEST', 'Choose a status and a freeleech kind from the lists.');
+    if (!form.ok) throw new ApiError('BAD_REQUEST', t('tracker.moderate_invalid'));
     const torrent = await torrents.update(pageId(request), user, form.value);
     const back = localPath(submittedText(request.body)['return_to'], '');
     return reply.redirect(back !== '' ? back : await topicHref(torrent.topic_id, user), 303);
@@ -297,37 +318,37 @@ ${failed?.errors['file'] ? html`<p class="error" id="torrent-file-error">${faile
         value !== undefined && String(value) === String(option) ? html` selected` : '';
       const authors = new AuthorLinks();
       return sendPage(request, reply, {
-        title: page === 1 ? 'Tracker' : `Tracker (page ${page})`,
+        title: page === 1 ? t('tracker.title') : t('page.numbered', { title: t('tracker.title'), page }),
         canonical: href(page),
         status: checked.ok ? 200 : 422,
-        body: html`<h1>Tracker</h1>
-<form method="get" action="${TRACKER_PATH}" class="toolbar" role="search" aria-label="Search torrents">
-<label>Name contains <input type="search" name="search" value="${query.search ?? raw['search'] ?? ''}" maxlength="200"></label>
-<label>Forum <select name="forum"><option value="">Any</option>${forums.rows.map((row) => html`<option value="${row.id}"${selected(query.forum, row.id)}>${row.name}</option>`)}</select></label>
-<label>Status <select name="status"><option value="">Any</option>${TORRENT_STATUSES.map((status) => html`<option value="${status}"${selected(query.status, status)}>${STATUS_LABELS[status]}</option>`)}</select></label>
-<label>Seeders at least <input type="number" name="min_seeders" min="0" value="${query.min_seeders ?? ''}"></label>
-<label>Sort by <select name="sort">${(['registered', 'size', 'seeders', 'leechers', 'completed', 'name'] as const).map((key) => html`<option value="${key}"${selected(sort, key)}>${key === 'registered' ? 'Registered' : key[0]!.toUpperCase() + key.slice(1)}</option>`)}</select></label>
-<label>Order <select name="order"><option value="desc"${selected(order, 'desc')}>Descending</option><option value="asc"${selected(order, 'asc')}>Ascending</option></select></label>
-<div class="actions"><button type="submit">Search</button> <a href="${TRACKER_PATH}">Clear</a></div>
+        body: html`<h1>${t('tracker.title')}</h1>
+<form method="get" action="${TRACKER_PATH}" class="toolbar" role="search" aria-label="${t('tracker.search')}">
+<label>${t('tracker.name_contains')} <input type="search" name="search" value="${query.search ?? raw['search'] ?? ''}" maxlength="200"></label>
+<label>${t('search.forum')} <select name="forum"><option value="">${t('tracker.any')}</option>${forums.rows.map((row) => html`<option value="${row.id}"${selected(query.forum, row.id)}>${row.name}</option>`)}</select></label>
+<label>${t('tracker.status')} <select name="status"><option value="">${t('tracker.any')}</option>${TORRENT_STATUSES.map((status) => html`<option value="${status}"${selected(query.status, status)}>${statusLabel(status)}</option>`)}</select></label>
+<label>${t('tracker.min_seeders')} <input type="number" name="min_seeders" min="0" value="${query.min_seeders ?? ''}"></label>
+<label>${t('members.sort')} <select name="sort">${SORTS.map((key) => html`<option value="${key}"${selected(sort, key)}>${t(SORT_LABELS[key])}</option>`)}</select></label>
+<label>${t('members.order')} <select name="order"><option value="desc"${selected(order, 'desc')}>${t('members.order.desc')}</option><option value="asc"${selected(order, 'asc')}>${t('members.order.asc')}</option></select></label>
+<div class="actions"><button type="submit">${t('search.submit')}</button> <a href="${TRACKER_PATH}">${t('tracker.clear')}</a></div>
 </form>
-${checked.ok ? '' : formNotice('The search is not valid:', checked.errors)}
-<p class="muted">${counted(total, 'torrent', 'torrents')}</p>
+${checked.ok ? '' : formNotice(t('search.invalid'), checked.errors)}
+<p class="muted">${tn('tracker.count', total)}</p>
 ${
   rows.length === 0
-    ? html`<p>No torrents found.</p>`
+    ? html`<p>${t('tracker.none')}</p>`
     : html`<table class="torrents">
-<caption class="visually-hidden">Torrents</caption>
-<thead><tr><th scope="col">Torrent</th><th scope="col">Status</th><th scope="col">Size</th><th scope="col">Seeders</th><th scope="col">Leechers</th><th scope="col">Completed</th><th scope="col">Registered</th><th scope="col">Uploader</th></tr></thead>
+<caption class="visually-hidden">${t('tracker.caption')}</caption>
+<thead><tr><th scope="col">${t('tracker.torrent')}</th><th scope="col">${t('tracker.status')}</th><th scope="col">${t('tracker.size')}</th><th scope="col">${t('tracker.seeders')}</th><th scope="col">${t('tracker.leechers')}</th><th scope="col">${t('tracker.completed')}</th><th scope="col">${t('tracker.added')}</th><th scope="col">${t('tracker.uploader')}</th></tr></thead>
 <tbody>${rows.map(
         (row) => html`<tr>
 <td><a href="${topicPath({ id: row.topic_id, title: row.topic_title })}">${row.name}</a></td>
-<td>${STATUS_LABELS[row.status]}${row.freeleech === 'none' ? '' : html` <span class="badge">${row.freeleech}</span>`}</td>
+<td>${statusLabel(row.status)}${row.freeleech === 'none' ? '' : html` <span class="badge">${freeleechBadge(row.freeleech)}</span>`}</td>
 <td>${formatBytes(row.size)}</td><td>${row.seeders}</td><td>${row.leechers}</td><td>${row.completed_count}</td>
 <td>${timeHtml(row.registered_at)}</td><td>${authors.link(row.uploader_id, row.uploader_name)}</td>
 </tr>`,
       )}</tbody></table>`
 }
-${pageNav(page, last, href, 'Pages of results')}`,
+${pageNav(page, last, href, t('search.pages'))}`,
       });
     },
   });

@@ -19,7 +19,9 @@ import type { PasskeyService } from '../passkeys.ts';
 import { ratioVerdict } from '../ratio.ts';
 import type { SwarmStore } from '../swarm/store.ts';
 import type { StatusChangeRow, TorrentFileRow, TorrentFilters, TorrentRow, TorrentsRepository } from './repository.ts';
-import { INITIAL_STATUS, STATUS_LABELS, isFrozen, type Freeleech, type TorrentStatus } from './statuses.ts';
+import { INITIAL_STATUS, isFrozen, statusLabel, type Freeleech, type TorrentStatus } from './statuses.ts';
+import { fieldName } from '../../i18n/field-names.ts';
+import { t, tn } from '../../i18n/messages.ts';
 
 /** A torrent with its swarm now. */
 export type TorrentView = TorrentRow & { seeders: number; leechers: number };
@@ -93,9 +95,9 @@ export class TorrentsService {
   async upload(user: AuthUser, topicId: number, bytes: Buffer | undefined, origin: string): Promise<TorrentView> {
     const topic = await this.#topicFor(topicId, user);
     const staff = isStaff(user);
-    if (!staff && topic.author_id !== user.id) throw new ApiError('FORBIDDEN', "Only the topic's author or a moderator can attach a .torrent to it.");
+    if (!staff && topic.author_id !== user.id) throw new ApiError('FORBIDDEN', t('tracker.attach_forbidden'));
     const existing = await this.#repository.findByTopic(topic.id);
-    if (existing !== undefined && !staff) throw ValidationError.field('topic_id', 'This topic already has a torrent; a moderator can replace it.');
+    if (existing !== undefined && !staff) throw ValidationError.field('topic_id', t('tracker.has_torrent'));
     const facts = await this.check(bytes, origin, existing?.id);
 
     const at = isoNow(this.#clock);
@@ -127,7 +129,7 @@ export class TorrentsService {
       // Registered a moment ago by another request: the same torrent, or a second one on this topic.
       const winner = await this.#repository.findByHashes(facts.infoHashV1, facts.infoHashV2);
       if (winner !== undefined) throw duplicateError(winner, origin);
-      throw ValidationError.field('topic_id', 'This topic already has a torrent; a moderator can replace it.');
+      throw ValidationError.field('topic_id', t('tracker.has_torrent'));
     }
     if (existing !== undefined) await this.#swarm.dropSwarm(existing.id);
     await this.#changes.publish(TORRENTS_TOPIC);
@@ -136,7 +138,7 @@ export class TorrentsService {
 
   /** Validates a .torrent and refuses one already registered (422 on file), without registering it. */
   async check(bytes: Buffer | undefined, origin: string, replacing?: number): Promise<Metainfo> {
-    if (bytes === undefined) throw ValidationError.field('file', 'The file field is required.');
+    if (bytes === undefined) throw ValidationError.field('file', t('validation.required', { field: fieldName('file') }));
     let facts: Metainfo;
     try {
       facts = parseTorrent(bytes, { maxBytes: this.#settings.maxTorrentBytes, announceUrl: announceUrl(origin) });
@@ -215,7 +217,7 @@ export class TorrentsService {
 
   /** Status and freeleech (moderators); each status change is recorded with who and when. */
   async update(id: number, moderator: AuthUser, changes: TorrentChanges): Promise<TorrentView> {
-    if (!isStaff(moderator)) throw new ApiError('FORBIDDEN', "Only moderators can change a torrent's status or freeleech.");
+    if (!isStaff(moderator)) throw new ApiError('FORBIDDEN', t('tracker.moderate_forbidden'));
     const row = await this.#visible(id, moderator);
     const at = isoNow(this.#clock);
     const newStatus = changes.status !== undefined && changes.status !== row.status ? changes.status : undefined;
@@ -235,9 +237,8 @@ export class TorrentsService {
   async delete(id: number, user: AuthUser): Promise<void> {
     const row = await this.#visible(id, user);
     if (!isStaff(user)) {
-      if (row.uploader_id !== user.id) throw new ApiError('FORBIDDEN', 'Only the uploader or a moderator can remove this torrent.');
-      if (isFrozen(row.status))
-        throw new ApiError('FORBIDDEN', `The torrent is ${STATUS_LABELS[row.status].toLowerCase()}; only a moderator can remove it now.`);
+      if (row.uploader_id !== user.id) throw new ApiError('FORBIDDEN', t('tracker.remove_forbidden'));
+      if (isFrozen(row.status)) throw new ApiError('FORBIDDEN', t('tracker.remove_frozen', { status: statusLabel(row.status).toLowerCase() }));
     }
     await this.#repository.delete(id);
     await this.#swarm.dropSwarm(id);
@@ -252,7 +253,7 @@ export class TorrentsService {
   async download(id: number, user: AuthUser, origin: string): Promise<DownloadedTorrent> {
     const row = await this.#visible(id, user);
     if (isFrozen(row.status)) {
-      throw new ApiError('FORBIDDEN', `This torrent is ${STATUS_LABELS[row.status].toLowerCase()}: it cannot be downloaded.`);
+      throw new ApiError('FORBIDDEN', t('tracker.download_frozen', { status: statusLabel(row.status).toLowerCase() }));
     }
     const now = msNow(this.#clock);
     const since = new Date(now - DAY_MS).toISOString();
@@ -268,7 +269,8 @@ export class TorrentsService {
         const seconds = Math.max(1, Math.ceil((retryAt - now) / 1000));
         throw new ApiError(
           'RATE_LIMITED',
-          `You have downloaded ${count} .torrent files in the last 24 hours, the daily limit. You can download again after ${new Date(retryAt).toISOString()}.`,
+          // The count as the contract writes it (`1000`, not `1,000`) in every language.
+          tn('tracker.daily_limit', count, { files: String(count), time: new Date(retryAt).toISOString() }),
           {
             headers: { 'retry-after': String(seconds) },
           },
@@ -292,7 +294,7 @@ export class TorrentsService {
     try {
       return await this.#topics.getTopic(topicId, viewer);
     } catch (error) {
-      if (error instanceof ModelNotFoundError) throw ValidationError.field('topic_id', 'The selected topic id is invalid.');
+      if (error instanceof ModelNotFoundError) throw ValidationError.field('topic_id', t('validation.selected', { field: fieldName('topic_id') }));
       throw error;
     }
   }
@@ -335,7 +337,7 @@ export function torrentFilename(name: string): string {
 
 function duplicateError(existing: TorrentRow, origin: string): ValidationError {
   const link = `${origin}${topicPath({ id: existing.topic_id, title: existing.topic_title })}`;
-  return ValidationError.field('file', `This torrent is already registered: ${link}`);
+  return ValidationError.field('file', t('tracker.duplicate', { link }));
 }
 
 function compareBy(sort: TorrentSort, order: 'asc' | 'desc'): (a: TorrentRow, b: TorrentRow) => number {

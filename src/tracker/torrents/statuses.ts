@@ -1,5 +1,7 @@
 // Torrent statuses and freeleech kinds (tracker.md): one definition, used by
-// the schema types, the API's enums, the pages' labels and the rules.
+// the schema types, the API's enums, the pages' labels and the rules. Their
+// names are in the catalogs (i18n), as TorrentPier and rutracker name them.
+import { t, type TextKey } from '../../i18n/messages.ts';
 
 export const TORRENT_STATUSES = [
   'not_checked',
@@ -29,21 +31,31 @@ export function isFrozen(status: TorrentStatus): boolean {
 /** The status a newly registered torrent gets. */
 export const INITIAL_STATUS: TorrentStatus = 'not_checked';
 
-export const STATUS_LABELS: Record<TorrentStatus, string> = {
-  not_checked: 'Not checked',
-  checked: 'Checked',
-  needs_editing: 'Needs editing',
-  not_fully_described: 'Not fully described',
-  doubtful: 'Doubtful',
-  being_checked: 'Being checked',
-  temporary: 'Temporary',
-  replenished: 'Replenished',
-  closed: 'Closed',
-  duplicate: 'Duplicate',
-  closed_by_right_holder: 'Closed by the right holder',
-  absorbed: 'Absorbed',
-  premoderation: 'Premoderation',
+const STATUS_KEYS: Record<TorrentStatus, TextKey> = {
+  not_checked: 'tracker.status.not_checked',
+  checked: 'tracker.status.checked',
+  needs_editing: 'tracker.status.needs_editing',
+  not_fully_described: 'tracker.status.not_fully_described',
+  doubtful: 'tracker.status.doubtful',
+  being_checked: 'tracker.status.being_checked',
+  temporary: 'tracker.status.temporary',
+  replenished: 'tracker.status.replenished',
+  closed: 'tracker.status.closed',
+  duplicate: 'tracker.status.duplicate',
+  closed_by_right_holder: 'tracker.status.closed_by_right_holder',
+  absorbed: 'tracker.status.absorbed',
+  premoderation: 'tracker.status.premoderation',
 };
+
+/** The status's name in the reader's language ("Checked", "Проверено"). */
+export function statusLabel(status: TorrentStatus): string {
+  return t(STATUS_KEYS[status]);
+}
+
+/** The English names (made outside any request), for the admin pages, which are English only yet. */
+export const STATUS_LABELS: Readonly<Record<TorrentStatus, string>> = Object.fromEntries(
+  TORRENT_STATUSES.map((status) => [status, statusLabel(status)]),
+) as Record<TorrentStatus, string>;
 
 export const FREELEECH_KINDS = ['none', 'silver', 'gold'] as const;
 
@@ -52,8 +64,18 @@ export type Freeleech = (typeof FREELEECH_KINDS)[number];
 /** Share of a download that counts against the user's ratio. */
 export const FREELEECH_DOWNLOAD_FACTOR: Record<Freeleech, number> = { none: 1, silver: 0.5, gold: 0 };
 
-export const FREELEECH_LABELS: Record<Freeleech, string> = {
-  none: 'None',
-  silver: 'Silver (download counted at 50%)',
-  gold: 'Gold (download not counted)',
+const FREELEECH_KEYS: Record<Freeleech, { label: TextKey; badge: TextKey }> = {
+  none: { label: 'tracker.freeleech.none', badge: 'tracker.freeleech.none' },
+  silver: { label: 'tracker.freeleech.silver', badge: 'tracker.freeleech.silver_badge' },
+  gold: { label: 'tracker.freeleech.gold', badge: 'tracker.freeleech.gold_badge' },
 };
+
+/** The kind as the torrent's facts and the moderators' menu name it, in the reader's language. */
+export function freeleechLabel(kind: Freeleech): string {
+  return t(FREELEECH_KEYS[kind].label);
+}
+
+/** The kind's short name, for a badge in a list ("gold", "золото"). */
+export function freeleechBadge(kind: Freeleech): string {
+  return t(FREELEECH_KEYS[kind].badge);
+}

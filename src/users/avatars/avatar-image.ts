@@ -4,8 +4,10 @@
 // AVATAR_SIZE and written as WebP without its metadata (no camera, place or
 // time leaks). Decoding runs on libuv's thread pool, not the event loop, and
 // a file whose header claims more pixels than the rules allow is refused
-// before it is decoded (no decompression bombs).
+// before it is decoded (no decompression bombs). Its refusals are in the
+// reader's language (the API's English).
 import sharp, { type Metadata } from 'sharp';
+import { t } from '../../i18n/messages.ts';
 
 export const AVATAR_RULES = {
   maxBytes: 2 * 1024 * 1024,
@@ -22,29 +24,27 @@ export type AvatarImage = { ok: true; webp: Buffer; source: { format: string; wi
 // libvips's cache would keep decoded uploads in memory for nothing.
 sharp.cache(false);
 
-const FORMAT_NAMES = 'PNG, JPEG, GIF or WebP';
-
 export async function makeAvatar(bytes: Uint8Array): Promise<AvatarImage> {
-  if (bytes.length === 0) return { ok: false, message: 'Choose an image file.' };
-  if (bytes.length > AVATAR_RULES.maxBytes) return { ok: false, message: `The avatar must not be larger than ${AVATAR_RULES.maxBytes / (1024 * 1024)} MB.` };
+  if (bytes.length === 0) return { ok: false, message: t('avatar.choose') };
+  if (bytes.length > AVATAR_RULES.maxBytes) return { ok: false, message: t('avatar.too_large', { mb: AVATAR_RULES.maxBytes / (1024 * 1024) }) };
   const limits = { limitInputPixels: AVATAR_RULES.maxWidth * AVATAR_RULES.maxHeight, failOn: 'error' as const };
   let metadata: Metadata;
   try {
     metadata = await sharp(bytes, limits).metadata();
   } catch {
-    return { ok: false, message: `The file is not an image this forum can read: upload a ${FORMAT_NAMES} image.` };
+    return { ok: false, message: t('avatar.unreadable') };
   }
   const format = metadata.format as string;
-  if (format === 'svg') return { ok: false, message: `SVG files are not accepted (they can carry scripts): upload a ${FORMAT_NAMES} image.` };
-  if (!(AVATAR_RULES.formats as readonly string[]).includes(format)) return { ok: false, message: `The avatar must be a ${FORMAT_NAMES} image.` };
+  if (format === 'svg') return { ok: false, message: t('avatar.svg') };
+  if (!(AVATAR_RULES.formats as readonly string[]).includes(format)) return { ok: false, message: t('avatar.format') };
   const { width, height } = metadata;
   if (width > AVATAR_RULES.maxWidth || height > AVATAR_RULES.maxHeight) {
-    return { ok: false, message: `The avatar must be at most ${AVATAR_RULES.maxWidth}×${AVATAR_RULES.maxHeight} pixels (this one is ${width}×${height}).` };
+    return { ok: false, message: t('avatar.dimensions', { max: `${AVATAR_RULES.maxWidth}×${AVATAR_RULES.maxHeight}`, size: `${width}×${height}` }) };
   }
   try {
     const webp = await sharp(bytes, limits).rotate().resize(AVATAR_SIZE, AVATAR_SIZE, { fit: 'cover', position: 'centre' }).webp({ quality: 85 }).toBuffer();
     return { ok: true, webp, source: { format, width, height } };
   } catch {
-    return { ok: false, message: 'The image is damaged: it could not be read to the end.' };
+    return { ok: false, message: t('avatar.damaged') };
   }
 }
