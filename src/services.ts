@@ -134,7 +134,7 @@ export function createServices(database: DatabaseHandle, config: Config, limiter
     mailer,
     outbox: new Outbox(database.db),
     images: new ImageStore(config.uploadDir),
-    avatars: new Avatars(usersRepository, config.uploadDir, clock),
+    avatars: new Avatars(usersRepository, config.uploadDir, clock, moderationLog),
     forum,
     presenter,
     topicViews,

@@ -2,6 +2,7 @@
 // answers with this page; with htmx the button asks in a dialog
 // (hx-confirm) and sends `confirmed` itself.
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { t } from '../i18n/messages.ts';
 import { html, type SafeHtml } from '../web/html.ts';
 import { localPath } from '../http/local-path.ts';
 import { csrfInput } from '../web/page.ts';
@@ -31,7 +32,7 @@ ${c.details ?? ''}
   <input type="hidden" name="confirmed" value="1">
   ${c.returnTo === undefined ? '' : html`<input type="hidden" name="return" value="${c.returnTo}">`}
   <button type="submit" class="danger">${c.confirmLabel}</button>
-  <a class="button secondary" href="${c.cancelHref}">Cancel</a>
+  <a class="button secondary" href="${c.cancelHref}">${t('admin.cancel')}</a>
 </form>`,
   });
 }

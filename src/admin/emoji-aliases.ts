@@ -14,6 +14,7 @@ import { html, type SafeHtml } from '../web/html.ts';
 import { csrfInput } from '../web/page.ts';
 import { formState, textInput, type FormState } from '../web/form-controls.ts';
 import { validationErrors } from '../web/form.ts';
+import { t } from '../i18n/messages.ts';
 
 const BASE = '/admin/emojis/';
 
@@ -44,23 +45,23 @@ export function aliasesSection(request: FastifyRequest, reply: FastifyReply, row
   const action = `${BASE}${row.id}/aliases/`;
   const swap = html` hx-target="#aliases" hx-swap="outerHTML"`;
   return html`<section id="aliases" aria-labelledby="aliases-title">
-  <h2 id="aliases-title">Aliases</h2>
-  <p class="muted">Other codes that show ${row.emoji_shortcode} in posts.</p>
+  <h2 id="aliases-title">${t('admin.aliases.title')}</h2>
+  <p class="muted">${t('admin.aliases.intro', { code: row.emoji_shortcode })}</p>
   ${
     aliases.length === 0
-      ? html`<p id="alias-list">No aliases yet.</p>`
+      ? html`<p id="alias-list">${t('admin.aliases.none')}</p>`
       : html`<ul id="alias-list" class="aliases">${aliases.map(
           (alias) => html`<li id="alias-${alias.id}"><code>${alias.alias}</code>
       <form method="post" action="${action}${alias.id}/delete/" class="inline" hx-post="${action}${alias.id}/delete/"${swap}>
         ${csrfInput(request, reply)}
-        <button type="submit" class="small secondary">Remove<span class="visually-hidden"> alias ${alias.alias}</span></button>
+        <button type="submit" class="small secondary">${t('admin.aliases.remove')}<span class="visually-hidden">${t('admin.aliases.named', { alias: alias.alias })}</span></button>
       </form></li>`,
         )}</ul>`
   }
   <form method="post" action="${action}" class="inline-edit" hx-post="${action}"${swap}>
     ${csrfInput(request, reply)}
-    ${textInput(form, { name: 'alias', label: 'New alias', maxlength: 255, hint: 'Written as :name:, unique across all shortcodes and aliases.' })}
-    <button type="submit" class="small">Add alias</button>
+    ${textInput(form, { name: 'alias', label: t('admin.aliases.new'), maxlength: 255, hint: t('admin.aliases.hint') })}
+    <button type="submit" class="small">${t('admin.aliases.add')}</button>
   </form>
 </section>`;
 }

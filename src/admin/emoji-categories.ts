@@ -17,6 +17,7 @@ import { redirectWithNotice } from './flash.ts';
 import { errorSummary, formState, textInput, type FormState } from '../web/form-controls.ts';
 import { optionalText, submitted, text, validationErrors, type SubmittedForm } from '../web/form.ts';
 import { ADMINS, requirePage } from '../auth/guard.ts';
+import { t, tn } from '../i18n/messages.ts';
 import { sendAdminPage } from './layout.ts';
 
 const BASE = '/admin/emoji-categories/';
@@ -36,7 +37,7 @@ export const emojiCategoryPages: FastifyPluginAsyncTypebox<{ emoji: EmojiService
     const checked = checkForm(CreateCategoryBody, values);
     if (!checked.ok) return show(request, reply, { create: formState('new-category', values, checked.errors) }, 422);
     const created = await emoji.categories.create(checked.value);
-    return redirectWithNotice(request, reply, BASE, `Category “${created.title}” created.`);
+    return redirectWithNotice(request, reply, BASE, t('admin.categories.created', { name: created.title }));
   });
 
   // Rename and reorder from the table; htmx swaps the re-sorted table the redirect (or the refusal) shows.
@@ -48,7 +49,7 @@ export const emojiCategoryPages: FastifyPluginAsyncTypebox<{ emoji: EmojiService
     if (checked.ok) {
       try {
         const updated = await emoji.categories.update(current.id, checked.value);
-        return redirectWithNotice(request, reply, BASE, `Category “${updated.title}” saved (position ${updated.display_order}).`);
+        return redirectWithNotice(request, reply, BASE, t('admin.categories.saved', { name: updated.title, position: String(updated.display_order) }));
       } catch (error) {
         errors = validationErrors(error);
       }
@@ -64,15 +65,16 @@ export const emojiCategoryPages: FastifyPluginAsyncTypebox<{ emoji: EmojiService
       const count = (await emoji.catalog.snapshot()).emojisIn(category.id).length;
       return sendConfirmPage(request, reply, {
         section: 'emoji-categories',
-        title: `Delete category “${category.title}”`,
-        question: `Delete the category “${category.title}”? ${count === 0 ? 'It has no emojis.' : `Its ${count} emoji${count === 1 ? '' : 's'} stay, without a category.`}`,
+        title: t('admin.categories.delete_title', { name: category.title }),
+        question:
+          count === 0 ? t('admin.categories.delete_empty', { name: category.title }) : tn('admin.categories.delete_question', count, { name: category.title }),
         action: `${BASE}${category.id}/delete/`,
-        confirmLabel: 'Delete category',
+        confirmLabel: t('admin.categories.delete'),
         cancelHref: BASE,
       });
     }
     await emoji.categories.delete(category.id);
-    return redirectWithNotice(request, reply, BASE, `Category “${category.title}” deleted; its emojis have no category now.`);
+    return redirectWithNotice(request, reply, BASE, t('admin.categories.deleted', { name: category.title }));
   });
 };
 
@@ -98,30 +100,30 @@ function listPage(request: FastifyRequest, reply: FastifyReply, state: ListState
   const create = state.forms.create ?? formState('new-category', { display_order: 0 });
   const refused = Object.values(state.forms.rows ?? {});
   return sendAdminPage(request, reply, {
-    title: 'Emoji categories',
+    title: t('admin.emoji_categories.title'),
     section: 'emoji-categories',
     status: state.status,
-    body: html`<h1>Emoji categories</h1>
+    body: html`<h1>${t('admin.emoji_categories.title')}</h1>
 <div id="categories">
-${refused.map((form) => errorSummary(form, 'The category was not saved:'))}
-<p class="muted">${state.categories.length} categories, by position. <a href="/admin/emojis/?category_id=none">${state.uncategorised} emoji${state.uncategorised === 1 ? '' : 's'} without a category</a>.</p>
+${refused.map((form) => errorSummary(form, t('admin.categories.not_saved')))}
+<p class="muted">${tn('admin.categories.count', state.categories.length)} <a href="/admin/emojis/?category_id=none">${tn('admin.categories.uncategorised', state.uncategorised)}</a>.</p>
 ${
   state.categories.length === 0
     ? ''
     : html`<div class="table-wrap"><table>
-  <caption class="visually-hidden">Emoji categories</caption>
-  <thead><tr><th scope="col">Title and position</th><th scope="col" class="num">Emojis</th><th scope="col">Actions</th></tr></thead>
+  <caption class="visually-hidden">${t('admin.emoji_categories.title')}</caption>
+  <thead><tr><th scope="col">${t('admin.categories.title_position')}</th><th scope="col" class="num">${t('admin.emojis.title')}</th><th scope="col">${t('admin.actions')}</th></tr></thead>
   <tbody>${state.categories.map((listed) => categoryRow(request, reply, listed, state.forms.rows?.[listed.row.id]))}</tbody>
 </table></div>`
 }
 </div>
-<h2 id="new-category-title">New category</h2>
+<h2 id="new-category-title">${t('admin.categories.new')}</h2>
 ${errorSummary(create)}
 <form method="post" action="${BASE}" class="stacked" aria-labelledby="new-category-title" novalidate>
   ${csrfInput(request, reply)}
-  ${textInput(create, { name: 'title', label: 'Title', required: true, maxlength: TITLE_MAX })}
-  ${textInput(create, { name: 'display_order', label: 'Position', type: 'number', required: true, min: 0, hint: 'Lower numbers come first.' })}
-  <div><button type="submit">Create category</button></div>
+  ${textInput(create, { name: 'title', label: t('admin.emojis.emoji_title'), required: true, maxlength: TITLE_MAX })}
+  ${textInput(create, { name: 'display_order', label: t('admin.position'), type: 'number', required: true, min: 0, hint: t('admin.lower_first') })}
+  <div><button type="submit">${t('admin.categories.create')}</button></div>
 </form>`,
   });
 }
@@ -129,22 +131,22 @@ ${errorSummary(create)}
 function categoryRow(request: FastifyRequest, reply: FastifyReply, listed: ListedCategory, refused: FormState | undefined): SafeHtml {
   const { row } = listed;
   const form = refused ?? formState(`category-${row.id}`, row);
-  const name = `category “${row.title}”`;
+  const name = t('admin.categories.named', { name: row.title });
   const swap = html` hx-target="#categories" hx-select="#categories" hx-swap="outerHTML" hx-select-oob="#admin-live"`;
   return html`<tr id="category-${row.id}">
   <td>
     <form method="post" action="${BASE}${row.id}/" class="inline-edit" hx-post="${BASE}${row.id}/"${swap} novalidate>
       ${csrfInput(request, reply)}${returnField(BASE)}
-      ${textInput(form, { name: 'title', label: `Title of ${row.title}`, hideLabel: true, maxlength: TITLE_MAX })}
-      ${textInput(form, { name: 'display_order', label: `Position of ${row.title}`, hideLabel: true, type: 'number', min: 0 })}
-      <button type="submit" class="small">Save<span class="visually-hidden"> ${name}</span></button>
+      ${textInput(form, { name: 'title', label: t('admin.categories.title_of', { name: row.title }), hideLabel: true, maxlength: TITLE_MAX })}
+      ${textInput(form, { name: 'display_order', label: t('admin.forums.position_of', { name: row.title }), hideLabel: true, type: 'number', min: 0 })}
+      <button type="submit" class="small">${t('admin.save')}<span class="visually-hidden"> ${name}</span></button>
     </form>
   </td>
-  <td class="num"><a href="/admin/emojis/?category_id=${row.id}">${listed.emojisCount ?? 0}<span class="visually-hidden"> emojis in ${name}</span></a></td>
+  <td class="num"><a href="/admin/emojis/?category_id=${row.id}">${listed.emojisCount ?? 0}<span class="visually-hidden">${t('admin.categories.emojis_in', { name })}</span></a></td>
   <td class="actions">
-    <form method="post" action="${BASE}${row.id}/delete/" class="inline" hx-post="${BASE}${row.id}/delete/"${swap}${htmxConfirm(`Delete ${name}? Its emojis stay, without a category.`)}>
+    <form method="post" action="${BASE}${row.id}/delete/" class="inline" hx-post="${BASE}${row.id}/delete/"${swap}${htmxConfirm(t('admin.categories.delete_ask', { name }))}>
       ${csrfInput(request, reply)}
-      <button type="submit" class="small danger">Delete<span class="visually-hidden"> ${name}</span></button>
+      <button type="submit" class="small danger">${t('admin.delete')}<span class="visually-hidden"> ${name}</span></button>
     </form>
   </td>
 </tr>`;

@@ -10,13 +10,20 @@ import type { CategoryRow } from '../emoji/resource.ts';
 import { emojiHtml } from '../forum/render.ts';
 import type { FieldErrors } from '../http/errors.ts';
 import { html, type SafeHtml } from '../web/html.ts';
+import { tHtml } from '../web/translated.ts';
 import { errorsFor, fieldId, radioGroup, selectField, textInput, type FormState } from '../web/form-controls.ts';
 import { text, type SubmittedForm } from '../web/form.ts';
+import { t, type TextKey } from '../i18n/messages.ts';
 
 export const EMOJI_KINDS = ['unicode', 'image', 'sprite'] as const;
 export type EmojiKind = (typeof EMOJI_KINDS)[number];
 
-export const KIND_LABELS: Record<EmojiKind, string> = { unicode: 'Unicode character', image: 'Custom image', sprite: 'CSS sprite' };
+/** Each kind's name (catalog keys). */
+export const KIND_LABELS: Record<EmojiKind, TextKey> = {
+  unicode: 'admin.emoji_kind.unicode',
+  image: 'admin.emoji_kind.image',
+  sprite: 'admin.emoji_kind.sprite',
+};
 
 const SPRITE_MEMBERS = ['sheet', 'x', 'y', 'width', 'height'] as const;
 const member = (name: string) => `sprite_params.${name}`;
@@ -86,15 +93,15 @@ export function emojiBody(values: Readonly<Record<string, unknown>>): EmojiBody 
   const kind = EMOJI_KINDS.find((k) => k === value('kind'));
   switch (kind) {
     case undefined:
-      errors['kind'] = ['Choose the kind of emoji: Unicode character, custom image or CSS sprite.'];
+      errors['kind'] = [t('admin.emoji_form.choose_kind')];
       break;
     case 'unicode':
       body['emoji_text'] = value('emoji_text');
-      if (value('emoji_text') === '') errors['emoji_text'] = ['The emoji text field is required for a Unicode emoji.'];
+      if (value('emoji_text') === '') errors['emoji_text'] = [t('admin.emoji_form.text_required')];
       break;
     case 'image':
       body['image_url'] = value('image_url');
-      if (value('image_url') === '') errors['image_url'] = ['Upload an image or give the URL of one.'];
+      if (value('image_url') === '') errors['image_url'] = [t('admin.emoji_form.image_required')];
       break;
     case 'sprite': {
       body['sprite_mode'] = true;
@@ -113,7 +120,7 @@ export function previewRow(values: Readonly<Record<string, unknown>>): EmojiRow 
   const kind = value('kind');
   const base: EmojiRow = {
     id: 0,
-    title: value('title') || 'Preview',
+    title: value('title') || t('admin.emojis.preview'),
     emoji_shortcode: value('emoji_shortcode') || ':preview:',
     emoji_text: null,
     image_url: null,
@@ -141,18 +148,20 @@ export function previewRow(values: Readonly<Record<string, unknown>>): EmojiRow 
   return null;
 }
 
-const PREVIEW_HELP: Record<string, string> = {
-  unicode: 'Type the character to see it.',
-  image: 'Choose an image file or give its URL to see it.',
-  sprite: 'Give the sheet, x, y, width and height (in pixels) to see the sprite cut from its sheet.',
-  '': 'Choose a kind to see a preview.',
+const PREVIEW_HELP: Record<EmojiKind, TextKey> = {
+  unicode: 'admin.emoji_form.preview_unicode',
+  image: 'admin.emoji_form.preview_image',
+  sprite: 'admin.emoji_form.preview_sprite',
 };
 
 /** What the preview box shows: the emoji as posts will show it, with its code. */
 export function emojiPreview(values: Readonly<Record<string, unknown>>): SafeHtml {
   const row = previewRow(values);
-  if (row === null) return html`<span class="muted">${PREVIEW_HELP[String(values['kind'] ?? '')] ?? PREVIEW_HELP['']}</span>`;
-  return html`${emojiHtml(row, row.emoji_shortcode)} <span>Shown as in posts for <code>${row.emoji_shortcode}</code></span>`;
+  if (row === null) {
+    const kind = EMOJI_KINDS.find((k) => k === values['kind']);
+    return html`<span class="muted">${t(kind === undefined ? 'admin.emoji_form.preview_kind' : PREVIEW_HELP[kind])}</span>`;
+  }
+  return html`${emojiHtml(row, row.emoji_shortcode)} <span>${tHtml('admin.emoji_form.shown_as', { code: html`<code>${row.emoji_shortcode}</code>` })}</span>`;
 }
 
 export interface EmojiFormContext {
@@ -164,36 +173,36 @@ export interface EmojiFormContext {
 export function emojiFields(form: FormState, context: EmojiFormContext): SafeHtml {
   const imageFileId = fieldId(form, 'image_file');
   const imageFileErrors = errorsFor(form, 'image_file');
-  return html`${textInput(form, { name: 'title', label: 'Title', required: true, maxlength: TITLE_MAX, hint: 'What the emoji shows, for screen readers and tooltips.' })}
-  ${textInput(form, { name: 'emoji_shortcode', label: 'Shortcode', required: true, maxlength: 255, hint: 'Written as :name: with letters, digits, _ and -; unique across all shortcodes and aliases.' })}
-  ${textInput(form, { name: 'display_order', label: 'Position', type: 'number', required: true, min: 0, hint: 'Lower numbers come first in lists.' })}
-  ${selectField(form, { name: 'emoji_category_id', label: 'Category', blank: 'No category', options: context.categories.map((category) => ({ value: String(category.id), label: category.title })) })}
-  ${radioGroup(form, { name: 'kind', label: 'Kind', required: true, options: EMOJI_KINDS.map((kind) => ({ value: kind, label: KIND_LABELS[kind] })) })}
+  return html`${textInput(form, { name: 'title', label: t('admin.emojis.emoji_title'), required: true, maxlength: TITLE_MAX, hint: t('admin.emoji_form.title_hint') })}
+  ${textInput(form, { name: 'emoji_shortcode', label: t('admin.emojis.shortcode'), required: true, maxlength: 255, hint: t('admin.emoji_form.shortcode_hint') })}
+  ${textInput(form, { name: 'display_order', label: t('admin.position'), type: 'number', required: true, min: 0, hint: t('admin.emoji_form.position_hint') })}
+  ${selectField(form, { name: 'emoji_category_id', label: t('admin.emojis.category'), blank: t('admin.emojis.no_category'), options: context.categories.map((category) => ({ value: String(category.id), label: category.title })) })}
+  ${radioGroup(form, { name: 'kind', label: t('admin.emojis.kind'), required: true, options: EMOJI_KINDS.map((kind) => ({ value: kind, label: t(KIND_LABELS[kind]) })) })}
   <fieldset class="kind-fields kind-unicode">
-    <legend>Unicode character</legend>
-    ${textInput(form, { name: 'emoji_text', label: 'Emoji text', hint: `The character itself (or a text emoticon), at most ${EMOJI_TEXT_MAX} characters.` })}
+    <legend>${t(KIND_LABELS.unicode)}</legend>
+    ${textInput(form, { name: 'emoji_text', label: t('admin.emoji_form.emoji_text'), hint: t('admin.emoji_form.emoji_text_hint', { max: String(EMOJI_TEXT_MAX) }) })}
   </fieldset>
   <fieldset class="kind-fields kind-image">
-    <legend>Custom image</legend>
+    <legend>${t(KIND_LABELS.image)}</legend>
     <div class="field">
-      <label for="${imageFileId}">Image file</label>
-      <p class="hint" id="${imageFileId}-hint">PNG, GIF, WebP or JPEG; at most ${sizeText(IMAGE_RULES.custom.maxBytes)} and ${IMAGE_RULES.custom.maxWidth}×${IMAGE_RULES.custom.maxHeight} pixels. It replaces the URL below.</p>
+      <label for="${imageFileId}">${t('admin.emoji_form.image_file')}</label>
+      <p class="hint" id="${imageFileId}-hint">${t('admin.emoji_form.image_file_hint', { size: sizeText(IMAGE_RULES.custom.maxBytes), width: String(IMAGE_RULES.custom.maxWidth), height: String(IMAGE_RULES.custom.maxHeight) })}</p>
       <input id="${imageFileId}" name="image_file" type="file" accept="image/png,image/gif,image/webp,image/jpeg" data-preview="${imageFileId}-preview" aria-describedby="${imageFileId}-hint${imageFileErrors.length > 0 ? ` ${imageFileId}-error` : ''}"${imageFileErrors.length > 0 ? html` aria-invalid="true"` : ''}>
       ${imageFileErrors.length > 0 ? html`<p class="field-error" id="${imageFileId}-error">${imageFileErrors.join(' ')}</p>` : ''}
       <div id="${imageFileId}-preview" aria-live="polite"></div>
     </div>
-    ${textInput(form, { name: 'image_url', label: 'Image URL', maxlength: IMAGE_URL_MAX, hint: 'Filled in by an upload; or the address of an image already online.' })}
+    ${textInput(form, { name: 'image_url', label: t('admin.emoji_form.image_url'), maxlength: IMAGE_URL_MAX, hint: t('admin.emoji_form.image_url_hint') })}
   </fieldset>
   <fieldset class="kind-fields kind-sprite">
-    <legend>CSS sprite</legend>
+    <legend>${t(KIND_LABELS.sprite)}</legend>
     ${errorsFor(form, 'sprite_params').length > 0 ? html`<p class="field-error" id="${fieldId(form, 'sprite_params')}">${errorsFor(form, 'sprite_params').join(' ')}</p>` : ''}
-    ${textInput(form, { name: member('sheet'), label: 'Sprite sheet', maxlength: SPRITE_SHEET_MAX, list: `${form.id}-sheets`, hint: 'The name of an uploaded sheet (see Emoji images).' })}
+    ${textInput(form, { name: member('sheet'), label: t('admin.emoji_form.sheet'), maxlength: SPRITE_SHEET_MAX, list: `${form.id}-sheets`, hint: t('admin.emoji_form.sheet_hint') })}
     <datalist id="${form.id}-sheets">${context.sheets.map((sheet) => html`<option value="${sheet}"></option>`)}</datalist>
     <div class="sprite-numbers">
-      ${textInput(form, { name: member('x'), label: 'X (px from the left)', type: 'number', min: 0 })}
-      ${textInput(form, { name: member('y'), label: 'Y (px from the top)', type: 'number', min: 0 })}
-      ${textInput(form, { name: member('width'), label: 'Width (px)', type: 'number', min: 1 })}
-      ${textInput(form, { name: member('height'), label: 'Height (px)', type: 'number', min: 1 })}
+      ${textInput(form, { name: member('x'), label: t('admin.emoji_form.x'), type: 'number', min: 0 })}
+      ${textInput(form, { name: member('y'), label: t('admin.emoji_form.y'), type: 'number', min: 0 })}
+      ${textInput(form, { name: member('width'), label: t('admin.emoji_form.width'), type: 'number', min: 1 })}
+      ${textInput(form, { name: member('height'), label: t('admin.emoji_form.height'), type: 'number', min: 1 })}
     </div>
   </fieldset>`;
 }

@@ -17,25 +17,39 @@ import { redirectWithNotice } from './flash.ts';
 import { errorSummary, fieldId, formState, type FormState } from '../web/form-controls.ts';
 import { submitted, validationErrors } from '../web/form.ts';
 import { ADMINS, requirePage } from '../auth/guard.ts';
+import { t, tn, type CountKey, type TextKey } from '../i18n/messages.ts';
 import { sendAdminPage } from './layout.ts';
 import { timestamp } from './lists.ts';
 
 const BASE = '/admin/emoji-images/';
 
-const KINDS: Record<ImageKind, { title: string; accept: string; hint: string; use: string }> = {
+/** Each kind of file: what the page calls it and says of it (catalog keys), and what the file input accepts. */
+const KINDS: Record<ImageKind, { title: TextKey; accept: string; hint: TextKey; use: CountKey; upload: TextKey; column: TextKey; alt: TextKey }> = {
   custom: {
-    title: 'Custom emoji images',
+    title: 'admin.images.custom',
     accept: 'image/png,image/gif,image/webp,image/jpeg',
-    hint: `PNG, GIF, WebP or JPEG; at most ${sizeText(IMAGE_RULES.custom.maxBytes)} and ${IMAGE_RULES.custom.maxWidth}×${IMAGE_RULES.custom.maxHeight} pixels. SVG is not accepted.`,
-    use: 'Use the URL as the image URL of an emoji.',
+    hint: 'admin.images.custom_hint',
+    use: 'admin.images.custom_use',
+    upload: 'admin.images.upload_custom',
+    column: 'admin.images.url',
+    alt: 'admin.images.image',
   },
   sprites: {
-    title: 'Sprite sheets',
+    title: 'admin.images.sprites',
     accept: 'image/png,image/gif,image/webp',
-    hint: `PNG, GIF or WebP; at most ${sizeText(IMAGE_RULES.sprites.maxBytes)} and ${IMAGE_RULES.sprites.maxWidth}×${IMAGE_RULES.sprites.maxHeight} pixels.`,
-    use: 'Use the name as the sheet of a sprite emoji.',
+    hint: 'admin.images.sprites_hint',
+    use: 'admin.images.sprites_use',
+    upload: 'admin.images.upload_sprites',
+    column: 'admin.images.sheet_name',
+    alt: 'admin.images.sheet',
   },
 };
+
+/** The size limits a kind's hint names. */
+function limits(kind: ImageKind): Record<string, string> {
+  const rules = IMAGE_RULES[kind];
+  return { size: sizeText(rules.maxBytes), width: String(rules.maxWidth), height: String(rules.maxHeight) };
+}
 
 const FileParams = Type.Object({
   kind: Type.Union([Type.Literal('custom'), Type.Literal('sprites')]),
@@ -56,31 +70,35 @@ export const emojiImagePages: FastifyPluginAsyncTypebox<{ images: ImageStore; em
         request,
         reply,
         `${BASE}#${kind}`,
-        `${name} is used by ${users.map((row) => row.emoji_shortcode).join(', ')}; change ${users.length === 1 ? 'that emoji' : 'those emojis'} first.`,
+        tn('admin.images.in_use', users.length, { name, emojis: users.map((row) => row.emoji_shortcode).join(', ') }),
         'error',
       );
     }
     if (!isConfirmed(submitted(request.body))) {
       return sendConfirmPage(request, reply, {
         section: 'emoji-images',
-        title: `Delete ${kind === 'custom' ? 'image' : 'sprite sheet'} ${name}`,
-        question: `Delete the ${kind === 'custom' ? 'image' : 'sprite sheet'} ${name}? No emoji uses it.`,
+        title: t(kind === 'custom' ? 'admin.images.delete_image_title' : 'admin.images.delete_sheet_title', { name }),
+        question: t(kind === 'custom' ? 'admin.images.delete_image_question' : 'admin.images.delete_sheet_question', { name }),
         details: html`<p><img class="thumb" src="${IMAGE_PATHS[kind]}${name}" alt="${name}"></p>`,
         action: `${BASE}${kind}/${name}/delete/`,
-        confirmLabel: 'Delete file',
+        confirmLabel: t('admin.images.delete_file'),
         cancelHref: `${BASE}#${kind}`,
       });
     }
-    if (!(await images.delete(kind, name))) throw new ResourceNotFoundError('No such file.');
-    return redirectWithNotice(request, reply, `${BASE}#${kind}`, `${name} deleted.`);
+    if (!(await images.delete(kind, name))) throw new ResourceNotFoundError(t('admin.images.no_file'));
+    return redirectWithNotice(request, reply, `${BASE}#${kind}`, t('admin.images.deleted', { name }));
   });
 
   for (const kind of ['custom', 'sprites'] as const) {
     app.post(`${BASE}${kind}/`, { preValidation: admin, config: multipartLimit(kind) }, async (request, reply) => {
       try {
         const stored = await storeUpload(images, kind, uploadedFile(request));
-        const what = kind === 'custom' ? `Image uploaded: ${stored.url}` : `Sprite sheet uploaded: ${stored.name}`;
-        return redirectWithNotice(request, reply, `${BASE}#${kind}`, `${what} (${stored.width}×${stored.height}, ${sizeText(stored.size)}).`);
+        const facts = { width: String(stored.width), height: String(stored.height), size: sizeText(stored.size) };
+        const message =
+          kind === 'custom'
+            ? t('admin.images.uploaded_image', { url: stored.url, ...facts })
+            : t('admin.images.uploaded_sheet', { name: stored.name, ...facts });
+        return redirectWithNotice(request, reply, `${BASE}#${kind}`, message);
       } catch (error) {
         return imagesPage(request, reply, images, await usage(emoji), { [kind]: validationErrors(error) }, 422);
       }
@@ -112,11 +130,11 @@ async function imagesPage(
 ): Promise<FastifyReply> {
   const [custom, sprites] = await Promise.all([images.list('custom'), images.list('sprites')]);
   return sendAdminPage(request, reply, {
-    title: 'Emoji images',
+    title: t('admin.emoji_images.title'),
     section: 'emoji-images',
     status,
-    body: html`<h1>Emoji images</h1>
-<p class="muted">Files are checked by their content and stored under a name made from it, so a URL always shows the same picture. Uploading the same file again changes nothing.</p>
+    body: html`<h1>${t('admin.emoji_images.title')}</h1>
+<p class="muted">${t('admin.images.intro')}</p>
 ${kindSection(request, reply, 'custom', custom, used.custom, formState('upload-custom', {}, errors.custom ?? {}))}
 ${kindSection(request, reply, 'sprites', sprites, used.sprites, formState('upload-sprites', {}, errors.sprites ?? {}))}`,
   });
@@ -134,45 +152,45 @@ function kindSection(
   const id = fieldId(form, 'file');
   const messages = form.errors['file'] ?? [];
   return html`<section id="${kind}" aria-labelledby="${kind}-title">
-<h2 id="${kind}-title">${info.title}</h2>
+<h2 id="${kind}-title">${t(info.title)}</h2>
 ${errorSummary(form)}
 <form method="post" action="${BASE}${kind}/" enctype="multipart/form-data" class="stacked">
   ${csrfInput(request, reply)}
   <div class="field">
-    <label for="${id}">Upload ${kind === 'custom' ? 'an image' : 'a sprite sheet'}</label>
-    <p class="hint" id="${id}-hint">${info.hint}</p>
+    <label for="${id}">${t(info.upload)}</label>
+    <p class="hint" id="${id}-hint">${t(info.hint, limits(kind))}</p>
     <input id="${id}" name="file" type="file" accept="${info.accept}" required data-preview="${id}-preview" aria-describedby="${id}-hint${messages.length > 0 ? html` ${id}-error` : ''}"${messages.length > 0 ? html` aria-invalid="true"` : ''}>
     ${messages.length > 0 ? html`<p class="field-error" id="${id}-error">${messages.join(' ')}</p>` : ''}
   </div>
-  <div class="preview" id="${id}-preview" aria-live="polite"><span class="muted">The chosen file is previewed here.</span></div>
-  <div><button type="submit">Upload</button></div>
+  <div class="preview" id="${id}-preview" aria-live="polite"><span class="muted">${t('admin.images.preview_here')}</span></div>
+  <div><button type="submit">${t('admin.images.upload')}</button></div>
 </form>
-<p class="muted">${files.length === 0 ? 'Nothing uploaded yet.' : `${files.length} stored. ${info.use}`}</p>
+<p class="muted">${files.length === 0 ? t('admin.images.nothing') : tn(info.use, files.length)}</p>
 ${
   files.length === 0
     ? ''
     : html`<div class="table-wrap"><table>
-  <caption class="visually-hidden">${info.title}</caption>
-  <thead><tr><th scope="col">Preview</th><th scope="col">${kind === 'custom' ? 'URL' : 'Sheet name'}</th><th scope="col" class="num">Size</th><th scope="col">Uploaded</th><th scope="col">Used by</th><th scope="col">Actions</th></tr></thead>
+  <caption class="visually-hidden">${t(info.title)}</caption>
+  <thead><tr><th scope="col">${t('admin.emojis.preview')}</th><th scope="col">${t(info.column)}</th><th scope="col" class="num">${t('admin.images.size')}</th><th scope="col">${t('admin.images.uploaded')}</th><th scope="col">${t('admin.images.used_by')}</th><th scope="col">${t('admin.actions')}</th></tr></thead>
   <tbody>${files.map(
     (file) => html`<tr id="${kind}-${file.name.replace(/\W/g, '-')}">
-    <td><img class="thumb" src="${file.url}" alt="${kind === 'custom' ? 'Image' : 'Sprite sheet'} ${file.name}" loading="lazy"></td>
+    <td><img class="thumb" src="${file.url}" alt="${t(info.alt, { name: file.name })}" loading="lazy"></td>
     <td><code>${kind === 'custom' ? file.url : file.name}</code></td>
     <td class="num">${sizeText(file.size)}</td>
     <td>${timestamp(file.modifiedAt)}</td>
     <td>${
       (used.get(file.name) ?? []).length === 0
-        ? html`<span class="muted">No emoji</span>`
+        ? html`<span class="muted">${t('admin.images.unused')}</span>`
         : (used.get(file.name) ?? []).map((row, i) => html`${i > 0 ? ', ' : ''}<a href="/admin/emojis/${row.id}/">${row.emoji_shortcode}</a>`)
     }</td>
     <td class="actions">
-      <a href="/admin/emojis/new/?${kind === 'custom' ? `kind=image&image_url=${encodeURIComponent(file.url)}` : `kind=sprite&sprite_params.sheet=${encodeURIComponent(file.name)}`}">New emoji<span class="visually-hidden"> with ${file.name}</span></a>
+      <a href="/admin/emojis/new/?${kind === 'custom' ? `kind=image&image_url=${encodeURIComponent(file.url)}` : `kind=sprite&sprite_params.sheet=${encodeURIComponent(file.name)}`}">${t('admin.emojis.new')}<span class="visually-hidden">${t('admin.images.with', { name: file.name })}</span></a>
       ${
         (used.get(file.name) ?? []).length > 0
           ? ''
-          : html`<form method="post" action="${BASE}${kind}/${file.name}/delete/" class="inline" hx-post="${BASE}${kind}/${file.name}/delete/" hx-target="closest tr" hx-swap="outerHTML" hx-select="#${kind}-${file.name.replace(/\W/g, '-')}" hx-select-oob="#admin-live"${htmxConfirm(`Delete ${file.name}?`)}>
+          : html`<form method="post" action="${BASE}${kind}/${file.name}/delete/" class="inline" hx-post="${BASE}${kind}/${file.name}/delete/" hx-target="closest tr" hx-swap="outerHTML" hx-select="#${kind}-${file.name.replace(/\W/g, '-')}" hx-select-oob="#admin-live"${htmxConfirm(t('admin.delete_question', { name: file.name }))}>
         ${csrfInput(request, reply)}
-        <button type="submit" class="small danger">Delete<span class="visually-hidden"> ${file.name}</span></button>
+        <button type="submit" class="small danger">${t('admin.delete')}<span class="visually-hidden"> ${file.name}</span></button>
       </form>`
       }
     </td>

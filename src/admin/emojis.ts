@@ -18,6 +18,7 @@ import { pageRequest } from '../http/pagination.ts';
 import { IdParams, OneOf, QueryFlag, isOn } from '../http/schemas.ts';
 import { checkForm } from '../http/validation.ts';
 import { html, type SafeHtml } from '../web/html.ts';
+import { tHtml } from '../web/translated.ts';
 import { csrfInput } from '../web/page.ts';
 import { isConfirmed, htmxConfirm, returnField, returnTo, sendConfirmPage } from './confirm.ts';
 import { AliasParams, addAlias, aliasesSection, removeAlias } from './emoji-aliases.ts';
@@ -26,6 +27,7 @@ import { redirectWithNotice } from './flash.ts';
 import { errorSummary, formState, selectField, textInput, type FormState } from '../web/form-controls.ts';
 import { submitted, text, validationErrors, withoutBlanks, type SubmittedForm } from '../web/form.ts';
 import { ADMINS, requirePage } from '../auth/guard.ts';
+import { t, tn } from '../i18n/messages.ts';
 import { isHtmx, liveNotice, sendFragment } from './htmx.ts';
 import { sendAdminPage } from './layout.ts';
 import { pagination, rangeText, sortHeader, timestamp } from './lists.ts';
@@ -102,7 +104,7 @@ export const emojiPages: FastifyPluginAsyncTypebox<{ emoji: EmojiServices; image
     if (checked.ok && Object.keys(errors).length === 0) {
       try {
         const row = await emoji.emojis.create({ ...checked.value, ...(prepared.noCategory ? { emoji_category_id: null } : {}) });
-        return redirectWithNotice(request, reply, `${BASE}${row.id}/`, `Emoji ${row.emoji_shortcode} created. Add aliases below if it needs them.`);
+        return redirectWithNotice(request, reply, `${BASE}${row.id}/`, t('admin.emojis.created', { code: row.emoji_shortcode }));
       } catch (error) {
         Object.assign(errors, validationErrors(error));
       }
@@ -125,7 +127,7 @@ export const emojiPages: FastifyPluginAsyncTypebox<{ emoji: EmojiServices; image
     if (checked.ok && Object.keys(errors).length === 0) {
       try {
         const row = await emoji.emojis.update(loaded.row.id, { ...checked.value, ...(prepared.noCategory ? { emoji_category_id: null } : {}) });
-        return redirectWithNotice(request, reply, BASE, `Emoji ${row.emoji_shortcode} saved.`);
+        return redirectWithNotice(request, reply, BASE, t('admin.emojis.saved', { code: row.emoji_shortcode }));
       } catch (error) {
         Object.assign(errors, validationErrors(error));
       }
@@ -151,13 +153,13 @@ export const emojiPages: FastifyPluginAsyncTypebox<{ emoji: EmojiServices; image
     const row = await emoji.emojis.find(request.params.id);
     const outcome = await addAlias(emoji, row, text(submitted(request.body), 'alias') ?? '');
     if (!outcome.ok) return aliasAnswer(request, reply, row.id, outcome.form, null);
-    return aliasAnswer(request, reply, row.id, formState('alias', {}), `Alias ${outcome.alias.alias} added to ${row.emoji_shortcode}.`);
+    return aliasAnswer(request, reply, row.id, formState('alias', {}), t('admin.aliases.added', { alias: outcome.alias.alias, code: row.emoji_shortcode }));
   });
 
   app.post(`${BASE}:id/aliases/:aliasId/delete/`, { preValidation: admin, schema: { params: AliasParams } }, async (request, reply) => {
     const row = await emoji.emojis.find(request.params.id);
     const alias = await removeAlias(emoji, row, request.params.aliasId);
-    return aliasAnswer(request, reply, row.id, formState('alias', {}), `Alias ${alias.alias} removed from ${row.emoji_shortcode}.`);
+    return aliasAnswer(request, reply, row.id, formState('alias', {}), t('admin.aliases.removed', { alias: alias.alias, code: row.emoji_shortcode }));
   });
 
   app.get(`${BASE}:id/delete/`, { preValidation: admin, schema: { params: IdParams } }, async (request, reply) => {
@@ -176,7 +178,9 @@ export const emojiPages: FastifyPluginAsyncTypebox<{ emoji: EmojiServices; image
       request,
       reply,
       back,
-      `Emoji ${loaded.row.emoji_shortcode} deleted${loaded.aliases.length > 0 ? `, with its ${loaded.aliases.length} alias${loaded.aliases.length === 1 ? '' : 'es'}` : ''}.`,
+      loaded.aliases.length === 0
+        ? t('admin.emojis.deleted', { code: loaded.row.emoji_shortcode })
+        : tn('admin.emojis.deleted_with_aliases', loaded.aliases.length, { code: loaded.row.emoji_shortcode }),
     );
   });
 };
@@ -244,42 +248,42 @@ function listPage(request: FastifyRequest, reply: FastifyReply, state: ListState
   const rows = state.rows ?? [];
   const back = request.url;
   return sendAdminPage(request, reply, {
-    title: 'Emojis',
+    title: t('admin.emojis.title'),
     section: 'emojis',
     status: state.errors === undefined ? 200 : 422,
-    body: html`<h1>Emojis</h1>
-<p class="actions"><a class="button" href="${BASE}new/">New emoji</a> <a class="button secondary" href="/admin/emoji-categories/">Categories</a> <a class="button secondary" href="/admin/emoji-images/">Images and sprite sheets</a></p>
-<form method="get" action="${BASE}" class="toolbar" role="search" aria-label="Find emojis">
-  ${textInput(filters, { name: 'search', label: 'Shortcode, title or character', type: 'search', maxlength: 255 })}
-  ${selectField(filters, { name: 'category_id', label: 'Category', blank: 'Any', options: [{ value: 'none', label: 'No category' }, ...state.categories.map((category) => ({ value: String(category.id), label: category.title }))] })}
+    body: html`<h1>${t('admin.emojis.title')}</h1>
+<p class="actions"><a class="button" href="${BASE}new/">${t('admin.emojis.new')}</a> <a class="button secondary" href="/admin/emoji-categories/">${t('admin.emojis.categories')}</a> <a class="button secondary" href="/admin/emoji-images/">${t('admin.emojis.images')}</a></p>
+<form method="get" action="${BASE}" class="toolbar" role="search" aria-label="${t('admin.emojis.find')}">
+  ${textInput(filters, { name: 'search', label: t('admin.emojis.search'), type: 'search', maxlength: 255 })}
+  ${selectField(filters, { name: 'category_id', label: t('admin.emojis.category'), blank: t('admin.any'), options: [{ value: 'none', label: t('admin.emojis.no_category') }, ...state.categories.map((category) => ({ value: String(category.id), label: category.title }))] })}
   ${state.query?.sort === undefined ? '' : html`<input type="hidden" name="sort" value="${state.query.sort}">`}
   ${state.query?.order === undefined ? '' : html`<input type="hidden" name="order" value="${state.query.order}">`}
-  <div class="actions"><button type="submit">Find</button><a href="${BASE}">Clear</a></div>
+  <div class="actions"><button type="submit">${t('admin.emojis.find_button')}</button><a href="${BASE}">${t('admin.clear')}</a></div>
 </form>
-${errorSummary(filters, 'The search is not valid:')}
+${errorSummary(filters, t('admin.search_invalid'))}
 ${
   state.errors !== undefined
     ? ''
-    : html`<p class="muted">${rangeText(info, rows.length, 'emojis')}</p>
+    : html`<p class="muted">${rangeText(info, rows.length, { none: 'admin.emojis.none', range: 'admin.emojis.range' })}</p>
 ${
   rows.length === 0
     ? ''
     : html`<div class="table-wrap"><table>
-  <caption class="visually-hidden">Emojis</caption>
+  <caption class="visually-hidden">${t('admin.emojis.title')}</caption>
   <thead><tr>
-    <th scope="col">Emoji</th>
-    ${sortHeader(request, 'Shortcode', 'shortcode', sort)}
-    ${sortHeader(request, 'Title', 'title', sort)}
-    <th scope="col">Kind</th>
-    <th scope="col">Category</th>
-    ${sortHeader(request, 'Position', 'display_order', sort)}
-    <th scope="col" class="num">Aliases</th>
-    <th scope="col">Actions</th>
+    <th scope="col">${t('admin.emojis.emoji')}</th>
+    ${sortHeader(request, t('admin.emojis.shortcode'), 'shortcode', sort)}
+    ${sortHeader(request, t('admin.emojis.emoji_title'), 'title', sort)}
+    <th scope="col">${t('admin.emojis.kind')}</th>
+    <th scope="col">${t('admin.emojis.category')}</th>
+    ${sortHeader(request, t('admin.position'), 'display_order', sort)}
+    <th scope="col" class="num">${t('admin.aliases.title')}</th>
+    <th scope="col">${t('admin.actions')}</th>
   </tr></thead>
   <tbody>${rows.map((loaded) => emojiRow(request, reply, loaded, back))}</tbody>
 </table></div>`
 }
-${pagination(request, info, 'Emoji pages')}`
+${pagination(request, info, t('admin.emojis.pages'))}`
 }`,
   });
 }
@@ -287,20 +291,20 @@ ${pagination(request, info, 'Emoji pages')}`
 function emojiRow(request: FastifyRequest, reply: FastifyReply, loaded: LoadedEmoji, back: string): SafeHtml {
   const { row } = loaded;
   const kind = kindOf(row);
-  const name = `emoji ${row.emoji_shortcode}`;
+  const name = t('admin.emojis.named', { code: row.emoji_shortcode });
   return html`<tr id="emoji-${row.id}">
   <td class="emoji-cell">${emojiHtml(row, row.emoji_shortcode)}</td>
   <td><code>${row.emoji_shortcode}</code></td>
   <td>${row.title}</td>
-  <td>${kind === null ? html`<span class="muted">None</span>` : KIND_LABELS[kind]}</td>
-  <td>${loaded.category?.title ?? html`<span class="muted">None</span>`}</td>
+  <td>${kind === null ? html`<span class="muted">${t('admin.none')}</span>` : t(KIND_LABELS[kind])}</td>
+  <td>${loaded.category?.title ?? html`<span class="muted">${t('admin.none')}</span>`}</td>
   <td class="num">${row.display_order}</td>
   <td class="num">${loaded.aliases?.length ?? 0}</td>
   <td class="actions">
-    <a href="${BASE}${row.id}/">Edit<span class="visually-hidden"> ${name}</span></a>
-    <form method="post" action="${BASE}${row.id}/delete/" class="inline" hx-post="${BASE}${row.id}/delete/" hx-target="closest tr" hx-swap="outerHTML"${htmxConfirm(`Delete ${name}${(loaded.aliases?.length ?? 0) > 0 ? ' and its aliases' : ''}?`)}>
+    <a href="${BASE}${row.id}/">${t('admin.edit')}<span class="visually-hidden"> ${name}</span></a>
+    <form method="post" action="${BASE}${row.id}/delete/" class="inline" hx-post="${BASE}${row.id}/delete/" hx-target="closest tr" hx-swap="outerHTML"${htmxConfirm((loaded.aliases?.length ?? 0) > 0 ? t('admin.emojis.delete_with_aliases', { name }) : t('admin.delete_question', { name }))}>
       ${csrfInput(request, reply)}${returnField(back)}
-      <button type="submit" class="small danger">Delete<span class="visually-hidden"> ${name}</span></button>
+      <button type="submit" class="small danger">${t('admin.delete')}<span class="visually-hidden"> ${name}</span></button>
     </form>
   </td>
 </tr>`;
@@ -318,13 +322,13 @@ interface EditState {
 
 function editPage(request: FastifyRequest, reply: FastifyReply, state: EditState): FastifyReply {
   const { loaded, form } = state;
-  const title = loaded === undefined ? 'New emoji' : `Edit ${loaded.row.emoji_shortcode}`;
+  const title = loaded === undefined ? t('admin.emojis.new') : t('admin.emojis.edit_title', { code: loaded.row.emoji_shortcode });
   const action = loaded === undefined ? BASE : `${BASE}${loaded.row.id}/`;
   return sendAdminPage(request, reply, {
     title,
     section: 'emojis',
     status: state.status ?? 200,
-    body: html`<p><a href="${BASE}">← Emojis</a></p>
+    body: html`<p><a href="${BASE}">← ${t('admin.emojis.title')}</a></p>
 <h1>${title}</h1>
 ${errorSummary(form)}
 <div class="emoji-editor">
@@ -332,31 +336,34 @@ ${errorSummary(form)}
   ${csrfInput(request, reply)}
   ${emojiFields(form, state.context)}
   <div class="actions">
-    <button type="submit" name="intent" value="save">${loaded === undefined ? 'Create emoji' : 'Save emoji'}</button>
-    <button type="submit" name="intent" value="preview" class="secondary">Preview</button>
-    <a href="${BASE}">Cancel</a>
-    ${loaded === undefined ? '' : html`<a href="${BASE}${loaded.row.id}/delete/" class="error">Delete this emoji</a>`}
+    <button type="submit" name="intent" value="save">${t(loaded === undefined ? 'admin.emojis.create' : 'admin.emojis.save')}</button>
+    <button type="submit" name="intent" value="preview" class="secondary">${t('admin.emojis.preview')}</button>
+    <a href="${BASE}">${t('admin.cancel')}</a>
+    ${loaded === undefined ? '' : html`<a href="${BASE}${loaded.row.id}/delete/" class="error">${t('admin.emojis.delete_this')}</a>`}
   </div>
 </form>
 <section class="preview-panel" aria-labelledby="emoji-preview-title">
-  <h2 id="emoji-preview-title">Preview</h2>
+  <h2 id="emoji-preview-title">${t('admin.emojis.preview')}</h2>
   <div class="preview" id="emoji-preview" aria-live="polite" hx-post="${BASE}preview/" hx-trigger="input changed delay:250ms from:.emoji-form, change from:.emoji-form" hx-include=".emoji-form" hx-params="not image_file" hx-swap="innerHTML">${emojiPreview(form.values)}</div>
-  ${state.preview ? html`<p class="muted">Not saved yet.</p>` : ''}
+  ${state.preview ? html`<p class="muted">${t('admin.emojis.not_saved')}</p>` : ''}
 </section>
 </div>
 ${loaded === undefined ? '' : aliasesSection(request, reply, loaded.row, loaded.aliases, state.aliasForm ?? formState('alias', {}))}
-${loaded === undefined ? '' : html`<p class="muted">Created ${timestamp(loaded.row.created_at)}, changed ${timestamp(loaded.row.updated_at)}.</p>`}`,
+${loaded === undefined ? '' : html`<p class="muted">${tHtml('admin.emojis.dates', { created: timestamp(loaded.row.created_at), changed: timestamp(loaded.row.updated_at) })}</p>`}`,
   });
 }
 
 function confirmDelete(request: FastifyRequest, reply: FastifyReply, row: EmojiRow, aliases: readonly AliasRow[], back: string): FastifyReply {
   return sendConfirmPage(request, reply, {
     section: 'emojis',
-    title: `Delete ${row.emoji_shortcode}`,
-    question: `Delete the emoji ${row.emoji_shortcode} (“${row.title}”)${aliases.length > 0 ? ` and its aliases ${aliases.map((alias) => alias.alias).join(', ')}` : ''}?`,
-    details: html`<p>${emojiHtml(row, row.emoji_shortcode)}</p><p class="muted">Posts that use its codes will show the code as text.</p>`,
+    title: t('admin.emojis.delete_title', { code: row.emoji_shortcode }),
+    question:
+      aliases.length === 0
+        ? t('admin.emojis.delete_question', { code: row.emoji_shortcode, title: row.title })
+        : t('admin.emojis.delete_question_aliases', { code: row.emoji_shortcode, title: row.title, aliases: aliases.map((alias) => alias.alias).join(', ') }),
+    details: html`<p>${emojiHtml(row, row.emoji_shortcode)}</p><p class="muted">${t('admin.emojis.delete_details')}</p>`,
     action: `${BASE}${row.id}/delete/`,
-    confirmLabel: 'Delete emoji',
+    confirmLabel: t('admin.emojis.delete'),
     cancelHref: back,
     returnTo: back,
   });

@@ -21,6 +21,7 @@ import { redirectWithNotice } from './flash.ts';
 import { errorSummary, formState, selectField, textArea, textInput, type FormState } from '../web/form-controls.ts';
 import { optionalText, submitted, text, validationErrors, withoutBlanks, type SubmittedForm } from '../web/form.ts';
 import { ADMINS, requirePage } from '../auth/guard.ts';
+import { t, tn } from '../i18n/messages.ts';
 import { isHtmx, sendNoticeOnly } from './htmx.ts';
 import { sendAdminPage } from './layout.ts';
 import { pagination, rangeText } from './lists.ts';
@@ -49,7 +50,7 @@ export const forumPages: FastifyPluginAsyncTypebox<{ forum: ForumService }> = as
     if (!checked.ok) return showList(request, reply, formState('new-forum', values, checked.errors), 422);
     try {
       const created = await forum.createForum(checked.value);
-      return redirectWithNotice(request, reply, BASE, `Forum “${created.name}” created.`);
+      return redirectWithNotice(request, reply, BASE, t('admin.forums.created', { name: created.name }));
     } catch (error) {
       return showList(request, reply, formState('new-forum', values, validationErrors(error)), 422);
     }
@@ -84,7 +85,7 @@ export const forumPages: FastifyPluginAsyncTypebox<{ forum: ForumService }> = as
       // The forum first: its rules (where it may sit) refuse more often than a list of members already found.
       const updated = await forum.updateForum(row.id, checked.value);
       if (moderators !== undefined) await forum.moderators.replace(row.id, moderators.ids);
-      return redirectWithNotice(request, reply, BASE, `Forum “${updated.name}” saved.`);
+      return redirectWithNotice(request, reply, BASE, t('admin.forums.saved', { name: updated.name }));
     } catch (error) {
       return editPage(request, reply, row, await parentsFor(row.id), formState('forum', shown, onModeratorsField(validationErrors(error))), 422);
     }
@@ -102,7 +103,7 @@ export const forumPages: FastifyPluginAsyncTypebox<{ forum: ForumService }> = as
       return redirectWithNotice(request, reply, back, message, 'error');
     }
     const updated = await forum.updateForum(row.id, checked.value);
-    return redirectWithNotice(request, reply, back, `Forum “${updated.name}” moved to position ${updated.display_order}.`);
+    return redirectWithNotice(request, reply, back, t('admin.forums.moved', { name: updated.name, position: String(updated.display_order) }));
   });
 
   app.post(`${BASE}:id/delete/`, { preValidation: admin, schema: { params: IdParams } }, async (request, reply) => {
@@ -112,10 +113,10 @@ export const forumPages: FastifyPluginAsyncTypebox<{ forum: ForumService }> = as
     if (!isConfirmed(form)) {
       return sendConfirmPage(request, reply, {
         section: 'forums',
-        title: `Delete forum “${row.name}”`,
-        question: `Delete the forum “${row.name}”? Only an empty forum can be deleted.`,
+        title: t('admin.forums.delete_title', { name: row.name }),
+        question: t('admin.forums.delete_question', { name: row.name }),
         action: `${BASE}${row.id}/delete/`,
-        confirmLabel: 'Delete forum',
+        confirmLabel: t('admin.forums.delete'),
         cancelHref: back,
         returnTo: back,
       });
@@ -124,10 +125,11 @@ export const forumPages: FastifyPluginAsyncTypebox<{ forum: ForumService }> = as
       await forum.deleteForum(row.id);
     } catch (error) {
       if (!(error instanceof ApiError) || error.code !== 'CONFLICT') throw error;
-      if (isHtmx(request)) return sendNoticeOnly(reply, `“${row.name}”: ${error.message}`, 'error');
-      return redirectWithNotice(request, reply, back, `“${row.name}”: ${error.message}`, 'error');
+      const message = t('admin.forums.refused', { name: row.name, reason: error.message });
+      if (isHtmx(request)) return sendNoticeOnly(reply, message, 'error');
+      return redirectWithNotice(request, reply, back, message, 'error');
     }
-    return redirectWithNotice(request, reply, back, `Forum “${row.name}” deleted.`);
+    return redirectWithNotice(request, reply, back, t('admin.forums.deleted', { name: row.name }));
   });
 };
 
@@ -141,11 +143,11 @@ async function moderatorsNamed(forum: ForumService, typed: string): Promise<{ ok
     .map((name) => name.trim())
     .filter((name) => name !== '');
   const errors: string[] = [];
-  if (names.length > MODERATORS_MAX) errors.push(`A forum has at most ${MODERATORS_MAX} moderators.`);
+  if (names.length > MODERATORS_MAX) errors.push(tn('admin.forums.moderators_max', MODERATORS_MAX, { max: String(MODERATORS_MAX) }));
   const { found, unknown } = await forum.moderators.named(names);
   if (unknown.length > 0) {
-    const quoted = unknown.map((name) => `“${name}”`).join(', ');
-    errors.push(unknown.length === 1 ? `No member is named ${quoted}.` : `No members are named ${quoted}.`);
+    const quoted = unknown.map((name) => t('admin.forums.quoted', { name })).join(', ');
+    errors.push(tn('admin.forums.unknown_members', unknown.length, { names: quoted }));
   }
   return errors.length > 0 ? { ok: false, errors } : { ok: true, ids: found.map((user) => user.id) };
 }
@@ -186,65 +188,65 @@ function listPage(request: FastifyRequest, reply: FastifyReply, state: ListState
   const back = request.url;
   const info = { page: state.page.page, perPage: state.page.perPage, total: state.total };
   return sendAdminPage(request, reply, {
-    title: 'Forums',
+    title: t('admin.forums.title'),
     section: 'forums',
     status: state.status,
-    body: html`<h1>Forums</h1>
+    body: html`<h1>${t('admin.forums.title')}</h1>
 <div id="forums">
-<p class="muted">${rangeText(info, state.rows.length, 'forums')} Forums are listed by position, then by age.</p>
+<p class="muted">${rangeText(info, state.rows.length, { none: 'admin.forums.none', range: 'admin.forums.range' })} ${t('admin.forums.order')}</p>
 ${
   state.rows.length === 0
     ? ''
     : html`<div class="table-wrap"><table>
-  <caption class="visually-hidden">Forums</caption>
-  <thead><tr><th scope="col">Forum</th><th scope="col" class="num">Topics</th><th scope="col" class="num">Posts</th><th scope="col">Position</th><th scope="col">Actions</th></tr></thead>
+  <caption class="visually-hidden">${t('admin.forums.title')}</caption>
+  <thead><tr><th scope="col">${t('admin.forums.forum')}</th><th scope="col" class="num">${t('admin.forums.topics')}</th><th scope="col" class="num">${t('admin.forums.posts')}</th><th scope="col">${t('admin.position')}</th><th scope="col">${t('admin.actions')}</th></tr></thead>
   <tbody>${state.rows.map((row) => forumRow(request, reply, row, back))}</tbody>
 </table></div>`
 }
-${pagination(request, info, 'Forum pages')}
+${pagination(request, info, t('admin.forums.pages'))}
 </div>
-<h2 id="new-forum-title">New forum</h2>
+<h2 id="new-forum-title">${t('admin.forums.new')}</h2>
 ${errorSummary(state.create)}
 <form method="post" action="${BASE}" class="stacked" aria-labelledby="new-forum-title" novalidate>
   ${csrfInput(request, reply)}
   ${forumFields(state.create, state.parents)}
-  <div><button type="submit">Create forum</button></div>
+  <div><button type="submit">${t('admin.forums.create')}</button></div>
 </form>`,
   });
 }
 
 function forumFields(form: FormState, parents: readonly ForumRow[]): SafeHtml {
-  return html`${textInput(form, { name: 'name', label: 'Name', required: true, maxlength: FORUM_NAME_MAX })}
+  return html`${textInput(form, { name: 'name', label: t('admin.forums.name'), required: true, maxlength: FORUM_NAME_MAX })}
   ${selectField(form, {
     name: 'parent_id',
-    label: 'Inside',
-    blank: 'No forum: a top-level forum',
-    hint: 'A subforum is listed under its forum, one level deep. A forum with subforums stays top-level.',
+    label: t('admin.forums.parent'),
+    blank: t('admin.forums.top_level'),
+    hint: t('admin.forums.parent_hint'),
     options: parents.map((parent) => ({ value: String(parent.id), label: parent.name })),
   })}
-  ${textArea(form, { name: 'description', label: 'Description', maxlength: FORUM_DESCRIPTION_MAX, rows: 3, hint: 'Shown under the name on the forum list.' })}
-  ${textInput(form, { name: 'display_order', label: 'Position', type: 'number', min: 0, hint: 'Lower numbers come first.' })}`;
+  ${textArea(form, { name: 'description', label: t('admin.forums.description'), maxlength: FORUM_DESCRIPTION_MAX, rows: 3, hint: t('admin.forums.description_hint') })}
+  ${textInput(form, { name: 'display_order', label: t('admin.position'), type: 'number', min: 0, hint: t('admin.lower_first') })}`;
 }
 
 function forumRow(request: FastifyRequest, reply: FastifyReply, row: ForumRow, back: string): SafeHtml {
-  const name = `forum “${row.name}”`;
+  const name = t('admin.forums.named', { name: row.name });
   const order = formState(`forum-${row.id}`, row);
   return html`<tr id="forum-${row.id}">
-  <th scope="row"><a href="${forumPath(row)}">${row.name}</a>${row.parent_id === null ? '' : html` <span class="badge">subforum</span>`}${row.description === '' ? '' : html`<br><span class="muted">${row.description}</span>`}</th>
+  <th scope="row"><a href="${forumPath(row)}">${row.name}</a>${row.parent_id === null ? '' : html` <span class="badge">${t('admin.forums.subforum')}</span>`}${row.description === '' ? '' : html`<br><span class="muted">${row.description}</span>`}</th>
   <td class="num">${row.topics_count}</td>
   <td class="num">${row.posts_count}</td>
   <td>
     <form method="post" action="${BASE}${row.id}/order/" class="inline-edit" hx-post="${BASE}${row.id}/order/" hx-target="#forums" hx-select="#forums" hx-swap="outerHTML" hx-select-oob="#admin-live">
       ${csrfInput(request, reply)}${returnField(back)}
-      ${textInput(order, { name: 'display_order', label: `Position of ${row.name}`, hideLabel: true, type: 'number', min: 0 })}
-      <button type="submit" class="small secondary">Move<span class="visually-hidden"> ${name}</span></button>
+      ${textInput(order, { name: 'display_order', label: t('admin.forums.position_of', { name: row.name }), hideLabel: true, type: 'number', min: 0 })}
+      <button type="submit" class="small secondary">${t('admin.forums.move')}<span class="visually-hidden"> ${name}</span></button>
     </form>
   </td>
   <td class="actions">
-    <a href="${BASE}${row.id}/">Edit<span class="visually-hidden"> ${name}</span></a>
-    <form method="post" action="${BASE}${row.id}/delete/" class="inline" hx-post="${BASE}${row.id}/delete/" hx-target="#forums" hx-select="#forums" hx-swap="outerHTML" hx-select-oob="#admin-live"${htmxConfirm(`Delete ${name}?`)}>
+    <a href="${BASE}${row.id}/">${t('admin.edit')}<span class="visually-hidden"> ${name}</span></a>
+    <form method="post" action="${BASE}${row.id}/delete/" class="inline" hx-post="${BASE}${row.id}/delete/" hx-target="#forums" hx-select="#forums" hx-swap="outerHTML" hx-select-oob="#admin-live"${htmxConfirm(t('admin.delete_question', { name }))}>
       ${csrfInput(request, reply)}${returnField(back)}
-      <button type="submit" class="small danger">Delete<span class="visually-hidden"> ${name}</span></button>
+      <button type="submit" class="small danger">${t('admin.delete')}<span class="visually-hidden"> ${name}</span></button>
     </form>
   </td>
 </tr>`;
@@ -254,24 +256,24 @@ function forumRow(request: FastifyRequest, reply: FastifyReply, row: ForumRow, b
 function moderatorsField(form: FormState): SafeHtml {
   return textInput(form, {
     name: 'moderators',
-    label: 'Moderators',
-    hint: 'User names, separated by commas. They moderate this forum only, not its subforums; administrators and moderators moderate every forum already.',
+    label: t('admin.forums.moderators'),
+    hint: t('admin.forums.moderators_hint'),
   });
 }
 
 function editPage(request: FastifyRequest, reply: FastifyReply, row: ForumRow, parents: readonly ForumRow[], form: FormState, status = 200): FastifyReply {
   return sendAdminPage(request, reply, {
-    title: `Edit forum “${row.name}”`,
+    title: t('admin.forums.edit_title', { name: row.name }),
     section: 'forums',
     status,
-    body: html`<p><a href="${BASE}">← Forums</a></p>
-<h1>Edit forum “${row.name}”</h1>
+    body: html`<p><a href="${BASE}">← ${t('admin.forums.title')}</a></p>
+<h1>${t('admin.forums.edit_title', { name: row.name })}</h1>
 ${errorSummary(form)}
 <form method="post" action="${BASE}${row.id}/" class="stacked" novalidate>
   ${csrfInput(request, reply)}
   ${forumFields(form, parents)}
   ${moderatorsField(form)}
-  <div class="actions"><button type="submit">Save forum</button><a href="${BASE}">Cancel</a></div>
+  <div class="actions"><button type="submit">${t('admin.forums.save')}</button><a href="${BASE}">${t('admin.cancel')}</a></div>
 </form>`,
   });
 }

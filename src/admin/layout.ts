@@ -8,49 +8,33 @@ import { sendPage } from '../web/page.ts';
 import { ADMIN_ASSETS } from './assets.ts';
 import { takeFlash } from './flash.ts';
 import { ADMINS, MODERATORS, STAFF, hasRole, type Access } from '../auth/guard.ts';
+import { t, type TextKey } from '../i18n/messages.ts';
 
 export type SectionId =
   'moderation' | 'moderation-log' | 'torrents' | 'word-filters' | 'emojis' | 'emoji-categories' | 'emoji-images' | 'users' | 'forums' | 'outbox';
 
 export interface Section {
   id: SectionId;
-  title: string;
+  /** Its name in the navigation and on the dashboard (catalog key). */
+  title: TextKey;
   path: string;
   roles: Access;
-  /** What the dashboard says the section is for. */
-  summary: string;
+  /** What the dashboard says the section is for (catalog key). */
+  summary: TextKey;
 }
 
 export const SECTIONS: readonly Section[] = [
   // Forum moderators too: the queue shows them their forums' posts.
-  { id: 'moderation', title: 'Moderation queue', path: '/admin/moderation/', roles: MODERATORS, summary: 'Posts held by a word filter, waiting for approval.' },
-  { id: 'torrents', title: 'Torrents', path: '/admin/torrents/', roles: STAFF, summary: 'Torrent statuses and freeleech.' },
-  {
-    id: 'word-filters',
-    title: 'Word filters',
-    path: '/admin/word-filters/',
-    roles: STAFF,
-    summary: 'Rules that replace, block or hold what users write, and a tester.',
-  },
-  {
-    id: 'emojis',
-    title: 'Emojis',
-    path: '/admin/emojis/',
-    roles: ADMINS,
-    summary: 'The emoji catalog: Unicode, custom images and sprites, with their aliases.',
-  },
-  { id: 'emoji-categories', title: 'Emoji categories', path: '/admin/emoji-categories/', roles: ADMINS, summary: 'Groups of emojis and their order.' },
-  { id: 'emoji-images', title: 'Emoji images', path: '/admin/emoji-images/', roles: ADMINS, summary: 'Upload custom emoji images and sprite sheets.' },
-  { id: 'users', title: 'Users', path: '/admin/users/', roles: ADMINS, summary: 'Roles, bans and bonus points.' },
-  { id: 'forums', title: 'Forums', path: '/admin/forums/', roles: ADMINS, summary: 'Create, rename, reorder and delete forums.' },
-  {
-    id: 'moderation-log',
-    title: 'Moderation log',
-    path: '/admin/moderation-log/',
-    roles: ADMINS,
-    summary: 'What moderators did: approvals, locks, pins, moves, deletions.',
-  },
-  { id: 'outbox', title: 'Outbox', path: '/admin/outbox/', roles: ADMINS, summary: 'Mail the forum has sent or kept.' },
+  { id: 'moderation', title: 'admin.moderation.title', path: '/admin/moderation/', roles: MODERATORS, summary: 'admin.moderation.summary' },
+  { id: 'torrents', title: 'admin.torrents.title', path: '/admin/torrents/', roles: STAFF, summary: 'admin.torrents.summary' },
+  { id: 'word-filters', title: 'admin.word_filters.title', path: '/admin/word-filters/', roles: STAFF, summary: 'admin.word_filters.summary' },
+  { id: 'emojis', title: 'admin.emojis.title', path: '/admin/emojis/', roles: ADMINS, summary: 'admin.emojis.summary' },
+  { id: 'emoji-categories', title: 'admin.emoji_categories.title', path: '/admin/emoji-categories/', roles: ADMINS, summary: 'admin.emoji_categories.summary' },
+  { id: 'emoji-images', title: 'admin.emoji_images.title', path: '/admin/emoji-images/', roles: ADMINS, summary: 'admin.emoji_images.summary' },
+  { id: 'users', title: 'admin.users.title', path: '/admin/users/', roles: ADMINS, summary: 'admin.users.summary' },
+  { id: 'forums', title: 'admin.forums.title', path: '/admin/forums/', roles: ADMINS, summary: 'admin.forums.summary' },
+  { id: 'moderation-log', title: 'admin.log.title', path: '/admin/moderation-log/', roles: ADMINS, summary: 'admin.log.summary' },
+  { id: 'outbox', title: 'admin.outbox.title', path: '/admin/outbox/', roles: ADMINS, summary: 'admin.outbox.summary' },
 ];
 
 export function sectionsFor(user: AuthUser): Section[] {
@@ -86,18 +70,19 @@ export function sendAdminPage(request: FastifyRequest, reply: FastifyReply, opti
   const notice = takeFlash(request, reply);
   reply.header('cache-control', 'no-store').header('vary', 'HX-Request');
   return sendPage(request, reply, {
-    title: `${options.title} · Admin`,
+    title: t('admin.page_title', { title: options.title }),
     status: options.status ?? 200,
     head: html`<meta name="robots" content="noindex">
 <meta name="htmx-config" content="${HTMX_CONFIG}">
 <link rel="stylesheet" href="${ADMIN_ASSETS.stylesheet}">
 <script src="${ADMIN_ASSETS.htmx}" defer></script>
 <script src="${ADMIN_ASSETS.script}" defer></script>`,
-    body: html`<div class="admin">
-<nav class="admin-nav" aria-label="Admin sections">
+    // The admin script's own messages (a failed inline action, an image's preview), in the reader's language.
+    body: html`<div class="admin" data-refused="${t('admin.script.refused')}" data-failed="${t('admin.script.failed')}" data-unreachable="${t('admin.script.unreachable')}" data-preview-of="${t('admin.script.preview_of')}">
+<nav class="admin-nav" aria-label="${t('admin.nav')}">
   <ul>
-    <li><a href="/admin/"${options.section === 'dashboard' ? html` aria-current="page"` : ''}>Dashboard</a></li>
-    ${sections.map((section) => html`<li><a href="${section.path}"${section.id === options.section ? html` aria-current="page"` : ''}>${section.title}</a></li>`)}
+    <li><a href="/admin/"${options.section === 'dashboard' ? html` aria-current="page"` : ''}>${t('admin.dashboard.title')}</a></li>
+    ${sections.map((section) => html`<li><a href="${section.path}"${section.id === options.section ? html` aria-current="page"` : ''}>${t(section.title)}</a></li>`)}
   </ul>
 </nav>
 <div class="admin-content">

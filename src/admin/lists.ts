@@ -1,6 +1,7 @@
 // Pieces of the admin tables: page links and sortable column headers, both
 // keeping the list's other query parameters.
 import type { FastifyRequest } from 'fastify';
+import { t, tn, type CountKey, type TextKey } from '../i18n/messages.ts';
 import { timeHtml } from '../web/format.ts';
 import { html, type SafeHtml } from '../web/html.ts';
 import { lastPage, pageNav } from '../web/page-nav.ts';
@@ -21,15 +22,21 @@ export function linkWith(request: FastifyRequest, changes: Record<string, string
   return url.pathname + url.search;
 }
 
-export function pagination(request: FastifyRequest, info: PageInfo, label = 'Pages'): SafeHtml {
+export function pagination(request: FastifyRequest, info: PageInfo, label: string): SafeHtml {
   return pageNav(info.page, lastPage(info.total, info.perPage), (n) => linkWith(request, { page: n }), label);
 }
 
-/** "Showing 51–100 of 230" */
-export function rangeText(info: PageInfo, shown: number, noun: string): string {
-  if (info.total === 0 || shown === 0) return `No ${noun} found.`;
+/** What a list says of its size: when empty, and which of how many rows it shows (a count text: the total picks the form). */
+export interface RangeTexts {
+  none: TextKey;
+  range: CountKey;
+}
+
+/** "Showing 51–100 of 230 users." */
+export function rangeText(info: PageInfo, shown: number, texts: RangeTexts): string {
+  if (info.total === 0 || shown === 0) return t(texts.none);
   const from = (info.page - 1) * info.perPage + 1;
-  return `Showing ${from}–${from + shown - 1} of ${info.total} ${noun}.`;
+  return tn(texts.range, info.total, { from, to: from + shown - 1 });
 }
 
 export interface SortState {
@@ -50,7 +57,7 @@ export function sortHeader(request: FastifyRequest, label: string, field: string
   }</a></th>`;
 }
 
-/** A stored timestamp as the site prints it (UTC, with the machine-readable instant). */
+/** A stored timestamp as the site prints it (in the reader's language and zone, with the machine-readable instant). */
 export function timestamp(iso: string): SafeHtml {
   return timeHtml(iso);
 }

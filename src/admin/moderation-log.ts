@@ -11,6 +11,7 @@ import { checkForm } from '../http/validation.ts';
 import { forumPath } from '../urls/paths.ts';
 import { withoutBlanks } from '../web/form.ts';
 import { errorSummary, formState, options, selectField, textInput } from '../web/form-controls.ts';
+import { isTextKey, t } from '../i18n/messages.ts';
 import { html, type SafeHtml } from '../web/html.ts';
 import { AuthorLinks } from '../forum/pages/parts.ts';
 import { sendAdminPage } from './layout.ts';
@@ -34,6 +35,7 @@ const ACTION_NAMES: Readonly<Record<LogEntry['action'], string>> = {
   restore_post: 'Restored post',
   hide_topic: 'Hid topic',
   restore_topic: 'Restored topic',
+  remove_avatar: 'Removed avatar',
 };
 
 export const moderationLogPages: FastifyPluginAsyncTypebox<{ forum: ForumService }> = async (app, { forum }) => {
@@ -51,46 +53,54 @@ export const moderationLogPages: FastifyPluginAsyncTypebox<{ forum: ForumService
     const info = { page: page.page, perPage: page.perPage, total };
     const authors = new AuthorLinks();
     return sendAdminPage(request, reply, {
-      title: 'Moderation log',
+      title: t('admin.log.title'),
       section: 'moderation-log',
       status: query.ok ? 200 : 422,
-      body: html`<h1>Moderation log</h1>
-<p class="muted">Every moderator's action on topics and posts, newest first.</p>
-<form method="get" action="${BASE}" class="toolbar" role="search" aria-label="Filter the log">
-  ${selectField(filters, { name: 'action', label: 'Action', blank: 'Any', options: options(MODERATION_ACTIONS, (action) => ACTION_NAMES[action as LogEntry['action']]) })}
-  ${textInput(filters, { name: 'moderator', label: 'Moderator', type: 'search', maxlength: 32 })}
-  <div class="actions"><button type="submit">Filter</button><a href="${BASE}">Clear</a></div>
+      body: html`<h1>${t('admin.log.title')}</h1>
+<p class="muted">${t('admin.log.intro')}</p>
+<form method="get" action="${BASE}" class="toolbar" role="search" aria-label="${t('admin.log.filter')}">
+  ${selectField(filters, { name: 'action', label: t('admin.log.action'), blank: t('admin.any'), options: options(MODERATION_ACTIONS, (action) => actionName(action as LogEntry['action'])) })}
+  ${textInput(filters, { name: 'moderator', label: t('admin.log.moderator'), type: 'search', maxlength: 32 })}
+  <div class="actions"><button type="submit">${t('admin.filter')}</button><a href="${BASE}">${t('admin.clear')}</a></div>
 </form>
-${errorSummary(filters, 'The filter is not valid:')}
-<p class="muted">${rangeText(info, rows.length, 'entries')}</p>
+${errorSummary(filters, t('admin.filter_invalid'))}
+<p class="muted">${rangeText(info, rows.length, { none: 'admin.log.none', range: 'admin.log.range' })}</p>
 ${
   rows.length === 0
     ? ''
     : html`<div class="table-wrap"><table>
-  <caption class="visually-hidden">Moderation log</caption>
-  <thead><tr><th scope="col">When</th><th scope="col">Moderator</th><th scope="col">Action</th><th scope="col">On</th><th scope="col">Where</th></tr></thead>
+  <caption class="visually-hidden">${t('admin.log.title')}</caption>
+  <thead><tr><th scope="col">${t('admin.log.when')}</th><th scope="col">${t('admin.log.moderator')}</th><th scope="col">${t('admin.log.action')}</th><th scope="col">${t('admin.log.on')}</th><th scope="col">${t('admin.log.where')}</th></tr></thead>
   <tbody>${rows.map(
     (entry) => html`<tr>
     <td>${timestamp(entry.created_at)}</td>
     <td>${authors.link(entry.actor_id, entry.actor_name)}</td>
-    <th scope="row">${ACTION_NAMES[entry.action]}</th>
-    <td>${entry.subject}${entry.topic_id === null ? '' : html` <span class="muted">(topic ${entry.topic_id}${entry.post_id === null ? '' : html`, post ${entry.post_id}`})</span>`}</td>
+    <th scope="row">${actionName(entry.action)}</th>
+    <td>${entry.subject}${entry.topic_id === null ? '' : html` <span class="muted">(${entry.post_id === null ? t('admin.log.topic', { topic: String(entry.topic_id) }) : t('admin.log.topic_post', { topic: String(entry.topic_id), post: String(entry.post_id) })})</span>`}</td>
     <td>${where(entry)}</td>
   </tr>`,
   )}</tbody>
 </table></div>`
 }
-${pagination(request, info, 'Log pages')}`,
+${pagination(request, info, t('admin.log.pages'))}`,
     });
   });
 };
 
 function forumLink(id: number | null, name: string | null): SafeHtml {
   if (id === null) return html``;
-  return name === null ? html`<span class="muted">deleted forum ${id}</span>` : html`<a href="${forumPath({ id, name })}">${name}</a>`;
+  return name === null
+    ? html`<span class="muted">${t('admin.log.deleted_forum', { id: String(id) })}</span>`
+    : html`<a href="${forumPath({ id, name })}">${name}</a>`;
 }
 
 function where(entry: LogEntry): SafeHtml {
   if (entry.action === 'move') return html`${forumLink(entry.forum_id, entry.forum_name)} → ${forumLink(entry.to_forum_id, entry.to_forum_name)}`;
   return forumLink(entry.forum_id, entry.forum_name);
+}
+
+/** The action's name in the reader's language; an action the catalogs do not name yet keeps its English name. */
+function actionName(action: LogEntry['action']): string {
+  const key = `admin.log.action.${action}`;
+  return isTextKey(key) ? t(key) : ACTION_NAMES[action];
 }

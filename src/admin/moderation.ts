@@ -23,6 +23,8 @@ import { redirectWithNotice } from './flash.ts';
 import { submitted, withoutBlanks } from '../web/form.ts';
 import { MODERATORS, assertUser, requirePage } from '../auth/guard.ts';
 import type { AuthUser } from '../auth/service.ts';
+import { t, tn } from '../i18n/messages.ts';
+import { valueLabel } from './labels.ts';
 import { isHtmx, liveNotice, sendFragment, sendNoticeOnly } from './htmx.ts';
 import { AuthorLinks } from '../forum/pages/parts.ts';
 import { sendAdminPage } from './layout.ts';
@@ -43,28 +45,28 @@ export const moderationPages: FastifyPluginAsyncTypebox<{ forum: ForumService; w
     const rules = await heldBy(wordFilters, rows);
     const back = request.url;
     return sendAdminPage(request, reply, {
-      title: 'Moderation queue',
+      title: t('admin.moderation.title'),
       section: 'moderation',
-      body: html`<h1>Moderation queue</h1>
-<p class="muted">Posts a word filter held back, oldest first. Approving publishes the post; rejecting deletes it (with its topic when it is the topic’s opening post) and tells the author by mail.</p>
-${queueCount(total, rangeText({ page: page.page, perPage: page.perPage, total }, rows.length, 'posts waiting'))}
+      body: html`<h1>${t('admin.moderation.title')}</h1>
+<p class="muted">${t('admin.moderation.intro')}</p>
+${queueCount(total, rangeText({ page: page.page, perPage: page.perPage, total }, rows.length, { none: 'admin.moderation.none', range: 'admin.moderation.range' }))}
 ${
   rows.length === 0
     ? ''
     : html`<div class="table-wrap"><table>
-  <caption class="visually-hidden">Posts waiting for moderation</caption>
-  <thead><tr><th scope="col">Post</th><th scope="col">Author</th><th scope="col">Topic</th><th scope="col">Held by</th><th scope="col">Written</th><th scope="col">Decision</th></tr></thead>
+  <caption class="visually-hidden">${t('admin.moderation.caption')}</caption>
+  <thead><tr><th scope="col">${t('admin.moderation.post')}</th><th scope="col">${t('admin.moderation.author')}</th><th scope="col">${t('admin.moderation.topic')}</th><th scope="col">${t('admin.moderation.held_by')}</th><th scope="col">${t('admin.moderation.written')}</th><th scope="col">${t('admin.moderation.decision')}</th></tr></thead>
   <tbody>${rows.map((post) => pendingRow(request, reply, post, rules.get(post.held_by_filter_id ?? 0) ?? null, back))}</tbody>
 </table></div>`
 }
-${pagination(request, { page: page.page, perPage: page.perPage, total }, 'Queue pages')}`,
+${pagination(request, { page: page.page, perPage: page.perPage, total }, t('admin.moderation.pages'))}`,
     });
   });
 
   app.post(`${BASE}:id/approve/`, { preValidation: moderators, schema: { params: IdParams } }, async (request, reply) => {
     const back = returnTo(submitted(request.body), BASE);
     const post = await forum.approvePost(request.params.id, assertUser(request));
-    const message = `Post #${post.id} approved and published.`;
+    const message = t('admin.moderation.approved', { id: String(post.id) });
     if (isHtmx(request)) return sendFragment(reply, html`${liveNotice(message)}${await remaining(forum, assertUser(request))}`);
     return redirectWithNotice(request, reply, back, message);
   });
@@ -76,11 +78,11 @@ ${pagination(request, { page: page.page, perPage: page.perPage, total }, 'Queue 
     if (!isConfirmed(form)) {
       return sendConfirmPage(request, reply, {
         section: 'moderation',
-        title: `Reject post #${post.id}`,
-        question: `Reject this post by ${post.author_name ?? 'a deleted user'}? It is deleted, and its author is told by mail.`,
+        title: t('admin.moderation.reject_title', { id: String(post.id) }),
+        question: t('admin.moderation.reject_question', { author: post.author_name ?? t('admin.moderation.deleted_user') }),
         details: html`<blockquote class="pending-body">${post.body}</blockquote>`,
         action: `${BASE}${post.id}/reject/`,
-        confirmLabel: 'Reject and delete',
+        confirmLabel: t('admin.moderation.reject_confirm'),
         cancelHref: back,
         returnTo: back,
       });
@@ -93,7 +95,7 @@ ${pagination(request, { page: page.page, perPage: page.perPage, total }, 'Queue 
       if (isHtmx(request)) return sendNoticeOnly(reply, error.message, 'error');
       return redirectWithNotice(request, reply, back, error.message, 'error');
     }
-    const message = `Post #${post.id} rejected and deleted; its author was told by mail.`;
+    const message = t('admin.moderation.rejected', { id: String(post.id) });
     if (isHtmx(request)) return sendFragment(reply, html`${liveNotice(message)}${await remaining(forum, assertUser(request))}`);
     return redirectWithNotice(request, reply, back, message);
   });
@@ -106,7 +108,7 @@ function queueCount(total: number, text: string, outOfBand = false): SafeHtml {
 /** After an inline decision: the queue's size now (as this moderator sees it), replacing the line above the table. */
 async function remaining(forum: ForumService, moderator: AuthUser): Promise<SafeHtml> {
   const { total } = await forum.listPending(moderator, { page: 1, perPage: 1, offset: 0 });
-  return queueCount(total, total === 0 ? 'No posts waiting.' : `${total} post${total === 1 ? '' : 's'} waiting.`, true);
+  return queueCount(total, total === 0 ? t('admin.moderation.none_left') : tn('admin.moderation.left', total), true);
 }
 
 /** The rules that held these posts; a rule deleted since then (or unknown, id 0) is absent. */
@@ -124,22 +126,22 @@ async function heldBy(wordFilters: WordFiltersService, posts: readonly PendingPo
 }
 
 function pendingRow(request: FastifyRequest, reply: FastifyReply, post: PendingPost, rule: WordFilterRecord | null, back: string): SafeHtml {
-  const name = `post #${post.id}`;
+  const name = t('admin.moderation.named', { id: String(post.id) });
   const target = html` hx-target="closest tr" hx-swap="outerHTML"`;
   return html`<tr id="pending-${post.id}">
   <td><div class="pending-body">${post.body}</div></td>
   <td>${new AuthorLinks().link(post.author_id, post.author_name)}</td>
   <td><a href="${topicPath({ id: post.topic_id, title: post.topic_title })}">${post.topic_title}</a></td>
-  <td>${rule === null ? html`<span class="muted">Rule deleted</span>` : html`<a href="/admin/word-filters/${rule.id}/">#${rule.id}</a> <code>${rule.pattern}</code> <span class="muted">(${rule.pattern_type})</span>`}</td>
+  <td>${rule === null ? html`<span class="muted">${t('admin.moderation.rule_deleted')}</span>` : html`<a href="/admin/word-filters/${rule.id}/">#${rule.id}</a> <code>${rule.pattern}</code> <span class="muted">(${valueLabel('admin.pattern_kind', rule.pattern_type)})</span>`}</td>
   <td>${timestamp(post.created_at)}</td>
   <td class="actions">
     <form method="post" action="${BASE}${post.id}/approve/" class="inline" hx-post="${BASE}${post.id}/approve/"${target}>
       ${csrfInput(request, reply)}${returnField(back)}
-      <button type="submit" class="small">Approve<span class="visually-hidden"> ${name}</span></button>
+      <button type="submit" class="small">${t('admin.moderation.approve')}<span class="visually-hidden"> ${name}</span></button>
     </form>
-    <form method="post" action="${BASE}${post.id}/reject/" class="inline" hx-post="${BASE}${post.id}/reject/"${target}${htmxConfirm(`Reject ${name}? It is deleted and its author told by mail.`)}>
+    <form method="post" action="${BASE}${post.id}/reject/" class="inline" hx-post="${BASE}${post.id}/reject/"${target}${htmxConfirm(t('admin.moderation.reject_ask', { name }))}>
       ${csrfInput(request, reply)}${returnField(back)}
-      <button type="submit" class="small danger">Reject<span class="visually-hidden"> ${name}</span></button>
+      <button type="submit" class="small danger">${t('admin.moderation.reject')}<span class="visually-hidden"> ${name}</span></button>
     </form>
   </td>
 </tr>`;

@@ -10,6 +10,7 @@ import type { Outbox, OutboxMessage } from '../mail/outbox.ts';
 import { html, type SafeHtml } from '../web/html.ts';
 import { withoutBlanks } from '../web/form.ts';
 import { ADMINS, requirePage } from '../auth/guard.ts';
+import { t } from '../i18n/messages.ts';
 import { sendAdminPage } from './layout.ts';
 import { pagination, rangeText, timestamp } from './lists.ts';
 
@@ -25,17 +26,17 @@ export const outboxPages: FastifyPluginAsyncTypebox<{ outbox: Outbox }> = async 
     const { rows, total } = await outbox.list(page);
     const info = { page: page.page, perPage: page.perPage, total };
     return sendAdminPage(request, reply, {
-      title: 'Outbox',
+      title: t('admin.outbox.title'),
       section: 'outbox',
-      body: html`<h1>Outbox</h1>
-<p class="muted">Every message the forum sent, newest first. Without SMTP_URL mail is only kept here.</p>
-<p class="muted">${rangeText(info, rows.length, 'messages')}</p>
+      body: html`<h1>${t('admin.outbox.title')}</h1>
+<p class="muted">${t('admin.outbox.intro')}</p>
+<p class="muted">${rangeText(info, rows.length, { none: 'admin.outbox.none', range: 'admin.outbox.range' })}</p>
 ${
   rows.length === 0
     ? ''
     : html`<div class="table-wrap"><table>
-  <caption class="visually-hidden">Messages</caption>
-  <thead><tr><th scope="col">Subject</th><th scope="col">To</th><th scope="col">Written</th><th scope="col">Delivery</th></tr></thead>
+  <caption class="visually-hidden">${t('admin.outbox.messages')}</caption>
+  <thead><tr><th scope="col">${t('admin.outbox.subject')}</th><th scope="col">${t('admin.outbox.to')}</th><th scope="col">${t('admin.outbox.written')}</th><th scope="col">${t('admin.outbox.delivery')}</th></tr></thead>
   <tbody>${rows.map(
     (message) => html`<tr>
     <th scope="row"><a href="${BASE}${message.id}/">${message.subject}</a></th>
@@ -46,7 +47,7 @@ ${
   )}</tbody>
 </table></div>`
 }
-${pagination(request, info, 'Outbox pages')}`,
+${pagination(request, info, t('admin.outbox.pages'))}`,
     });
   });
 
@@ -55,22 +56,22 @@ ${pagination(request, info, 'Outbox pages')}`,
     return sendAdminPage(request, reply, {
       title: message.subject,
       section: 'outbox',
-      body: html`<p><a href="${BASE}">← Outbox</a></p>
+      body: html`<p><a href="${BASE}">← ${t('admin.outbox.title')}</a></p>
 <h1>${message.subject}</h1>
 <dl class="facts">
-  <dt>To</dt><dd>${message.to_address}</dd>
-  <dt>Written</dt><dd>${timestamp(message.created_at)}</dd>
-  <dt>Delivery</dt><dd>${delivery(message)}</dd>
-  ${message.error === null ? '' : html`<dt>Error</dt><dd class="error">${message.error}</dd>`}
+  <dt>${t('admin.outbox.to')}</dt><dd>${message.to_address}</dd>
+  <dt>${t('admin.outbox.written')}</dt><dd>${timestamp(message.created_at)}</dd>
+  <dt>${t('admin.outbox.delivery')}</dt><dd>${delivery(message)}</dd>
+  ${message.error === null ? '' : html`<dt>${t('admin.outbox.error')}</dt><dd class="error">${message.error}</dd>`}
 </dl>
-<h2>Message</h2>
+<h2>${t('admin.outbox.message')}</h2>
 <div class="mail-body">${message.body}</div>`,
     });
   });
 };
 
 function delivery(message: OutboxMessage): SafeHtml {
-  if (message.sent_at !== null) return html`<span class="badge on">Sent</span> ${timestamp(message.sent_at)}`;
-  if (message.error !== null) return html`<span class="badge block">Failed</span>`;
-  return html`<span class="badge off">Kept here</span>`;
+  if (message.sent_at !== null) return html`<span class="badge on">${t('admin.outbox.sent')}</span> ${timestamp(message.sent_at)}`;
+  if (message.error !== null) return html`<span class="badge block">${t('admin.outbox.failed')}</span>`;
+  return html`<span class="badge off">${t('admin.outbox.kept')}</span>`;
 }

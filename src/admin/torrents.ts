@@ -16,9 +16,10 @@ import type { PasskeyService } from '../tracker/passkeys.ts';
 import { moderateForm } from '../tracker/torrents/pages.ts';
 import { TorrentStatusSchema } from '../tracker/torrents/resource.ts';
 import type { TorrentsService } from '../tracker/torrents/service.ts';
-import { STATUS_LABELS, TORRENT_STATUSES } from '../tracker/torrents/statuses.ts';
+import { TORRENT_STATUSES, statusLabel } from '../tracker/torrents/statuses.ts';
+import { t } from '../i18n/messages.ts';
 import { redirectWithNotice } from './flash.ts';
-import { errorSummary, formState, options, selectField, textInput } from '../web/form-controls.ts';
+import { errorSummary, formState, selectField, textInput } from '../web/form-controls.ts';
 import { withoutBlanks } from '../web/form.ts';
 import { ADMINS, STAFF, assertUser, requirePage } from '../auth/guard.ts';
 import { AuthorLinks } from '../forum/pages/parts.ts';
@@ -53,27 +54,27 @@ export const torrentAdminPages: FastifyPluginAsyncTypebox<{ torrents: TorrentsSe
       : { rows: [], total: 0 };
     const back = request.url;
     return sendAdminPage(request, reply, {
-      title: 'Torrents',
+      title: t('admin.torrents.title'),
       section: 'torrents',
       status: query.ok ? 200 : 422,
-      body: html`<h1>Torrents</h1>
-<p class="muted">Statuses closed, duplicate, closed by the right holder, absorbed and premoderation are frozen: no download and no announce. Every status change is recorded with who made it.</p>
-<form method="get" action="${BASE}" class="toolbar" role="search" aria-label="Find torrents">
-  ${textInput(filters, { name: 'search', label: 'Name contains', type: 'search', maxlength: 200 })}
-  ${selectField(filters, { name: 'status', label: 'Status', blank: 'Any', options: options(TORRENT_STATUSES, (status) => STATUS_LABELS[status as keyof typeof STATUS_LABELS]) })}
-  <div class="actions"><button type="submit">Search</button><a href="${BASE}">Clear</a></div>
+      body: html`<h1>${t('admin.torrents.title')}</h1>
+<p class="muted">${t('admin.torrents.intro')}</p>
+<form method="get" action="${BASE}" class="toolbar" role="search" aria-label="${t('admin.torrents.find')}">
+  ${textInput(filters, { name: 'search', label: t('admin.torrents.search'), type: 'search', maxlength: 200 })}
+  ${selectField(filters, { name: 'status', label: t('admin.torrents.status'), blank: t('admin.any'), options: TORRENT_STATUSES.map((status) => ({ value: status, label: statusLabel(status) })) })}
+  <div class="actions"><button type="submit">${t('admin.search')}</button><a href="${BASE}">${t('admin.clear')}</a></div>
 </form>
-${errorSummary(filters, 'The search is not valid:')}
+${errorSummary(filters, t('admin.search_invalid'))}
 ${
   !query.ok
     ? ''
-    : html`<p class="muted">${rangeText({ page: page.page, perPage: page.perPage, total }, rows.length, 'torrents')}</p>
+    : html`<p class="muted">${rangeText({ page: page.page, perPage: page.perPage, total }, rows.length, { none: 'admin.torrents.none', range: 'admin.torrents.range' })}</p>
 ${
   rows.length === 0
     ? ''
     : html`<div class="table-wrap"><table>
-  <caption class="visually-hidden">Torrents</caption>
-  <thead><tr><th scope="col">Torrent</th><th scope="col" class="num">Size</th><th scope="col">Uploader</th><th scope="col">Registered</th><th scope="col">Status and freeleech</th></tr></thead>
+  <caption class="visually-hidden">${t('admin.torrents.title')}</caption>
+  <thead><tr><th scope="col">${t('admin.torrents.torrent')}</th><th scope="col" class="num">${t('admin.torrents.size')}</th><th scope="col">${t('admin.torrents.uploader')}</th><th scope="col">${t('admin.torrents.registered')}</th><th scope="col">${t('admin.torrents.moderation')}</th></tr></thead>
   <tbody>${rows.map(
     (row) => html`<tr id="torrent-${row.id}">
     <th scope="row"><a href="${topicPath({ id: row.topic_id, title: row.topic_title })}">${row.name}</a></th>
@@ -85,7 +86,7 @@ ${
   )}</tbody>
 </table></div>`
 }
-${pagination(request, { page: page.page, perPage: page.perPage, total }, 'Torrent pages')}`
+${pagination(request, { page: page.page, perPage: page.perPage, total }, t('admin.torrents.pages'))}`
 }`,
     });
   });
@@ -93,16 +94,14 @@ ${pagination(request, { page: page.page, perPage: page.perPage, total }, 'Torren
   app.post('/admin/users/:id/passkey/revoke/', { preValidation: admin, schema: { params: IdParams } }, async (request, reply) => {
     const user = await users.get(request.params.id);
     const had = await passkeys.revoke(user.id);
-    const message = had
-      ? `The passkey of ${user.username} is revoked: their .torrent files stop working now; a new passkey is made when they next download one.`
-      : `${user.username} had no passkey.`;
+    const message = t(had ? 'admin.passkey.revoked' : 'admin.passkey.none', { name: user.username });
     return redirectWithNotice(request, reply, `/admin/users/${user.id}/`, message);
   });
 };
 
 /** The passkey block of an admin's user page. */
 export function passkeyAdminBlock(request: Parameters<typeof csrfInput>[0], reply: Parameters<typeof csrfInput>[1], userId: number) {
-  return html`<h2>Tracker passkey</h2>
-<p class="muted">Revoking it stops every .torrent this user downloaded from working at once; a new one is made when they next download.</p>
-<form method="post" action="${revokePasskeyPath(userId)}" class="inline">${csrfInput(request, reply)}<button type="submit" class="secondary">Revoke passkey</button></form>`;
+  return html`<h2>${t('admin.passkey.title')}</h2>
+<p class="muted">${t('admin.passkey.hint')}</p>
+<form method="post" action="${revokePasskeyPath(userId)}" class="inline">${csrfInput(request, reply)}<button type="submit" class="secondary">${t('admin.passkey.revoke')}</button></form>`;
 }

@@ -15,7 +15,9 @@ import { html, type SafeHtml } from '../web/html.ts';
 import { csrfInput } from '../web/page.ts';
 import { returnField, returnTo } from './confirm.ts';
 import { redirectWithNotice } from './flash.ts';
-import { errorSummary, formState, humanize, options, selectField, textInput, type FormState } from '../web/form-controls.ts';
+import { errorSummary, formState, selectField, textInput, type FormState } from '../web/form-controls.ts';
+import { t } from '../i18n/messages.ts';
+import { valueLabel, valueOptions } from './labels.ts';
 import { submitted, text, validationErrors, withoutBlanks } from '../web/form.ts';
 import { ADMINS, assertUser, requirePage } from '../auth/guard.ts';
 import { isHtmx, liveNotice, sendFragment } from './htmx.ts';
@@ -40,31 +42,31 @@ export const userPages: FastifyPluginAsyncTypebox<{ users: UsersService; figures
     const points = await figures.bonusPoints(rows.map((row) => row.id));
     const back = request.url;
     return sendAdminPage(request, reply, {
-      title: 'Users',
+      title: t('admin.users.title'),
       section: 'users',
       status: query.ok ? 200 : 422,
-      body: html`<h1>Users</h1>
-<form method="get" action="${BASE}" class="toolbar" role="search" aria-label="Find users">
-  ${textInput(filters, { name: 'search', label: 'Name or e-mail contains', type: 'search', maxlength: 255 })}
-  ${selectField(filters, { name: 'role', label: 'Role', blank: 'Any', options: options(ROLES) })}
-  ${selectField(filters, { name: 'status', label: 'Status', blank: 'Any', options: options(STATUSES) })}
-  <div class="actions"><button type="submit">Search</button><a href="${BASE}">Clear</a></div>
+      body: html`<h1>${t('admin.users.title')}</h1>
+<form method="get" action="${BASE}" class="toolbar" role="search" aria-label="${t('admin.users.find')}">
+  ${textInput(filters, { name: 'search', label: t('admin.users.search'), type: 'search', maxlength: 255 })}
+  ${selectField(filters, { name: 'role', label: t('admin.users.role'), blank: t('admin.any'), options: valueOptions('admin.role', ROLES) })}
+  ${selectField(filters, { name: 'status', label: t('admin.users.status'), blank: t('admin.any'), options: valueOptions('admin.user_status', STATUSES) })}
+  <div class="actions"><button type="submit">${t('admin.search')}</button><a href="${BASE}">${t('admin.clear')}</a></div>
 </form>
-${errorSummary(filters, 'The search is not valid:')}
+${errorSummary(filters, t('admin.search_invalid'))}
 ${
   !query.ok
     ? ''
-    : html`<p class="muted">${rangeText({ page: page.page, perPage: page.perPage, total }, rows.length, 'users')}</p>
+    : html`<p class="muted">${rangeText({ page: page.page, perPage: page.perPage, total }, rows.length, { none: 'admin.users.none', range: 'admin.users.range' })}</p>
 ${
   rows.length === 0
     ? ''
     : html`<div class="table-wrap"><table>
-  <caption class="visually-hidden">Users</caption>
-  <thead><tr><th scope="col">Name</th><th scope="col">E-mail</th><th scope="col" class="num">Bonus points</th><th scope="col">Joined</th><th scope="col">Role and status</th></tr></thead>
+  <caption class="visually-hidden">${t('admin.users.title')}</caption>
+  <thead><tr><th scope="col">${t('admin.users.name')}</th><th scope="col">${t('admin.users.email')}</th><th scope="col" class="num">${t('admin.users.bonus_points')}</th><th scope="col">${t('admin.users.joined')}</th><th scope="col">${t('admin.users.access')}</th></tr></thead>
   <tbody>${rows.map((row) => userRow(request, reply, row, points.get(row.id) ?? 0, back))}</tbody>
 </table></div>`
 }
-${pagination(request, { page: page.page, perPage: page.perPage, total }, 'User pages')}`
+${pagination(request, { page: page.page, perPage: page.perPage, total }, t('admin.users.pages'))}`
 }`,
     });
   });
@@ -84,7 +86,11 @@ ${pagination(request, { page: page.page, perPage: page.perPage, total }, 'User p
     if (checked.ok) {
       try {
         const updated = await users.update(current.id, { role: checked.value.role, status: checked.value.status }, assertUser(request));
-        const message = `${updated.username} is now ${updated.role === 'user' ? 'a user' : `a ${updated.role}`} (${updated.status}).`;
+        const message = t('admin.users.changed', {
+          name: updated.username,
+          role: valueLabel('admin.users.now', updated.role),
+          status: valueLabel('admin.users.state', updated.status),
+        });
         if (isHtmx(request))
           return sendFragment(reply, html`${userRow(request, reply, updated, await bonusPointsOf(figures, updated.id), back)}${liveNotice(message)}`);
         return redirectWithNotice(request, reply, back, message);
@@ -116,14 +122,14 @@ function userRow(request: FastifyRequest, reply: FastifyReply, user: UserRow, bo
 
 function accessForm(request: FastifyRequest, reply: FastifyReply, user: UserRow, form: FormState, back: string, inline: boolean): SafeHtml {
   if (request.user?.id === user.id) {
-    return html`${humanize(user.role)}, ${user.status} <span class="muted">(you: another admin changes your own access)</span>`;
+    return html`${valueLabel('admin.role', user.role)}, ${valueLabel('admin.users.state', user.status)} <span class="muted">${t('admin.users.yourself')}</span>`;
   }
   const action = `${BASE}${user.id}/`;
   return html`<form method="post" action="${action}" class="${inline ? 'inline-edit' : 'stacked'}"${inline ? html` hx-post="${action}" hx-target="closest tr" hx-swap="outerHTML"` : ''}>
     ${csrfInput(request, reply)}${returnField(back)}
-    ${selectField(form, { name: 'role', label: inline ? `Role of ${user.username}` : 'Role', hideLabel: inline, options: options(ROLES) })}
-    ${selectField(form, { name: 'status', label: inline ? `Status of ${user.username}` : 'Status', hideLabel: inline, hint: inline ? undefined : 'Banned users cannot log in; a ban ends their sessions and tokens at once.', options: options(STATUSES) })}
-    <button type="submit" class="small">Save<span class="visually-hidden"> ${user.username}</span></button>
+    ${selectField(form, { name: 'role', label: inline ? t('admin.users.role_of', { name: user.username }) : t('admin.users.role'), hideLabel: inline, options: valueOptions('admin.role', ROLES) })}
+    ${selectField(form, { name: 'status', label: inline ? t('admin.users.status_of', { name: user.username }) : t('admin.users.status'), hideLabel: inline, hint: inline ? undefined : t('admin.users.status_hint'), options: valueOptions('admin.user_status', STATUSES) })}
+    <button type="submit" class="small">${t('admin.save')}<span class="visually-hidden"> ${user.username}</span></button>
   </form>`;
 }
 
@@ -132,18 +138,18 @@ function userPage(request: FastifyRequest, reply: FastifyReply, user: UserRow, t
     title: user.username,
     section: 'users',
     status,
-    body: html`<p><a href="${BASE}">← Users</a></p>
+    body: html`<p><a href="${BASE}">← ${t('admin.users.title')}</a></p>
 <h1>${user.username}</h1>
 ${errorSummary(form)}
 <dl class="facts">
-  <dt>E-mail</dt><dd>${user.email}</dd>
-  <dt>Bonus points</dt><dd>${formatPoints(tracker.bonusPoints)}</dd>
-  <dt>Uploaded</dt><dd>${formatBytes(tracker.uploaded)}</dd>
-  <dt>Downloaded</dt><dd>${formatBytes(tracker.downloaded)}</dd>
-  <dt>Joined</dt><dd>${timestamp(user.created_at)}</dd>
-  <dt>Profile</dt><dd><a href="${profilePath({ id: user.id, name: user.username })}">Public profile</a></dd>
+  <dt>${t('admin.users.email')}</dt><dd>${user.email}</dd>
+  <dt>${t('admin.users.bonus_points')}</dt><dd>${formatPoints(tracker.bonusPoints)}</dd>
+  <dt>${t('admin.users.uploaded')}</dt><dd>${formatBytes(tracker.uploaded)}</dd>
+  <dt>${t('admin.users.downloaded')}</dt><dd>${formatBytes(tracker.downloaded)}</dd>
+  <dt>${t('admin.users.joined')}</dt><dd>${timestamp(user.created_at)}</dd>
+  <dt>${t('admin.users.profile')}</dt><dd><a href="${profilePath({ id: user.id, name: user.username })}">${t('admin.users.public_profile')}</a></dd>
 </dl>
-<h2>Role and status</h2>
+<h2>${t('admin.users.access')}</h2>
 ${accessForm(request, reply, user, form, BASE, false)}
 ${passkeyAdminBlock(request, reply, user.id)}`,
   });

@@ -12,7 +12,9 @@ import type { WordFilterRecord } from '../word-filters/repository.ts';
 import { CheckBody } from '../word-filters/routes.ts';
 import { CONTENT_TYPES } from '../word-filters/rules.ts';
 import type { WordFiltersService } from '../word-filters/service.ts';
-import { errorSummary, formState, humanize, options, selectField, textArea, type FormState } from '../web/form-controls.ts';
+import { errorSummary, formState, selectField, textArea, type FormState } from '../web/form-controls.ts';
+import { t, type TextKey } from '../i18n/messages.ts';
+import { valueLabel, valueOptions } from './labels.ts';
 import { submitted, text } from '../web/form.ts';
 import { STAFF, requirePage } from '../auth/guard.ts';
 import { isHtmx, sendFragment } from './htmx.ts';
@@ -75,12 +77,12 @@ async function rulesOf(wordFilters: WordFiltersService, matches: readonly Filter
 
 function testerPage(request: FastifyRequest, reply: FastifyReply, state: TesterState): FastifyReply {
   return sendAdminPage(request, reply, {
-    title: 'Test text against the word filters',
+    title: t('admin.tester.title'),
     section: 'word-filters',
     status: state.status ?? 200,
-    body: html`<p><a href="/admin/word-filters/">← Word filters</a></p>
-<h1>Test text against the word filters</h1>
-<p class="muted">Only active rules apply, exactly as when a user writes this text. Nothing is saved.</p>
+    body: html`<p><a href="/admin/word-filters/">← ${t('admin.word_filters.title')}</a></p>
+<h1>${t('admin.tester.title')}</h1>
+<p class="muted">${t('admin.tester.intro')}</p>
 ${testerPanel(request, reply, state)}`,
   });
 }
@@ -91,35 +93,35 @@ function testerPanel(request: FastifyRequest, reply: FastifyReply, state: Tester
 ${errorSummary(form)}
 <form method="post" action="${PATH}" class="stacked" hx-post="${PATH}" hx-target="#tester" hx-swap="outerHTML" novalidate>
   ${csrfInput(request, reply)}
-  ${textArea(form, { name: 'text', label: 'Text', required: true, rows: 6 })}
-  ${selectField(form, { name: 'content_type', label: 'Written as', required: true, options: options(CONTENT_TYPES) })}
-  <div><button type="submit">Check</button></div>
+  ${textArea(form, { name: 'text', label: t('admin.tester.text'), required: true, rows: 6 })}
+  ${selectField(form, { name: 'content_type', label: t('admin.tester.written_as'), required: true, options: valueOptions('admin.content_type', CONTENT_TYPES) })}
+  <div><button type="submit">${t('admin.tester.check')}</button></div>
 </form>
 ${state.outcome === undefined ? '' : outcomeSection(state.outcome)}
 </div>`;
 }
 
-const VERDICTS = {
-  allow: 'Allowed: the text would be published.',
-  moderate: 'Held for moderation: the text would wait in the moderation queue.',
-  block: 'Blocked: the text would be refused.',
-} as const;
+const VERDICTS: Record<CheckResult['action'], TextKey> = {
+  allow: 'admin.tester.allowed',
+  moderate: 'admin.tester.held',
+  block: 'admin.tester.blocked',
+};
 
 function outcomeSection(outcome: Outcome): SafeHtml {
   const { result } = outcome;
   return html`<section aria-labelledby="tester-result-title" id="tester-result">
-  <h2 id="tester-result-title">Result</h2>
-  <p class="notice${result.action === 'allow' ? ' ok' : result.action === 'block' ? ' error' : ''}" data-action="${result.action}"><strong>${humanize(result.action)}</strong> — ${VERDICTS[result.action]}</p>
-  <h3>Matches in the text</h3>
-  ${result.matches.length === 0 ? html`<p>No rule matches this text.</p>` : html`<div class="tested" data-testid="highlighted">${highlightMatches(outcome.text, result.matches)}</div>`}
-  <h3>Text after replacements</h3>
+  <h2 id="tester-result-title">${t('admin.tester.result')}</h2>
+  <p class="notice${result.action === 'allow' ? ' ok' : result.action === 'block' ? ' error' : ''}" data-action="${result.action}"><strong>${valueLabel('admin.verdict', result.action)}</strong> — ${t(VERDICTS[result.action])}</p>
+  <h3>${t('admin.tester.matches')}</h3>
+  ${result.matches.length === 0 ? html`<p>${t('admin.tester.no_match')}</p>` : html`<div class="tested" data-testid="highlighted">${highlightMatches(outcome.text, result.matches)}</div>`}
+  <h3>${t('admin.tester.replaced')}</h3>
   <div class="tested" data-testid="replaced">${result.text}</div>
   ${
     result.matches.length === 0
       ? ''
       : html`<table>
-    <caption>Every match</caption>
-    <thead><tr><th scope="col">Matched text</th><th scope="col">Rule</th><th scope="col">Action</th><th scope="col">Severity</th><th scope="col">Position</th></tr></thead>
+    <caption>${t('admin.tester.every_match')}</caption>
+    <thead><tr><th scope="col">${t('admin.tester.matched')}</th><th scope="col">${t('admin.tester.rule')}</th><th scope="col">${t('admin.rules.action')}</th><th scope="col">${t('admin.rules.severity')}</th><th scope="col">${t('admin.position')}</th></tr></thead>
     <tbody>${result.matches.map((match) => matchRow(match, outcome.rules.get(match.filter_id) ?? null))}</tbody>
   </table>`
   }
@@ -129,9 +131,9 @@ function outcomeSection(outcome: Outcome): SafeHtml {
 function matchRow(match: FilterMatch, rule: WordFilterRecord | null): SafeHtml {
   return html`<tr>
   <td><mark>${match.match}</mark></td>
-  <td>${rule === null ? html`#${match.filter_id} <span class="muted">(rule deleted)</span>` : html`<a href="/admin/word-filters/${rule.id}/">#${rule.id}</a> <code>${rule.pattern}</code> <span class="muted">(${rule.pattern_type})</span>`}</td>
-  <td>${humanize(match.filter_type)}</td>
-  <td>${humanize(match.severity)}</td>
+  <td>${rule === null ? html`#${match.filter_id} <span class="muted">${t('admin.tester.rule_deleted')}</span>` : html`<a href="/admin/word-filters/${rule.id}/">#${rule.id}</a> <code>${rule.pattern}</code> <span class="muted">(${valueLabel('admin.pattern_kind', rule.pattern_type)})</span>`}</td>
+  <td>${valueLabel('admin.filter_type', match.filter_type)}</td>
+  <td>${valueLabel('admin.severity', match.severity)}</td>
   <td>${match.start}–${match.end}</td>
 </tr>`;
 }
@@ -143,7 +145,7 @@ function matchRow(match: FilterMatch, rule: WordFilterRecord | null): SafeHtml {
 export function highlightMatches(text: string, matches: readonly FilterMatch[]): SafeHtml {
   const stretches: Array<{ start: number; end: number; rules: Set<string> }> = [];
   for (const match of [...matches].sort((a, b) => a.start - b.start || b.end - a.end)) {
-    const label = `rule #${match.filter_id} (${match.filter_type})`;
+    const label = t('admin.tester.mark', { id: String(match.filter_id), action: valueLabel('admin.filter_kind', match.filter_type) });
     const last = stretches.at(-1);
     if (last !== undefined && match.start < last.end) {
       last.end = Math.max(last.end, match.end);

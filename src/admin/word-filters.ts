@@ -16,7 +16,9 @@ import { CONTENT_TYPES, FILTER_TYPES, NOTES_MAX_LENGTH, PATTERN_MAX_LENGTH, PATT
 import type { WordFiltersService } from '../word-filters/service.ts';
 import { htmxConfirm, isConfirmed, returnField, returnTo, sendConfirmPage } from './confirm.ts';
 import { redirectWithNotice } from './flash.ts';
-import { checkbox, checkboxGroup, errorSummary, formState, humanize, options, selectField, textArea, textInput, type FormState } from '../web/form-controls.ts';
+import { checkbox, checkboxGroup, errorSummary, formState, selectField, textArea, textInput, type FormState } from '../web/form-controls.ts';
+import { t } from '../i18n/messages.ts';
+import { valueLabel, valueOptions } from './labels.ts';
 import { flag, list, optionalText, submitted, text, validationErrors, withoutBlanks, type SubmittedForm } from '../web/form.ts';
 import { ADMINS, STAFF, assertUser, hasRole, requirePage } from '../auth/guard.ts';
 import { isHtmx, sendFragment } from './htmx.ts';
@@ -51,7 +53,7 @@ export const wordFilterPages: FastifyPluginAsyncTypebox<{ wordFilters: WordFilte
     if (checked.ok) {
       try {
         const record = await wordFilters.create(withNulls(checked.value), assertUser(request).id);
-        return redirectWithNotice(request, reply, BASE, `Rule #${record.id} “${record.pattern}” created.`);
+        return redirectWithNotice(request, reply, BASE, t('admin.rules.created', { id: String(record.id), pattern: record.pattern }));
       } catch (error) {
         errors = validationErrors(error);
       }
@@ -75,7 +77,7 @@ export const wordFilterPages: FastifyPluginAsyncTypebox<{ wordFilters: WordFilte
     if (checked.ok) {
       try {
         const updated = await wordFilters.update(record.id, withNulls(checked.value));
-        return redirectWithNotice(request, reply, BASE, `Rule #${updated.id} “${updated.pattern}” saved.`);
+        return redirectWithNotice(request, reply, BASE, t('admin.rules.saved', { id: String(updated.id), pattern: updated.pattern }));
       } catch (error) {
         errors = validationErrors(error);
       }
@@ -91,7 +93,12 @@ export const wordFilterPages: FastifyPluginAsyncTypebox<{ wordFilters: WordFilte
     const record = await wordFilters.update(request.params.id, { is_active: active });
     const back = returnTo(form, BASE);
     if (isHtmx(request)) return sendFragment(reply, ruleRow(request, reply, record, back));
-    return redirectWithNotice(request, reply, back, `Rule #${record.id} “${record.pattern}” ${active ? 'activated' : 'deactivated'}.`);
+    return redirectWithNotice(
+      request,
+      reply,
+      back,
+      t(active ? 'admin.rules.activated' : 'admin.rules.deactivated', { id: String(record.id), pattern: record.pattern }),
+    );
   });
 
   app.get(`${BASE}:id/delete/`, { preValidation: admin, schema: { params: IdParams } }, async (request, reply) => {
@@ -106,7 +113,7 @@ export const wordFilterPages: FastifyPluginAsyncTypebox<{ wordFilters: WordFilte
     if (!isConfirmed(form)) return confirmDelete(request, reply, record, back);
     await wordFilters.delete(record.id);
     if (isHtmx(request)) return sendFragment(reply, html``);
-    return redirectWithNotice(request, reply, back, `Rule #${record.id} “${record.pattern}” deleted.`);
+    return redirectWithNotice(request, reply, back, t('admin.rules.deleted', { id: String(record.id), pattern: record.pattern }));
   });
 };
 
@@ -159,78 +166,78 @@ function listPage(request: FastifyRequest, reply: FastifyReply, state: ListState
   const records = state.records ?? [];
   const back = request.url;
   return sendAdminPage(request, reply, {
-    title: 'Word filters',
+    title: t('admin.word_filters.title'),
     section: 'word-filters',
     status: state.errors === undefined ? 200 : 422,
-    body: html`<h1>Word filters</h1>
+    body: html`<h1>${t('admin.word_filters.title')}</h1>
 <p class="actions">
-  ${admin ? html`<a class="button" href="${BASE}new/">New rule</a>` : html`<span class="muted">You can read the rules and test text against them; only administrators change them.</span>`}
-  <a class="button secondary" href="${BASE}tester/">Test text against the rules</a>
+  ${admin ? html`<a class="button" href="${BASE}new/">${t('admin.rules.new')}</a>` : html`<span class="muted">${t('admin.rules.read_only')}</span>`}
+  <a class="button secondary" href="${BASE}tester/">${t('admin.rules.test')}</a>
 </p>
-<form method="get" action="${BASE}" class="toolbar" role="search" aria-label="Filter rules">
-  ${textInput(filters, { name: 'search', label: 'Pattern or notes contain', type: 'search', maxlength: 255 })}
-  ${selectField(filters, { name: 'filter_type', label: 'Action', blank: 'Any', options: options(FILTER_TYPES) })}
-  ${selectField(filters, { name: 'pattern_type', label: 'Pattern type', blank: 'Any', options: options(PATTERN_TYPES) })}
-  ${selectField(filters, { name: 'severity', label: 'Severity', blank: 'Any', options: options(SEVERITIES) })}
+<form method="get" action="${BASE}" class="toolbar" role="search" aria-label="${t('admin.rules.filter')}">
+  ${textInput(filters, { name: 'search', label: t('admin.rules.search'), type: 'search', maxlength: 255 })}
+  ${selectField(filters, { name: 'filter_type', label: t('admin.rules.action'), blank: t('admin.any'), options: valueOptions('admin.filter_type', FILTER_TYPES) })}
+  ${selectField(filters, { name: 'pattern_type', label: t('admin.rules.pattern_type'), blank: t('admin.any'), options: valueOptions('admin.pattern_type', PATTERN_TYPES) })}
+  ${selectField(filters, { name: 'severity', label: t('admin.rules.severity'), blank: t('admin.any'), options: valueOptions('admin.severity', SEVERITIES) })}
   ${selectField(filters, {
     name: 'is_active',
-    label: 'State',
-    blank: 'Any',
+    label: t('admin.rules.state'),
+    blank: t('admin.any'),
     options: [
-      { value: '1', label: 'Active' },
-      { value: '0', label: 'Inactive' },
+      { value: '1', label: t('admin.rules.active') },
+      { value: '0', label: t('admin.rules.inactive') },
     ],
   })}
-  ${selectField(filters, { name: 'applies_to', label: 'Applies to', blank: 'Any', options: options(CONTENT_TYPES) })}
+  ${selectField(filters, { name: 'applies_to', label: t('admin.rules.applies_to'), blank: t('admin.any'), options: valueOptions('admin.content_type', CONTENT_TYPES) })}
   ${query.sort === undefined ? '' : html`<input type="hidden" name="sort" value="${query.sort}">`}
   ${query.order === undefined ? '' : html`<input type="hidden" name="order" value="${query.order}">`}
-  <div class="actions"><button type="submit">Filter</button><a href="${BASE}">Clear</a></div>
+  <div class="actions"><button type="submit">${t('admin.filter')}</button><a href="${BASE}">${t('admin.clear')}</a></div>
 </form>
-${errorSummary(filters, 'The filter is not valid:')}
+${errorSummary(filters, t('admin.filter_invalid'))}
 ${
   state.errors !== undefined
     ? ''
-    : html`<p class="muted">${rangeText({ page: page.page, perPage: page.perPage, total: state.total ?? 0 }, records.length, 'rules')}</p>
+    : html`<p class="muted">${rangeText({ page: page.page, perPage: page.perPage, total: state.total ?? 0 }, records.length, { none: 'admin.rules.none', range: 'admin.rules.range' })}</p>
 ${
   records.length === 0
     ? ''
     : html`<div class="table-wrap"><table>
-  <caption class="visually-hidden">Word-filter rules</caption>
+  <caption class="visually-hidden">${t('admin.rules.caption')}</caption>
   <thead><tr>
-    ${sortHeader(request, 'Pattern', 'pattern', sort)}
-    ${sortHeader(request, 'Action', 'filter_type', sort)}
-    ${sortHeader(request, 'Pattern type', 'pattern_type', sort)}
-    <th scope="col">Applies to</th>
-    ${sortHeader(request, 'Severity', 'severity', sort)}
-    ${sortHeader(request, 'State', 'is_active', sort)}
-    ${sortHeader(request, 'Created', 'created_at', sort)}
-    <th scope="col">Actions</th>
+    ${sortHeader(request, t('admin.rules.pattern'), 'pattern', sort)}
+    ${sortHeader(request, t('admin.rules.action'), 'filter_type', sort)}
+    ${sortHeader(request, t('admin.rules.pattern_type'), 'pattern_type', sort)}
+    <th scope="col">${t('admin.rules.applies_to')}</th>
+    ${sortHeader(request, t('admin.rules.severity'), 'severity', sort)}
+    ${sortHeader(request, t('admin.rules.state'), 'is_active', sort)}
+    ${sortHeader(request, t('admin.rules.created_at'), 'created_at', sort)}
+    <th scope="col">${t('admin.actions')}</th>
   </tr></thead>
   <tbody>${records.map((record) => ruleRow(request, reply, record, back))}</tbody>
 </table></div>`
 }
-${pagination(request, { page: page.page, perPage: page.perPage, total: state.total ?? 0 }, 'Rule pages')}`
+${pagination(request, { page: page.page, perPage: page.perPage, total: state.total ?? 0 }, t('admin.rules.pages'))}`
 }`,
   });
 }
 
 function ruleRow(request: FastifyRequest, reply: FastifyReply, record: WordFilterRecord, back: string): SafeHtml {
   const admin = hasRole(request.user, ADMINS);
-  const name = `rule “${record.pattern}”`;
+  const name = t('admin.rules.named', { pattern: record.pattern });
   return html`<tr id="rule-${record.id}">
-  <td><code>${record.pattern}</code>${record.case_sensitive ? html` <span class="badge">case-sensitive</span>` : ''}</td>
-  <td><span class="badge ${record.filter_type}">${humanize(record.filter_type)}</span>${record.filter_type === 'replace' ? html` → <code>${record.replacement ?? ''}</code>` : ''}</td>
-  <td>${humanize(record.pattern_type)}</td>
-  <td>${record.applies_to.map(humanize).join(', ')}</td>
-  <td><span class="badge ${record.severity}">${humanize(record.severity)}</span></td>
+  <td><code>${record.pattern}</code>${record.case_sensitive ? html` <span class="badge">${t('admin.rules.case_badge')}</span>` : ''}</td>
+  <td><span class="badge ${record.filter_type}">${valueLabel('admin.filter_type', record.filter_type)}</span>${record.filter_type === 'replace' ? html` → <code>${record.replacement ?? ''}</code>` : ''}</td>
+  <td>${valueLabel('admin.pattern_type', record.pattern_type)}</td>
+  <td>${appliesTo(record)}</td>
+  <td><span class="badge ${record.severity}">${valueLabel('admin.severity', record.severity)}</span></td>
   <td>
-    <span class="badge ${record.is_active ? 'on' : 'off'}">${record.is_active ? 'Active' : 'Inactive'}</span>
+    <span class="badge ${record.is_active ? 'on' : 'off'}">${t(record.is_active ? 'admin.rules.active' : 'admin.rules.inactive')}</span>
     ${
       admin
         ? html`<form method="post" action="${BASE}${record.id}/active/" class="inline" hx-post="${BASE}${record.id}/active/" hx-target="closest tr" hx-swap="outerHTML">
       ${csrfInput(request, reply)}${returnField(back)}
       <input type="hidden" name="is_active" value="${record.is_active ? '0' : '1'}">
-      <button type="submit" class="small secondary">${record.is_active ? 'Deactivate' : 'Activate'}<span class="visually-hidden"> ${name}</span></button>
+      <button type="submit" class="small secondary">${t(record.is_active ? 'admin.rules.deactivate' : 'admin.rules.activate')}<span class="visually-hidden"> ${name}</span></button>
     </form>`
         : ''
     }
@@ -239,12 +246,12 @@ function ruleRow(request: FastifyRequest, reply: FastifyReply, record: WordFilte
   <td class="actions">
     ${
       admin
-        ? html`<a href="${BASE}${record.id}/">Edit<span class="visually-hidden"> ${name}</span></a>
-    <form method="post" action="${BASE}${record.id}/delete/" class="inline" hx-post="${BASE}${record.id}/delete/" hx-target="closest tr" hx-swap="outerHTML"${htmxConfirm(`Delete ${name}?`)}>
+        ? html`<a href="${BASE}${record.id}/">${t('admin.edit')}<span class="visually-hidden"> ${name}</span></a>
+    <form method="post" action="${BASE}${record.id}/delete/" class="inline" hx-post="${BASE}${record.id}/delete/" hx-target="closest tr" hx-swap="outerHTML"${htmxConfirm(t('admin.delete_question', { name }))}>
       ${csrfInput(request, reply)}${returnField(back)}
-      <button type="submit" class="small danger">Delete<span class="visually-hidden"> ${name}</span></button>
+      <button type="submit" class="small danger">${t('admin.delete')}<span class="visually-hidden"> ${name}</span></button>
     </form>`
-        : html`<a href="${BASE}${record.id}/">View<span class="visually-hidden"> ${name}</span></a>`
+        : html`<a href="${BASE}${record.id}/">${t('admin.rules.view')}<span class="visually-hidden"> ${name}</span></a>`
     }
   </td>
 </tr>`;
@@ -258,35 +265,35 @@ interface EditState {
 
 function editPage(request: FastifyRequest, reply: FastifyReply, state: EditState): FastifyReply {
   const { record, form } = state;
-  const title = record === undefined ? 'New word-filter rule' : `Edit rule #${record.id}`;
+  const title = record === undefined ? t('admin.rules.new_title') : t('admin.rules.edit_title', { id: String(record.id) });
   return sendAdminPage(request, reply, {
     title,
     section: 'word-filters',
     status: state.status ?? 200,
-    body: html`<p><a href="${BASE}">← Word filters</a></p>
+    body: html`<p><a href="${BASE}">← ${t('admin.word_filters.title')}</a></p>
 <h1>${title}</h1>
 ${errorSummary(form)}
 <form method="post" action="${record === undefined ? BASE : `${BASE}${record.id}/`}" class="stacked" novalidate>
   ${csrfInput(request, reply)}
   ${textInput(form, {
     name: 'pattern',
-    label: 'Pattern',
+    label: t('admin.rules.pattern'),
     required: true,
     maxlength: PATTERN_MAX_LENGTH,
-    hint: 'Exact: a word or phrase matched as whole words. Wildcard: * is any run of letters or digits, ? one character. Regex: RE2 syntax, bare or as /…/flags.',
+    hint: t('admin.rules.pattern_hint'),
   })}
-  ${selectField(form, { name: 'pattern_type', label: 'Pattern type', required: true, options: options(PATTERN_TYPES) })}
-  ${selectField(form, { name: 'filter_type', label: 'Action', required: true, hint: 'Block refuses the text, moderate holds it for a moderator, replace puts the replacement in place of each match.', options: options(FILTER_TYPES) })}
-  ${textInput(form, { name: 'replacement', label: 'Replacement', maxlength: REPLACEMENT_MAX_LENGTH, hint: 'Required when the action is replace.' })}
-  ${selectField(form, { name: 'severity', label: 'Severity', options: options(SEVERITIES) })}
-  ${checkboxGroup(form, { name: 'applies_to', label: 'Applies to', required: true, options: options(CONTENT_TYPES) })}
-  ${checkbox(form, { name: 'case_sensitive', label: 'Case-sensitive (otherwise case is ignored)' })}
-  ${checkbox(form, { name: 'is_active', label: 'Active' })}
-  ${textArea(form, { name: 'notes', label: 'Notes for moderators', maxlength: NOTES_MAX_LENGTH, rows: 3 })}
+  ${selectField(form, { name: 'pattern_type', label: t('admin.rules.pattern_type'), required: true, options: valueOptions('admin.pattern_type', PATTERN_TYPES) })}
+  ${selectField(form, { name: 'filter_type', label: t('admin.rules.action'), required: true, hint: t('admin.rules.action_hint'), options: valueOptions('admin.filter_type', FILTER_TYPES) })}
+  ${textInput(form, { name: 'replacement', label: t('admin.rules.replacement'), maxlength: REPLACEMENT_MAX_LENGTH, hint: t('admin.rules.replacement_hint') })}
+  ${selectField(form, { name: 'severity', label: t('admin.rules.severity'), options: valueOptions('admin.severity', SEVERITIES) })}
+  ${checkboxGroup(form, { name: 'applies_to', label: t('admin.rules.applies_to'), required: true, options: valueOptions('admin.content_type', CONTENT_TYPES) })}
+  ${checkbox(form, { name: 'case_sensitive', label: t('admin.rules.case_sensitive') })}
+  ${checkbox(form, { name: 'is_active', label: t('admin.rules.active') })}
+  ${textArea(form, { name: 'notes', label: t('admin.rules.notes'), maxlength: NOTES_MAX_LENGTH, rows: 3 })}
   <div class="actions">
-    <button type="submit">${record === undefined ? 'Create rule' : 'Save rule'}</button>
-    <a href="${BASE}">Cancel</a>
-    ${record === undefined ? '' : html`<a href="${BASE}${record.id}/delete/" class="error">Delete this rule</a>`}
+    <button type="submit">${t(record === undefined ? 'admin.rules.create' : 'admin.rules.save')}</button>
+    <a href="${BASE}">${t('admin.cancel')}</a>
+    ${record === undefined ? '' : html`<a href="${BASE}${record.id}/delete/" class="error">${t('admin.rules.delete_this')}</a>`}
   </div>
 </form>`,
   });
@@ -294,35 +301,40 @@ ${errorSummary(form)}
 
 function detailPage(request: FastifyRequest, reply: FastifyReply, record: WordFilterRecord): FastifyReply {
   return sendAdminPage(request, reply, {
-    title: `Rule #${record.id}`,
+    title: t('admin.rules.rule', { id: String(record.id) }),
     section: 'word-filters',
-    body: html`<p><a href="${BASE}">← Word filters</a></p>
-<h1>Rule #${record.id}</h1>
+    body: html`<p><a href="${BASE}">← ${t('admin.word_filters.title')}</a></p>
+<h1>${t('admin.rules.rule', { id: String(record.id) })}</h1>
 <dl class="facts">
-  <dt>Pattern</dt><dd><code>${record.pattern}</code></dd>
-  <dt>Pattern type</dt><dd>${humanize(record.pattern_type)}</dd>
-  <dt>Action</dt><dd>${humanize(record.filter_type)}${record.replacement === null ? '' : html` → <code>${record.replacement}</code>`}</dd>
-  <dt>Severity</dt><dd>${humanize(record.severity)}</dd>
-  <dt>Applies to</dt><dd>${record.applies_to.map(humanize).join(', ')}</dd>
-  <dt>Case</dt><dd>${record.case_sensitive ? 'Case-sensitive' : 'Ignores case'}</dd>
-  <dt>State</dt><dd>${record.is_active ? 'Active' : 'Inactive'}</dd>
-  <dt>Notes</dt><dd>${record.notes ?? html`<span class="muted">None</span>`}</dd>
-  <dt>Created by</dt><dd>${record.creator?.name ?? html`<span class="muted">A deleted user</span>`}, ${timestamp(record.created_at)}</dd>
-  <dt>Changed</dt><dd>${timestamp(record.updated_at)}</dd>
+  <dt>${t('admin.rules.pattern')}</dt><dd><code>${record.pattern}</code></dd>
+  <dt>${t('admin.rules.pattern_type')}</dt><dd>${valueLabel('admin.pattern_type', record.pattern_type)}</dd>
+  <dt>${t('admin.rules.action')}</dt><dd>${valueLabel('admin.filter_type', record.filter_type)}${record.replacement === null ? '' : html` → <code>${record.replacement}</code>`}</dd>
+  <dt>${t('admin.rules.severity')}</dt><dd>${valueLabel('admin.severity', record.severity)}</dd>
+  <dt>${t('admin.rules.applies_to')}</dt><dd>${appliesTo(record)}</dd>
+  <dt>${t('admin.rules.case')}</dt><dd>${t(record.case_sensitive ? 'admin.rules.case_sensitive_short' : 'admin.rules.case_ignored')}</dd>
+  <dt>${t('admin.rules.state')}</dt><dd>${t(record.is_active ? 'admin.rules.active' : 'admin.rules.inactive')}</dd>
+  <dt>${t('admin.rules.notes_short')}</dt><dd>${record.notes ?? html`<span class="muted">${t('admin.none')}</span>`}</dd>
+  <dt>${t('admin.rules.created_by')}</dt><dd>${record.creator?.name ?? html`<span class="muted">${t('admin.rules.deleted_user')}</span>`}, ${timestamp(record.created_at)}</dd>
+  <dt>${t('admin.rules.changed')}</dt><dd>${timestamp(record.updated_at)}</dd>
 </dl>
-<p><a href="${BASE}tester/">Test text against the rules</a></p>`,
+<p><a href="${BASE}tester/">${t('admin.rules.test')}</a></p>`,
   });
 }
 
 function confirmDelete(request: FastifyRequest, reply: FastifyReply, record: WordFilterRecord, back: string): FastifyReply {
   return sendConfirmPage(request, reply, {
     section: 'word-filters',
-    title: `Delete rule #${record.id}`,
-    question: `Delete the rule “${record.pattern}” (${record.filter_type}) for good?`,
-    details: html`<p class="muted">Posts it is holding stay in the moderation queue, shown as held by a deleted rule.</p>`,
+    title: t('admin.rules.delete_title', { id: String(record.id) }),
+    question: t('admin.rules.delete_question', { pattern: record.pattern, action: valueLabel('admin.filter_kind', record.filter_type) }),
+    details: html`<p class="muted">${t('admin.rules.delete_details')}</p>`,
     action: `${BASE}${record.id}/delete/`,
-    confirmLabel: 'Delete rule',
+    confirmLabel: t('admin.rules.delete'),
     cancelHref: back,
     returnTo: back,
   });
+}
+
+/** Where a rule applies, each place named in the reader's language. */
+function appliesTo(record: WordFilterRecord): string {
+  return record.applies_to.map((type) => valueLabel('admin.content_type', type)).join(', ');
 }

@@ -9,6 +9,7 @@ import type {} from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Role } from '../db/schema.ts';
 import { ApiError } from '../http/errors.ts';
+import { t } from '../i18n/messages.ts';
 import { isHtmx } from '../http/htmx.ts';
 import { localPath } from '../http/local-path.ts';
 import type { AuthService, AuthUser, Authenticated, Credentials } from './service.ts';
@@ -100,7 +101,7 @@ export function assertUser(request: FastifyRequest): AuthUser {
 export function requirePage(roles: Access) {
   return async function pageGuard(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     if (request.user === null) return sendToLogin(request, reply);
-    if (!hasRole(request.user, roles)) throw new ApiError('FORBIDDEN', 'You do not have access to this page.');
+    if (!hasRole(request.user, roles)) throw new ApiError('FORBIDDEN', t('error.no_access'));
   };
 }
 

@@ -426,7 +426,8 @@ export type ModerationAction =
   | 'hide_post'
   | 'restore_post'
   | 'hide_topic'
-  | 'restore_topic';
+  | 'restore_topic'
+  | 'remove_avatar';
 
 /** One moderator's action (migration 0014); ids without foreign keys, so an entry outlives its topic. */
 export interface ModerationLogTable {
@@ -438,7 +439,7 @@ export interface ModerationLogTable {
   to_forum_id: number | null;
   topic_id: number | null;
   post_id: number | null;
-  /** The member a ban is about (migration 0015). */
+  /** The member a ban or an avatar removal is about (migrations 0015, 0024). */
   user_id: ColumnType<number | null, number | null | undefined, number | null>;
   /** The topic's title or the start of the post, as it read then. */
   subject: string;

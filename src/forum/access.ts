@@ -3,11 +3,13 @@
 // Moderation is per forum (docs/moderation.md, "Forum moderators"): staff
 // moderate everywhere, a forum moderator in the forums assigned to them. The
 // forum asked about is always the one the topic or post is in, as read from
-// the database, never one a client names.
+// the database, never one a client names. Refusals are in the reader's
+// language: a page's, or the API's English (its requests have no reader).
 import { hasRole, MODERATORS, STAFF } from '../auth/guard.ts';
 import type { AuthUser } from '../auth/service.ts';
 import type { ContentStatus } from '../db/schema.ts';
 import { ApiError } from '../http/errors.ts';
+import { t, type TextKey } from '../i18n/messages.ts';
 import type { Visibility } from './repository.ts';
 
 /** A page of rows and how many there are in all. */
@@ -52,18 +54,18 @@ export function canSee(row: { status: ContentStatus; author_id: number | null; h
 
 /** The author, or a moderator of the forum the text is in. */
 export function assertMayEdit(authorId: number | null, editor: AuthUser, forumId: number): void {
-  if (!moderates(editor, forumId) && authorId !== editor.id) throw new ApiError('FORBIDDEN', 'Only the author or a moderator can change this.');
+  if (!moderates(editor, forumId) && authorId !== editor.id) throw new ApiError('FORBIDDEN', t('access.author_or_moderator'));
 }
 
 /**
  * 403 unless the user moderates somewhere: a member is refused before
  * anything is looked up, as the API's guard (MODERATORS) refuses them.
  */
-export function assertModerator(user: AuthUser, message: string): void {
-  if (!hasRole(user, MODERATORS)) throw new ApiError('FORBIDDEN', message);
+export function assertModerator(user: AuthUser, refusal: TextKey): void {
+  if (!hasRole(user, MODERATORS)) throw new ApiError('FORBIDDEN', t(refusal));
 }
 
 /** 403 unless the user moderates this forum (the forum of the topic or post acted on). */
-export function assertModerates(user: AuthUser, forumId: number, message: string): void {
-  if (!moderates(user, forumId)) throw new ApiError('FORBIDDEN', message);
+export function assertModerates(user: AuthUser, forumId: number, refusal: TextKey): void {
+  if (!moderates(user, forumId)) throw new ApiError('FORBIDDEN', t(refusal));
 }

@@ -3,6 +3,7 @@
 // docs/forums.md.
 import { type Clock, isoNow } from '../clock.ts';
 import { ApiError, ModelNotFoundError, ValidationError } from '../http/errors.ts';
+import { t } from '../i18n/messages.ts';
 import type { PageRequest } from '../http/pagination.ts';
 import type { Listed } from './access.ts';
 import type { ForumRepository, ForumRow } from './repository.ts';
@@ -82,20 +83,20 @@ export class Forums {
 
   async delete(id: number): Promise<void> {
     await this.get(id);
-    if ((await this.#repository.subforumsOf([id])).length > 0) throw new ApiError('CONFLICT', 'The forum has subforums. Move or delete them first.');
+    if ((await this.#repository.subforumsOf([id])).length > 0) throw new ApiError('CONFLICT', t('forum.has_subforums'));
     // The delete itself checks again (a topic or subforum added meanwhile keeps the forum).
-    if (!(await this.#repository.deleteEmptyForum(id))) throw new ApiError('CONFLICT', 'The forum still has topics. Move or delete them first.');
+    if (!(await this.#repository.deleteEmptyForum(id))) throw new ApiError('CONFLICT', t('forum.has_topics'));
   }
 
   /** One level deep: the parent exists and is top-level, and a forum with subforums stays top-level. */
   async #checkParent(parentId: number | null, forumId: number | null): Promise<void> {
     if (parentId === null) return;
-    if (parentId === forumId) throw ValidationError.field('parent_id', 'A forum cannot be its own parent.');
+    if (parentId === forumId) throw ValidationError.field('parent_id', t('forum.parent_self'));
     const parent = await this.#repository.findForum(parentId);
-    if (parent === undefined) throw ValidationError.field('parent_id', 'The selected parent forum does not exist.');
-    if (parent.parent_id !== null) throw ValidationError.field('parent_id', 'The parent must be a top-level forum: subforums have no subforums.');
+    if (parent === undefined) throw ValidationError.field('parent_id', t('forum.parent_missing'));
+    if (parent.parent_id !== null) throw ValidationError.field('parent_id', t('forum.parent_nested'));
     if (forumId !== null && (await this.#repository.subforumsOf([forumId])).length > 0) {
-      throw ValidationError.field('parent_id', 'This forum has subforums of its own, so it stays a top-level forum.');
+      throw ValidationError.field('parent_id', t('forum.parent_has_subforums'));
     }
   }
 }

@@ -11,12 +11,13 @@ import type { AuthUser } from '../auth/service.ts';
 import { type Clock, isoNow } from '../clock.ts';
 import { ApiError, ValidationError } from '../http/errors.ts';
 import { assertModerates, assertModerator } from './access.ts';
+import { t, type TextKey } from '../i18n/messages.ts';
 import type { ModerationLog } from './moderation-log.ts';
 import type { Posts } from './posts.ts';
 import type { ForumRepository, PostWithAuthor, TopicWithAuthor } from './repository.ts';
 import type { Topics } from './topics.ts';
 
-const REFUSAL = 'Only moderators can hide and restore.';
+const REFUSAL: TextKey = 'access.hide';
 
 export class Hiding {
   readonly #repository: ForumRepository;
@@ -38,20 +39,21 @@ export class Hiding {
     const { post, topic } = await this.#posts.withTopic(id, moderator);
     assertModerates(moderator, topic.forum_id, REFUSAL);
     if ((post.hidden_at !== null) === hide) return post;
-    await this.#setHidden(post, moderator, hide, { instead: 'hide the topic instead', logged: true });
+    await this.#setHidden(post, moderator, hide, { firstPost: 'validation.first_post_hide', logged: true });
     return this.#posts.get(id, moderator);
   }
 
   /** The author's own delete of a published reply: hidden by its author, for a moderator to restore if need be. */
   async withdraw(post: PostWithAuthor, author: AuthUser): Promise<void> {
-    if (post.author_id !== author.id) throw new ApiError('FORBIDDEN', 'Only its author can withdraw a post.');
+    if (post.author_id !== author.id) throw new ApiError('FORBIDDEN', t('access.withdraw'));
     if (post.hidden_at !== null) return;
     // Not logged: an author withdrawing their own post is not moderation.
-    await this.#setHidden(post, author, true, { instead: 'delete the topic instead', logged: false });
+    await this.#setHidden(post, author, true, { firstPost: 'validation.first_post', logged: false });
   }
 
-  async #setHidden(post: PostWithAuthor, actor: AuthUser, hide: boolean, how: { instead: string; logged: boolean }): Promise<void> {
-    if ((await this.#repository.firstPostId(post.topic_id)) === post.id) throw ValidationError.field('post', `The first post opens the topic; ${how.instead}.`);
+  /** `firstPost`: why the topic's opening post cannot be taken out alone (what to do instead). */
+  async #setHidden(post: PostWithAuthor, actor: AuthUser, hide: boolean, how: { firstPost: TextKey; logged: boolean }): Promise<void> {
+    if ((await this.#repository.firstPostId(post.topic_id)) === post.id) throw ValidationError.field('post', t(how.firstPost));
     await this.#repository.transaction(async (trx) => {
       const at = isoNow(this.#clock);
       const topic = await this.#repository.findTopic(post.topic_id, trx);

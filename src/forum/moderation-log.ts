@@ -1,4 +1,4 @@
-// The moderation log: every moderator's action on topics and posts, written
+// The moderation log: every moderator's action on topics, posts and members, written
 // in the same transaction as the action itself, read by admins
 // (/admin/moderation-log/, GET /api/moderation-log), newest first.
 import type { Kysely, Selectable, Transaction } from 'kysely';
@@ -24,6 +24,7 @@ export const MODERATION_ACTIONS: readonly ModerationAction[] = [
   'restore_post',
   'hide_topic',
   'restore_topic',
+  'remove_avatar',
 ];
 
 /** How long a post's start kept as the subject of its entry. */
@@ -43,7 +44,7 @@ export interface NewLogEntry {
   toForumId?: number;
   topicId: number | null;
   postId?: number;
-  /** The member a ban is about. */
+  /** The member a ban or an avatar removal is about. */
   userId?: number;
   subject: string;
 }

@@ -4,6 +4,8 @@
 import type { AuthUser } from '../auth/service.ts';
 import { type Clock, isoNow } from '../clock.ts';
 import { ModelNotFoundError, ValidationError } from '../http/errors.ts';
+import { asReader, memberReader } from '../i18n/context.ts';
+import { t, type TextKey } from '../i18n/messages.ts';
 import type { PageRequest } from '../http/pagination.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { assertModerates, assertModerator, isStaff } from './access.ts';
@@ -29,7 +31,7 @@ export interface ModerationDeps {
   clock: Clock;
 }
 
-const REFUSAL = 'Only moderators can approve or reject posts.';
+const REFUSAL: TextKey = 'access.moderation';
 
 export class ModerationQueue {
   readonly #deps: ModerationDeps;
@@ -74,11 +76,11 @@ export class ModerationQueue {
     return approved;
   }
 
-  /** A moderator rejects a held post: it is deleted and its author told by mail. */
+  /** A moderator rejects a held post: it is deleted and its author told by mail, in the author's language. */
   async reject(id: number, moderator: AuthUser): Promise<void> {
     const { repository, topics } = this.#deps;
     const { post, topic } = await this.#held(id, moderator);
-    if (post.status !== 'pending') throw ValidationError.field('post', 'Only posts waiting for moderation can be rejected.');
+    if (post.status !== 'pending') throw ValidationError.field('post', t('validation.reject_published'));
     const opening = (await repository.firstPostId(post.topic_id)) === id;
     await repository.transaction(async (trx) => {
       if (opening) await repository.deleteTopic(post.topic_id, trx);
@@ -90,9 +92,11 @@ export class ModerationQueue {
       );
     });
     if (opening) await topics.deleted();
-    if (post.author_email !== null) {
+    const to = post.author_email;
+    if (to !== null) {
       const [heading, body] = await Promise.all([this.#deps.naming.heading(topic), this.#deps.screen.check(post.body, 'posts')]);
-      await this.#deps.mailer.send(notApprovedMail(post.author_email, post.author_name ?? '', heading, opening, body.text));
+      const author = memberReader({ locale: post.author_locale, time_zone: post.author_time_zone });
+      await this.#deps.mailer.send(asReader(author, () => notApprovedMail(to, post.author_name ?? '', heading, opening, body.text)));
     }
   }
 

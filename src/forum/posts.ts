@@ -5,7 +5,7 @@ import type { AuthUser } from '../auth/service.ts';
 import type { ContentStatus } from '../db/schema.ts';
 import { ApiError, FieldErrorBag, ModelNotFoundError, ValidationError } from '../http/errors.ts';
 import type { PageRequest } from '../http/pagination.ts';
-import { t } from '../i18n/messages.ts';
+import { t, type TextKey } from '../i18n/messages.ts';
 import { assertMayEdit, assertModerates, assertModerator, canSee, moderates, visibility, type Listed } from './access.ts';
 import type { ModerationLog } from './moderation-log.ts';
 import type { Publishing } from './publishing.ts';
@@ -14,8 +14,10 @@ import type { SearchRepository } from './search/repository.ts';
 import type { Topics } from './topics.ts';
 import type { Watchlist } from './watchlist.ts';
 
-/** Why a member's reply to a locked topic is refused (403). */
-export const LOCKED_MESSAGE = 'This topic is locked: only moderators can reply.';
+/** Why a member's reply to a locked topic is refused (403), in the reader's language (the API's: English). */
+export function lockedMessage(): string {
+  return t('reply.locked');
+}
 
 export class Posts {
   readonly #clock: Clock;
@@ -94,7 +96,7 @@ export class Posts {
 
   async reply(topicId: number, author: AuthUser, body: string): Promise<PostWithAuthor> {
     const topic = await this.#topics.get(topicId, author);
-    if (topic.locked && !moderates(author, topic.forum_id)) throw new ApiError('FORBIDDEN', LOCKED_MESSAGE);
+    if (topic.locked && !moderates(author, topic.forum_id)) throw new ApiError('FORBIDDEN', lockedMessage());
     const errors = new FieldErrorBag();
     const screened = await this.#publishing.screenField(errors, 'body', body, 'posts');
     errors.throwIfAny();
@@ -139,7 +141,7 @@ export class Posts {
 
   /** The texts the post's edits replaced, newest first: its forum's moderators only. */
   async revisions(id: number, viewer: AuthUser): Promise<PostRevision[]> {
-    const refusal = 'Only moderators can read earlier versions.';
+    const refusal: TextKey = 'access.revisions';
     assertModerator(viewer, refusal);
     const { topic } = await this.withTopic(id, viewer);
     assertModerates(viewer, topic.forum_id, refusal);

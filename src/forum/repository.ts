@@ -14,7 +14,9 @@ export interface Author {
   author_name: string | null;
 }
 export type TopicWithAuthor = TopicRow & Author;
-export type PostWithAuthor = PostRow & Author & { author_signature: string | null; author_email: string | null };
+/** A post with what the API and mails show of its author; a mail to them goes in their language and zone (`author_locale`, `author_time_zone`). */
+export type PostWithAuthor = PostRow &
+  Author & { author_signature: string | null; author_email: string | null; author_locale: string | null; author_time_zone: string | null };
 /** What a list of topics on a page shows of each: fewer columns than the API's row. */
 export type TopicInList = Pick<
   TopicRow,
@@ -687,7 +689,13 @@ function postsWithAuthor<O>(query: SelectQueryBuilder<Database, 'posts', O>) {
   return query
     .leftJoin('users', 'users.id', 'posts.author_id')
     .selectAll('posts')
-    .select(['users.username as author_name', 'users.signature as author_signature', 'users.email as author_email']);
+    .select([
+      'users.username as author_name',
+      'users.signature as author_signature',
+      'users.email as author_email',
+      'users.locale as author_locale',
+      'users.time_zone as author_time_zone',
+    ]);
 }
 
 /** Topics across forums (the watchlist): latest activity first. */

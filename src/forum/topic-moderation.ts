@@ -39,7 +39,7 @@ export class TopicModeration {
     const target = await this.#repository.findForum(forumId);
     if (target === undefined) throw ValidationError.field('forum_id', 'The selected forum id is invalid.');
     // A forum moderator moves topics only between forums they moderate: out of one and into the other.
-    assertModerates(moderator, target.id, 'Only moderators of both forums can move a topic between them.');
+    assertModerates(moderator, target.id, 'access.move');
     if (target.id === topic.forum_id) throw ValidationError.field('forum_id', 'The topic is already in this forum.');
     await this.#repository.transaction(async (trx) => {
       const at = isoNow(this.#clock);
@@ -72,7 +72,7 @@ export class TopicModeration {
   /** The topic, when this user moderates its forum (the forum it is in now, read from the database). */
   async #moderated(id: number, moderator: AuthUser): Promise<TopicWithAuthor> {
     const topic = await this.#topics.get(id, moderator);
-    assertModerates(moderator, topic.forum_id, 'Only moderators can do this.');
+    assertModerates(moderator, topic.forum_id, 'access.moderators_only');
     return topic;
   }
 }

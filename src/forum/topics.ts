@@ -127,7 +127,7 @@ export class Topics {
 
   async delete(id: number, viewer: AuthUser): Promise<void> {
     const topic = await this.get(id, viewer);
-    assertModerates(viewer, topic.forum_id, 'Only moderators can delete topics.');
+    assertModerates(viewer, topic.forum_id, 'access.delete_topic');
     await this.#repository.transaction(async (trx) => {
       if (topic.status === 'published') await this.#repository.adjustForumCounts(topic.forum_id, -1, -topic.posts_count, trx);
       await this.#repository.deleteTopic(id, trx);

@@ -33,6 +33,9 @@ export interface MemberListing {
 
 const MEMBER_SORT_COLUMNS = { joined: 'created_at', name: 'username_key', posts: 'post_count' } as const;
 
+/** More work in the transaction of an avatar change, given the member's row as it was (UsersRepository.setAvatar). */
+export type AlsoOnAvatarChange = (trx: Transaction<Database>, before: Pick<UserRow, 'username' | 'avatar'>) => Promise<void>;
+
 export function usernameKey(username: string): string {
   return username.normalize('NFKC').toLowerCase();
 }
@@ -143,14 +146,19 @@ export class UsersRepository {
     return { rows, total: Number(count.total) };
   }
 
-  /** Sets or clears a member's avatar; the file name it replaced (null: none). */
-  async setAvatar(userId: number, avatar: string | null, now: string): Promise<{ replaced: string | null } | undefined> {
+  /**
+   * Sets or clears a member's avatar; the file name it replaced (null: none).
+   * `also` runs in the same transaction with the row as it was (a staff
+   * removal's moderation log entry is written exactly when it happened).
+   */
+  async setAvatar(userId: number, avatar: string | null, now: string, also?: AlsoOnAvatarChange): Promise<{ replaced: string | null } | undefined> {
     return this.#db.transaction().execute(async (trx) => {
       // PostgreSQL: held until commit, so two uploads at once each see what they replace (SQLite writes one at a time).
-      const read = trx.selectFrom('users').select('avatar').where('id', '=', userId);
+      const read = trx.selectFrom('users').select(['username', 'avatar']).where('id', '=', userId);
       const before = await (this.#dialect === 'postgres' ? read.forUpdate() : read).executeTakeFirst();
       if (before === undefined) return undefined;
       await trx.updateTable('users').set({ avatar, updated_at: now }).where('id', '=', userId).execute();
+      await also?.(trx, before);
       return { replaced: before.avatar };
     });
   }

@@ -8,6 +8,7 @@ import type { ChangeFeed } from '../db/change-feed.ts';
 import type { Dialect } from '../db/dialect.ts';
 import type { Database } from '../db/schema.ts';
 import { FieldErrorBag, ResourceNotFoundError } from '../http/errors.ts';
+import { t } from '../i18n/messages.ts';
 import type { PageRequest } from '../http/pagination.ts';
 import { WordFilterChecker, WORD_FILTERS_TOPIC } from './checker.ts';
 import type { CheckResult } from './engine/apply.ts';
@@ -165,13 +166,13 @@ function checkPattern(pattern: string, patternType: PatternType, caseSensitive: 
     }
   } else if (patternType === 'wildcard' && !containsWord(pattern)) {
     // `*` alone would match every word of every text.
-    errors.add('pattern', 'The pattern must contain at least one letter or digit besides the wildcards * and ?.');
+    errors.add('pattern', t('validation.wildcard_word'));
   }
 }
 
 function checkReplacement(filterType: FilterType, replacement: string | null | undefined, errors: FieldErrorBag): void {
   if (filterType === 'replace' && (replacement === null || replacement === undefined || !/\S/u.test(replacement))) {
-    errors.add('replacement', 'The replacement field is required when filter type is replace.');
+    errors.add('replacement', t('validation.replacement_required'));
   }
 }
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
-import { sql } from 'kysely';
+import { Migrator, sql } from 'kysely';
 import pino from 'pino';
 import { openDatabase, type DatabaseHandle } from '../../src/db/database.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
@@ -72,6 +72,62 @@ for (const kind of databaseKinds()) {
         .execute();
       const row = await handle.db.selectFrom('users').select(['created_at']).where('username_key', '=', 'clock').executeTakeFirstOrThrow();
       assert.equal(row.created_at, at);
+    });
+
+    it('0024 lets the moderation log take avatar removals and keeps its earlier entries', async () => {
+      const earlier = await createTestDatabase(kind, { sqliteFile: true });
+      const handle = openDatabase(earlier.config, log);
+      try {
+        const migrator = new Migrator({ db: handle.db, provider: { getMigrations: async () => migrations } });
+        const upTo = await migrator.migrateTo('0022_forum_moderators');
+        assert.equal(upTo.error, undefined);
+        const at = '2026-01-02T03:04:05.678Z';
+        const entry = {
+          actor_id: null,
+          forum_id: null,
+          to_forum_id: null,
+          topic_id: null,
+          post_id: null,
+          user_id: 7,
+          subject: 'Someone: spam',
+          created_at: at,
+        };
+        await handle.db
+          .insertInto('moderation_log')
+          .values({ ...entry, action: 'ban' })
+          .execute();
+        await assert.rejects(
+          handle.db
+            .insertInto('moderation_log')
+            .values({ ...entry, action: 'remove_avatar' })
+            .execute(),
+          'refused before 0024',
+        );
+        await migrateToLatest(handle, log);
+        await handle.db
+          .insertInto('moderation_log')
+          .values({ ...entry, action: 'remove_avatar', subject: 'Someone' })
+          .execute();
+        const rows = await handle.db.selectFrom('moderation_log').selectAll().orderBy('id').execute();
+        assert.equal(rows[0]!.id, 1, 'the earlier entry keeps its id');
+        assert.deepEqual(
+          rows.map((row) => [row.action, row.user_id, row.subject, row.created_at]),
+          [
+            ['ban', 7, 'Someone: spam', at],
+            ['remove_avatar', 7, 'Someone', at],
+          ],
+        );
+        await assert.rejects(
+          handle.db
+            .insertInto('moderation_log')
+            .values({ ...entry, action: 'explode' as 'ban' })
+            .execute(),
+          'still a closed list',
+        );
+      } finally {
+        await handle.close();
+        await earlier.drop();
+      }
     });
   });
 }

@@ -46,8 +46,12 @@ describe('validation messages', () => {
         page: ['Значение поля «Страница» должно быть целым числом.'],
         message: ['В поле «Сообщение» должно быть не больше 10000 символов.'],
       });
-      const short = checkForm(Type.Object({ name: Type.String({ minLength: 21 }) }), { name: 'x' });
-      assert.deepEqual(short.ok ? null : short.errors, { name: ['В поле «name» должно быть не меньше 21 символа.'] }, 'an unnamed field keeps its label');
+      const short = checkForm(Type.Object({ nickname: Type.String({ minLength: 21 }) }), { nickname: 'x' });
+      assert.deepEqual(
+        short.ok ? null : short.errors,
+        { nickname: ['В поле «nickname» должно быть не меньше 21 символа.'] },
+        'an unnamed field keeps its label',
+      );
     });
   });
 

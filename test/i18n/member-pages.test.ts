@@ -167,17 +167,29 @@ describeEachDatabase('member pages in Russian', (db) => {
       assert.equal((await lastMailTo(t, english.user.email)).subject, 'New reply in "Watch this"');
     });
 
-    it('about a rejected post go in the rejecting moderator’s language (the author’s setting is not read there yet)', async () => {
+    it('about a rejected post go in its author’s language, whatever the rejecting moderator reads', async () => {
       const moderator = await loggedIn(t, { name: 'Rejecting Moderator', role: 'moderator' });
-      const author = await loggedIn(t, { name: 'Rejected Author' });
+      const author = await russianMember('Rejected Author');
       const forum = await t.services.forum.createForum({ name: 'Held', description: '' });
       const topic = await t.services.forum.createTopic(asAuthUser(moderator.user), { forum_id: forum.id, title: 'Rules', body: 'Opening.' });
       await t.services.wordFilters.create({ pattern: 'holdme', pattern_type: 'exact', filter_type: 'moderate', applies_to: ['posts'] }, null);
       const held = await t.services.forum.reply(topic.id, asAuthUser(author.user), 'Please holdme');
-      await asReader({ locale: 'ru', timeZone: 'UTC' }, () => t.services.forum.rejectPost(held.id, asAuthUser(moderator.user)));
+      // The moderator rejects it from the queue page in English.
+      await moderator.browser.get('/admin/moderation/');
+      const rejected = await moderator.browser.post(`/admin/moderation/${held.id}/reject/`, { confirmed: '1' });
+      assert.equal(rejected.status, 303);
       const mail = await lastMailTo(t, author.user.email);
       assert.equal(mail.subject, 'Ваш ответ в теме «Rules» не одобрен');
       assert.match(mail.body, /^Здравствуйте, Rejected Author!\n\nМодератор не одобрил ваше сообщение в теме «Rules»:\n\nPlease holdme\n/);
+
+      // An author without a setting gets the language of the request that rejects it (memberReader).
+      const unset = await loggedIn(t, { name: 'Unset Author' });
+      const another = await t.services.forum.reply(topic.id, asAuthUser(unset.user), 'Holdme again');
+      await asReader({ locale: 'ru', timeZone: 'UTC' }, () => t.services.forum.rejectPost(another.id, asAuthUser(moderator.user)));
+      assert.equal((await lastMailTo(t, unset.user.email)).subject, 'Ваш ответ в теме «Rules» не одобрен');
+      const english = await t.services.forum.reply(topic.id, asAuthUser(unset.user), 'Holdme in English');
+      await t.services.forum.rejectPost(english.id, asAuthUser(moderator.user));
+      assert.equal((await lastMailTo(t, unset.user.email)).subject, 'Your reply in "Rules" was not approved');
     });
   });
 

@@ -2,18 +2,21 @@
 // private MariaDB imported into each configured database (SQLite always,
 // PostgreSQL when TEST_DATABASE_URL is set), every row checked against the
 // fixture, then the real app started on the result: members log in with
-// their old passwords, old links land on the new pages, and an old passkey's
-// announce of an imported torrent is answered with its swarm.
+// their old passwords, old links land on the new pages, avatars show as an
+// upload would, and an old passkey's announce of an imported torrent is
+// answered with its swarm.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { decodeHTML } from 'entities';
 import pino from 'pino';
+import sharp from 'sharp';
 import { buildApp, type BuiltApp } from '../../src/app.ts';
 import type { Config } from '../../src/config.ts';
+import { AVATARS, NO_AVATARS_DIR_REASON } from '../../src/import/torrentpier/avatars.ts';
 import { ImportRefused, importTorrentPier } from '../../src/import/torrentpier/importer.ts';
 import { MERGED_REASON, NOBODY_KEEPS_REASON } from '../../src/import/torrentpier/private-messages.ts';
 import type { ImportReport, TableReport } from '../../src/import/torrentpier/report.ts';
@@ -25,7 +28,15 @@ import { createTestDatabase, databaseKinds, type TestDatabase } from '../helpers
 import { announceUrl, field, peerId } from '../helpers/tracker.ts';
 import { decode } from '../../src/tracker/bencode.ts';
 import { mariaDbAvailable, startPrivateMariaDb, type PrivateMariaDb } from './mariadb.ts';
-import { EVERY_TAG_POST, createTorrentPierFixture, phpPrepareMessage, type FixtureSummary, type TorrentPierVersion } from './torrentpier-fixture.ts';
+import { AVATAR_SIZE } from '../../src/users/avatars/avatar-image.ts';
+import {
+  EVERY_TAG_POST,
+  avatarsFolderOf,
+  createTorrentPierFixture,
+  phpPrepareMessage,
+  type FixtureSummary,
+  type TorrentPierVersion,
+} from './torrentpier-fixture.ts';
 
 const silent = pino({ level: 'silent' });
 const CLASH_ID = 500;
@@ -86,9 +97,38 @@ describe('TorrentPier import', { skip: !mariaDbAvailable() && 'mariadb-server is
       assert.match(first.stdout, /bb_users: 1 imported with a change: user name clashes with an earlier one ignoring case/);
       assert.match(first.stderr, /TorrentPier 3\.0\.x database; importing into SQLite\./);
       assert.match(first.stderr, /bb_posts: 48 rows in/);
+      // Without --avatars-dir: one line says why every avatar stayed behind.
+      assert.match(first.stderr, /No --avatars-dir folder: avatars will not be read/);
+      assert.ok(first.stdout.includes(`\n  avatars: 4 skipped: ${NO_AVATARS_DIR_REASON} (id 3, 4, 6, 7)\n`), first.stdout);
       const again = await run(args, env);
       assert.equal(again.code, 2);
       assert.match(again.stderr, /Import refused: the target database is not empty/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('takes --avatars-dir; run again into a new database (a restarted import), it stores no avatar file twice', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tp-import-avatars-'));
+    try {
+      const avatarFiles = () => readdirSync(join(dir, 'uploads', 'avatars')).sort();
+      const importInto = (db: string) =>
+        run([CLI, '--from', server.url('tp24'), '--files', join(files, 'tp24'), `--avatars-dir=${join(files, 'tp24', avatarsFolderOf('2.4'))}`], {
+          ...process.env,
+          DATABASE_URL: `sqlite:${join(dir, db)}`,
+          UPLOAD_DIR: join(dir, 'uploads'),
+          EMOJI_CATALOG: 'none',
+        });
+      const first = await importInto('first.db');
+      assert.equal(first.code, 0, first.stderr);
+      assert.match(first.stdout, /\n {2}avatars\s+4\s+1\s+3\n/);
+      assert.doesNotMatch(first.stderr, /No --avatars-dir/);
+      const stored = avatarFiles();
+      assert.equal(stored.length, 1);
+      assert.match(stored[0]!, /^[0-9a-f]{32}\.webp$/);
+      const second = await importInto('second.db');
+      assert.equal(second.code, 0, second.stderr);
+      assert.deepEqual(avatarFiles(), stored, 'the same file, no temporary left behind');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -101,6 +141,9 @@ describe('TorrentPier import', { skip: !mariaDbAvailable() && 'mariadb-server is
     assert.match(missing.stderr, /--from is required\nusage: npm run import:torrentpier/);
     assert.equal((await run([CLI, '--from', server.url('tp24'), '--batch-size', '0'], env)).code, 2);
     assert.equal((await run([CLI, '--from', server.url('tp24'), '--files', '/nonexistent/folder'], env)).code, 2);
+    const noAvatars = await run([CLI, '--from', server.url('tp24'), '--avatars-dir', '/nonexistent/avatars'], env);
+    assert.equal(noAvatars.code, 2);
+    assert.match(noAvatars.stderr, /--avatars-dir \/nonexistent\/avatars is not a folder/);
     const unreachable = await run([CLI, '--from', 'mysql://root@localhost/tp?socket=%2Fnonexistent.sock'], env);
     assert.equal(unreachable.code, 2);
     assert.match(unreachable.stderr, /Import refused: cannot connect to the TorrentPier database/);
@@ -123,9 +166,11 @@ describe('TorrentPier import', { skip: !mariaDbAvailable() && 'mariadb-server is
           database = await createTestDatabase(kind, { sqliteFile: true });
           uploads = mkdtempSync(join(tmpdir(), 'tp-import-uploads-'));
           config = testConfig(database, { UPLOAD_DIR: uploads });
+          const filesDir = join(files, version === '2.4' ? 'tp24' : 'tp30');
           report = await importTorrentPier({
             from: source(),
-            files: join(files, version === '2.4' ? 'tp24' : 'tp30'),
+            files: filesDir,
+            avatarsDir: join(filesDir, avatarsFolderOf(version)),
             config,
             log: silent,
             batchSize: 7,
@@ -203,6 +248,31 @@ describe('TorrentPier import', { skip: !mariaDbAvailable() && 'mariadb-server is
           assert.equal(stats.uploaded, 3 * 1_000_000_000 + 3 * 1000 + 3 * 10);
           assert.equal(stats.downloaded, 3 * 400_000_000);
           assert.equal(stats.bonus_points, 375, 'user_points 3.75 in hundredths');
+        });
+
+        it('gives members their avatars as an upload would, and leaves a missing, corrupt or forbidden one behind with its reason', async () => {
+          const avatars = table(report, AVATARS);
+          assert.deepEqual([avatars.read, avatars.imported, avatars.skipped], [fixture.avatars.length, 1, 3]);
+          const idOf = (kind: string) => String(fixture.avatars.find((a) => a.kind === kind)!.userId);
+          const reasons = Object.fromEntries(avatars.skips.map((s) => [s.examples.join(','), s.reason]));
+          assert.equal(reasons[idOf('missing')], 'its file is not in --avatars-dir');
+          assert.match(reasons[idOf('corrupt')]!, /^its file is refused: (The file is not an image this forum can read|The image is damaged)/);
+          assert.match(reasons[idOf('forbidden')]!, /dis_avatar/);
+
+          const rows = await built.database.db.selectFrom('users').select(['id', 'avatar']).where('avatar', 'is not', null).execute();
+          const shown = fixture.avatars.find((a) => a.kind === 'png')!;
+          assert.deepEqual(
+            rows.map((r) => r.id),
+            [shown.userId],
+          );
+          assert.match(rows[0]!.avatar!, /^[0-9a-f]{32}\.webp$/);
+          const name = fixture.users.find((u) => u.id === shown.userId)!.name;
+          const member = (await built.app.inject({ method: 'GET', url: `/api/members?search=${encodeURIComponent(name)}` })).json().data[0];
+          assert.equal(member.avatar_url, `/avatars/${rows[0]!.avatar}`);
+          const file = await built.app.inject({ method: 'GET', url: member.avatar_url });
+          assert.equal(file.statusCode, 200);
+          const stored = await sharp(file.rawPayload).metadata();
+          assert.deepEqual([stored.format, stored.width, stored.height], ['webp', AVATAR_SIZE, AVATAR_SIZE]);
         });
 
         it('keeps forums in the board order, topics and posts with their ids, decoded text, and guests without an author', async () => {

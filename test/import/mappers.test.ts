@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
+import { avatarFilePath, DIS_AVATAR, mapAvatar } from '../../src/import/torrentpier/avatars.ts';
 import { mapCensorWord } from '../../src/import/torrentpier/censor.ts';
 import { orderForums, parentsOf } from '../../src/import/torrentpier/forums.ts';
 import { IdSet } from '../../src/import/torrentpier/id-set.ts';
@@ -410,6 +411,24 @@ describe('torrents', () => {
     assert.match(broken.reason, /refused: The \.torrent file has no info dictionary/);
     assert.equal(mapTorrent(row, { ok: false, reason: 'missing' }, { topics: ids(4), users: ids() }, NOW).ok, false);
     assert.equal(mapTorrent({ ...row, topic_id: 5 }, { ok: true, bytes }, { topics: ids(4), users: ids() }, NOW).ok, false);
+  });
+});
+
+describe('avatars', () => {
+  it('finds the file where get_avatar_path() puts it: {floor(id/10000)}/{id%100}/{id}.{ext}', () => {
+    assert.equal(avatarFilePath('2.4', 123_456, 4), '12/56/123456.png');
+    assert.equal(avatarFilePath('2.4', 7, 3), '0/7/7.jpg');
+    assert.equal(avatarFilePath('3.0', 10_001, 12), '1/1/10001.webp');
+    // An extension id the version's map lacks names the file without one, as upstream does (14 is 3.0's m3u).
+    assert.equal(avatarFilePath('2.4', 7, 14), '0/7/7');
+    assert.equal(avatarFilePath('3.0', 7, 14), '0/7/7.m3u');
+    assert.equal(avatarFilePath('2.4', 7, 99), '0/7/7');
+  });
+  it('leaves behind the avatar of a member not imported or forbidden one by an admin (dis_avatar)', () => {
+    assert.deepEqual(mapAvatar({ user_id: 7, avatar_ext_id: 4, user_opt: 1 << 6 }, '2.4', ids(7)), { ok: true, row: '0/7/7.png', notes: [] });
+    assert.equal(mapAvatar({ user_id: 7, avatar_ext_id: 4, user_opt: 0 }, '2.4', ids(8)).ok, false);
+    const forbidden = mapAvatar({ user_id: 7, avatar_ext_id: 4, user_opt: DIS_AVATAR }, '3.0', ids(7));
+    assert.ok(!forbidden.ok && /dis_avatar/.test(forbidden.reason));
   });
 });
 

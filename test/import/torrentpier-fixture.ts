@@ -6,13 +6,15 @@
 // and a deterministic generator of rows with the upstream's storage quirks:
 // HTML-escaped names and titles, BBCode escaped with ENT_NOQUOTES, bcrypt
 // `$2y$` and md5(md5()) password hashes, -1 for guests and deleted users,
-// the sender's SENT copy of a read PM, and info hashes right-trimmed of 0x20.
+// the sender's SENT copy of a read PM, info hashes right-trimmed of 0x20, and
+// avatar files where get_avatar_path() keeps them (one missing, one corrupt).
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import bcrypt from 'bcryptjs';
 import type mysql from 'mysql2/promise';
 import { decode, encode, isDict } from '../../src/tracker/bencode.ts';
+import { png } from '../helpers/images.ts';
 import { makeTorrent } from '../helpers/torrents.ts';
 
 export type TorrentPierVersion = '2.4' | '3.0';
@@ -245,9 +247,23 @@ export interface FixtureTorrent {
   file: string;
 }
 
+/** An upstream avatar: `png` a real picture; `missing` named by avatar_ext_id but without a file; `corrupt` not a picture; `forbidden` a real file of a member with user_opt dis_avatar. */
+export interface FixtureAvatar {
+  userId: number;
+  kind: 'png' | 'missing' | 'corrupt' | 'forbidden';
+  /** The file as written (null: none). */
+  bytes: Buffer | null;
+}
+
+/** Where each version keeps avatars, relative to the `--files` folder: 2.x `data/avatars`, 3.x `storage/app/public/avatars`. */
+export function avatarsFolderOf(version: TorrentPierVersion): string {
+  return version === '2.4' ? join('data', 'avatars') : join('storage', 'app', 'public', 'avatars');
+}
+
 export interface FixtureSummary {
   version: TorrentPierVersion;
   users: FixtureUser[];
+  avatars: FixtureAvatar[];
   forumIds: number[];
   /** The forum moderators bb_auth_access grants (AUTH_MOD entries expanded to accepted group members), once each. */
   forumModerators: Array<{ forumId: number; userId: number }>;
@@ -358,6 +374,14 @@ export async function createTorrentPierFixture(
     userRows.push({ user_id: id, user_active: 0, username: name, user_password: seedHash, user_sig: '', user_regdate: BASE_TIME });
   }
   const names = ['admin', 'Ann & <Bob>', "O'Brien", 'Jörg "the" Müller', 'Модератор', 'plain_user'];
+  // Avatars by user index: file_id_ext 4 png, 3 jpg, 1 gif.
+  const avatarKinds: ReadonlyMap<number, { kind: FixtureAvatar['kind']; ext: [number, string] }> = new Map([
+    [1, { kind: 'png', ext: [4, 'png'] }],
+    [2, { kind: 'missing', ext: [3, 'jpg'] }],
+    [4, { kind: 'corrupt', ext: [1, 'gif'] }],
+    [5, { kind: 'forbidden', ext: [4, 'png'] }],
+  ] as const);
+  const avatars: FixtureAvatar[] = [];
   for (let n = 0; n < o.users; n++) {
     const id = n + 2;
     const name = n < names.length ? names[n]! : `user${id}`;
@@ -374,6 +398,22 @@ export async function createTorrentPierFixture(
     const email = n === 1 ? 'ann&bob@example.org' : `user${id}@example.org`;
     const passkey = n % 3 === 2 ? null : passkeyFor(id);
     users.push({ id, name, email, password, scheme, level, active, banned, passkey });
+    const avatar = avatarKinds.get(n);
+    if (avatar !== undefined) {
+      const bytes =
+        avatar.kind === 'missing'
+          ? null
+          : avatar.kind === 'corrupt'
+            ? Buffer.concat([Buffer.from('GIF89a'), Buffer.alloc(64, 0xa5)])
+            : png(48, 32, (x, y) => [x * 5, y * 7, 128, 255]);
+      if (bytes !== null) {
+        // get_path_from_id(): {floor(id/10000)}/{id%100}/{id}.{ext}
+        const path = join(filesDir, avatarsFolderOf(version), String(Math.floor(id / 10000)), String(id % 100), `${id}.${avatar.ext[1]}`);
+        mkdirSync(dirname(path), { recursive: true });
+        writeFileSync(path, bytes);
+      }
+      avatars.push({ userId: id, kind: avatar.kind, bytes });
+    }
     userRows.push({
       user_id: id,
       user_active: active ? 1 : 0,
@@ -385,8 +425,9 @@ export async function createTorrentPierFixture(
       user_email: phpEscapeQuotes(email),
       user_sig: phpPrepareMessage(`[i]sig of ${name}[/i] & more`),
       user_points: id * 1.25,
-      // user_notify_pm (bit 6) for every third member.
-      user_opt: id % 3 === 0 ? 1 << 6 : 0,
+      // user_notify_pm (bit 6) for every third member; dis_avatar (bit 2), an admin's prohibition, for the forbidden avatar.
+      user_opt: (id % 3 === 0 ? 1 << 6 : 0) | (avatar?.kind === 'forbidden' ? 1 << 2 : 0),
+      avatar_ext_id: avatar?.ext[0] ?? 0,
     });
   }
   await put('bb_users', userRows);
@@ -668,7 +709,7 @@ export async function createTorrentPierFixture(
     await put('bb_attachments_desc', attachDescRows);
     await put('bb_attachments_config', [{ config_name: 'upload_dir', config_value: 'data/uploads' }]);
   }
-  return { version, users, forumIds, ...moderation, topicIds, postIds, torrents, rows };
+  return { version, users, avatars, forumIds, ...moderation, topicIds, postIds, torrents, rows };
 }
 
 /** bb_auth_access.forum_perm bits (1 << bit): VIEW 1, READ 2, MOD 3, POST 4. */

@@ -1,11 +1,15 @@
 // Avatars (docs/members.md): uploaded files read by libvips by their content,
 // stored as a square WebP without metadata, served cached forever, removed by
-// the member or staff; every refused file changes nothing.
+// the member or staff (staff removals in the moderation log); every refused
+// file changes nothing.
 import assert from 'node:assert/strict';
 import { crc32 } from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
 import sharp from 'sharp';
+import { systemClock } from '../../src/clock.ts';
 import { AVATAR_RULES, AVATAR_SIZE } from '../../src/users/avatars/avatar-image.ts';
+import { Avatars } from '../../src/users/avatars/avatars.ts';
+import { UsersRepository } from '../../src/users/repository.ts';
 import { describeEachDatabase, type TestApp } from '../helpers/app.ts';
 import { signIn, type SignedIn } from '../helpers/auth.ts';
 import { dom } from '../helpers/dom.ts';
@@ -134,6 +138,66 @@ describeEachDatabase('avatars', (db) => {
     assert.equal((await t.app.inject({ method: 'GET', url: first })).statusCode, 200, 'Bob still shows it');
     assert.equal((await remove(bob, bob.user.id)).statusCode, 200);
     assert.equal((await t.app.inject({ method: 'GET', url: first })).statusCode, 404, 'gone with its last member');
+  });
+
+  describe('staff removals in the moderation log', () => {
+    let admin: SignedIn;
+    let erin: SignedIn;
+    type Entry = { action: string; moderator: { id: number } | null; member: { id: number } | null; subject: string; topic_id: number | null };
+    const removals = async (): Promise<Entry[]> =>
+      (await t.app.inject({ method: 'GET', url: '/api/moderation-log?action=remove_avatar&per_page=100', headers: admin.headers })).json().data;
+    const erinsAvatar = async () => (await t.services.users.get(erin.user.id)).avatar;
+
+    before(async () => {
+      admin = await signIn(t, 'admin', 'Avatar Admin');
+      erin = await signIn(t, 'user', 'Avatar Erin');
+    });
+
+    it('logs a moderator’s or an admin’s removal of another member’s avatar, naming both; not the member’s own, a refused one or one that found none', async () => {
+      const before = (await removals()).length;
+      assert.equal((await upload(erin, png(30, 30))).statusCode, 200);
+      assert.equal((await remove(erin, erin.user.id)).statusCode, 200);
+      assert.equal((await remove(bob, erin.user.id)).statusCode, 403);
+      assert.equal((await removals()).length, before, 'the member’s own removal and a refused one are not moderation');
+
+      for (const staff of [moderator, admin]) {
+        assert.equal((await upload(erin, png(30, 30))).statusCode, 200);
+        assert.equal((await remove(staff, erin.user.id)).statusCode, 200);
+        assert.equal(await erinsAvatar(), null);
+        const [entry, ...rest] = await removals();
+        assert.equal(rest.length, before + (staff === moderator ? 0 : 1));
+        assert.equal(entry!.action, 'remove_avatar');
+        assert.equal(entry!.moderator?.id, staff.user.id);
+        assert.equal(entry!.member?.id, erin.user.id);
+        assert.equal(entry!.subject, 'Avatar Erin');
+        assert.equal(entry!.topic_id, null);
+      }
+      assert.equal((await remove(moderator, erin.user.id)).statusCode, 200, 'nothing left to remove');
+      assert.equal((await removals()).length, before + 2, 'and nothing logged');
+    });
+
+    it('keeps the avatar when the log entry cannot be written (one transaction)', async () => {
+      const failing = new Avatars(new UsersRepository(t.database.db, t.database.dialect), t.config.uploadDir, systemClock, {
+        record: () => Promise.reject(new Error('the log is down')),
+      });
+      assert.equal((await upload(erin, png(30, 30))).statusCode, 200);
+      const avatar = await erinsAvatar();
+      assert.notEqual(avatar, null);
+      await assert.rejects(failing.remove(erin.user.id, moderator.user), /the log is down/);
+      assert.equal(await erinsAvatar(), avatar);
+      assert.equal((await t.app.inject({ method: 'GET', url: `/avatars/${avatar}` })).statusCode, 200, 'its file stays too');
+    });
+
+    it('shows on the admin log page and is one of its filter’s actions', async () => {
+      const reader = await loggedIn(t, { name: 'Avatar Log Reader', role: 'admin' });
+      const page = await reader.browser.get('/admin/moderation-log/?action=remove_avatar');
+      assert.equal(page.status, 200);
+      const actions = dom(page).texts('tbody th[scope="row"]');
+      assert.ok(actions.length >= 2 && actions.every((action) => action === 'Removed avatar'), actions.join(', '));
+      assert.ok(dom(page).texts('tbody td').includes('Avatar Erin'), 'the member it was about');
+      assert.equal(dom(page).one('select[name="action"] option[value="remove_avatar"]').textContent?.trim(), 'Removed avatar');
+      assert.equal(dom(page).one('select[name="action"] option[value="remove_avatar"]').hasAttribute('selected'), true);
+    });
   });
 
   describe('on pages', () => {

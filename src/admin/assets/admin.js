@@ -7,6 +7,12 @@ document.addEventListener('htmx:configRequest', (event) => {
   if (meta) event.detail.headers['X-CSRF-Token'] = meta.getAttribute('content');
 });
 
+// The page's texts in its reader's language (layout.ts puts them on .admin); `{status}` and `{name}` are filled here.
+function text(name, values = {}) {
+  const template = document.querySelector('.admin')?.dataset[name] ?? '';
+  return template.replace(/\{(\w+)\}/g, (whole, key) => (key in values ? String(values[key]) : whole));
+}
+
 function announce(message) {
   const region = document.getElementById('admin-live');
   if (!region) return;
@@ -18,15 +24,11 @@ function announce(message) {
 
 document.addEventListener('htmx:responseError', (event) => {
   const status = event.detail.xhr.status;
-  announce(
-    status === 403
-      ? 'That was refused (403): your session may have changed. Reload the page and try again.'
-      : `That did not work (error ${status}). Reload the page and try again.`,
-  );
+  announce(status === 403 ? text('refused') : text('failed', { status }));
 });
 
 document.addEventListener('htmx:sendError', () => {
-  announce('The server could not be reached. Check the connection and try again.');
+  announce(text('unreachable'));
 });
 
 // <input type="file" data-preview="ID">: show the chosen image in the element with that id.
@@ -38,7 +40,7 @@ document.addEventListener('change', (event) => {
   if (!target || !file) return;
   const img = document.createElement('img');
   img.src = URL.createObjectURL(file);
-  img.alt = `Preview of ${file.name}`;
+  img.alt = text('previewOf', { name: file.name });
   img.className = 'preview-image';
   target.replaceChildren(img);
 });

@@ -18,7 +18,7 @@ import { pageFormState, textArea } from '../../web/form-controls.ts';
 import { html, type SafeHtml } from '../../web/html.ts';
 import { csrfInput } from '../../web/page.ts';
 import { emojiPickerField } from '../../web/emoji-picker.ts';
-import { LOCKED_MESSAGE } from '../posts.ts';
+import { lockedMessage } from '../posts.ts';
 import type { TopicWithAuthor } from '../repository.ts';
 import { ForumBodies, POST_BODY_MAX } from '../routes.ts';
 import type { ForumService } from '../service.ts';
@@ -64,7 +64,7 @@ export function previewBlock(heading: string, body: SafeHtml, notYet: string): S
 }
 
 export function replySection(request: FastifyRequest, reply: FastifyReply, topic: TopicWithAuthor, visit: PageVisit, draft: ReplyDraft | undefined): SafeHtml {
-  if (topic.locked && !moderates(request.user, topic.forum_id)) return html`<p class="notice">${LOCKED_MESSAGE}</p>`;
+  if (topic.locked && !moderates(request.user, topic.forum_id)) return html`<p class="notice">${lockedMessage()}</p>`;
   if (request.user === null) {
     return html`<p>${tLink('reply.login', loginPath({ next: visit.canonicalPath }))}</p>`;
   }

@@ -21,6 +21,7 @@ import { postPathOn } from '../resource.ts';
 import { ForumBodies } from '../routes.ts';
 import type { ForumService } from '../service.ts';
 import { buttonForm } from './parts.ts';
+import { t } from '../../i18n/messages.ts';
 import type { TopicWithAuthor } from '../repository.ts';
 
 /** What the panel needs of the topic page's topic. */
@@ -36,7 +37,7 @@ const PostChoice = Type.Object({ post_id: IdParams.properties.id });
  * page cache keeps for every moderator alike, holds no session's CSRF token.
  */
 export function postModerationButton(postId: number, hidden: boolean): SafeHtml {
-  return html`<button type="submit" class="secondary" form="${hidden ? 'restore-post' : 'hide-post'}" name="post_id" value="${postId}">${hidden ? 'Restore' : 'Hide'}<span class="visually-hidden"> post ${postId}</span></button>`;
+  return html`<button type="submit" class="secondary" form="${hidden ? 'restore-post' : 'hide-post'}" name="post_id" value="${postId}">${t(hidden ? 'mod.restore' : 'mod.hide')}<span class="visually-hidden">${t('post.number', { id: String(postId) })}</span></button>`;
 }
 
 /** The two forms the posts' buttons submit, outside the cached post list. */
@@ -59,21 +60,21 @@ export function moderationPanel(
 ): SafeHtml {
   const path = visit.canonicalPath;
   const elsewhere = forums.filter((forum) => forum.id !== topic.row.forum_id);
-  return html`<details class="moderation"${errors === undefined ? '' : html` open`}><summary>Moderate this topic</summary>
+  return html`<details class="moderation"${errors === undefined ? '' : html` open`}><summary>${t('mod.summary')}</summary>
 ${errors === undefined ? '' : failedNotice(undefined, errors, ['forum_id'])}
 <div class="actions">
-${topic.row.locked ? buttonForm(request, reply, `${path}unlock/`, 'Unlock') : buttonForm(request, reply, `${path}lock/`, 'Lock')}
-${topic.row.pinned ? buttonForm(request, reply, `${path}unpin/`, 'Unpin') : buttonForm(request, reply, `${path}pin/`, 'Pin')}
-${topic.row.hidden_at === null ? buttonForm(request, reply, `${path}hide/`, 'Hide topic') : buttonForm(request, reply, `${path}restore/`, 'Restore topic')}
-${buttonForm(request, reply, `${path}delete/`, 'Delete topic')}
+${topic.row.locked ? buttonForm(request, reply, `${path}unlock/`, t('mod.unlock')) : buttonForm(request, reply, `${path}lock/`, t('mod.lock'))}
+${topic.row.pinned ? buttonForm(request, reply, `${path}unpin/`, t('mod.unpin')) : buttonForm(request, reply, `${path}pin/`, t('mod.pin'))}
+${topic.row.hidden_at === null ? buttonForm(request, reply, `${path}hide/`, t('mod.hide_topic')) : buttonForm(request, reply, `${path}restore/`, t('mod.restore_topic'))}
+${buttonForm(request, reply, `${path}delete/`, t('mod.delete_topic'))}
 </div>
 ${
   elsewhere.length === 0
     ? ''
     : html`<form method="post" action="${path}move/" class="stacked">
 ${csrfInput(request, reply)}
-${selectField(pageFormState({}, errors), { name: 'forum_id', id: 'move-forum', label: 'Move to forum', required: true, options: elsewhere.map((forum) => ({ value: String(forum.id), label: forum.name })) })}
-<div><button type="submit" class="secondary">Move</button></div>
+${selectField(pageFormState({}, errors), { name: 'forum_id', id: 'move-forum', label: t('mod.move_to'), required: true, options: elsewhere.map((forum) => ({ value: String(forum.id), label: forum.name })) })}
+<div><button type="submit" class="secondary">${t('mod.move')}</button></div>
 </form>`
 }
 </details>`;

@@ -1,4 +1,4 @@
-// `npm run import:torrentpier -- --from mysql://user:pass@host/db [--files DIR] [--batch-size N]`:
+// `npm run import:torrentpier -- --from mysql://user:pass@host/db [--files DIR] [--avatars-dir DIR] [--batch-size N]`:
 // moves a TorrentPier 2.4.x or 3.0.x forum into the database the service is
 // configured for (DATABASE_URL, UPLOAD_DIR as the server reads them). Progress
 // goes to stderr, the report to stdout. Exit codes: 0 imported, 1 failed
@@ -9,26 +9,33 @@ import pino from 'pino';
 import { ConfigError, loadConfig, type Config } from '../../config.ts';
 import { DEFAULT_BATCH_SIZE, ImportRefused, importTorrentPier } from './importer.ts';
 
-const USAGE = 'usage: npm run import:torrentpier -- --from mysql://user:pass@host[:port]/db [--files DIR] [--batch-size N]\n';
+const USAGE = 'usage: npm run import:torrentpier -- --from mysql://user:pass@host[:port]/db [--files DIR] [--avatars-dir DIR] [--batch-size N]\n';
 
 interface Arguments {
   from: string;
   files: string | null;
+  avatarsDir: string | null;
   batchSize: number;
+}
+
+function folderArgument(name: string, value: string | undefined): string | null {
+  if (value === undefined) return null;
+  if (!existsSync(value) || !statSync(value).isDirectory()) throw new Error(`--${name} ${value} is not a folder`);
+  return value;
 }
 
 function parse(argv: string[]): Arguments {
   const { values } = parseArgs({
     args: argv,
-    options: { from: { type: 'string' }, files: { type: 'string' }, 'batch-size': { type: 'string' } },
+    options: { from: { type: 'string' }, files: { type: 'string' }, 'avatars-dir': { type: 'string' }, 'batch-size': { type: 'string' } },
     strict: true,
   });
   if (values.from === undefined) throw new Error('--from is required');
-  const files = values.files ?? null;
-  if (files !== null && (!existsSync(files) || !statSync(files).isDirectory())) throw new Error(`--files ${files} is not a folder`);
+  const files = folderArgument('files', values.files);
+  const avatarsDir = folderArgument('avatars-dir', values['avatars-dir']);
   const rawBatch = values['batch-size'] ?? String(DEFAULT_BATCH_SIZE);
   if (!/^[1-9][0-9]{0,5}$/.test(rawBatch)) throw new Error('--batch-size must be a whole number from 1 to 999999');
-  return { from: values.from, files, batchSize: Number(rawBatch) };
+  return { from: values.from, files, avatarsDir, batchSize: Number(rawBatch) };
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -44,10 +51,12 @@ async function main(argv: string[]): Promise<number> {
   }
   const log = pino({ level: process.env['LOG_LEVEL'] ?? 'warn' }, pino.destination(2));
   if (args.files === null) process.stderr.write('No --files folder: .torrent files and smiley images will not be read (those rows are skipped).\n');
+  if (args.avatarsDir === null) process.stderr.write('No --avatars-dir folder: avatars will not be read (members keep none).\n');
   try {
     const report = await importTorrentPier({
       from: args.from,
       files: args.files,
+      avatarsDir: args.avatarsDir,
       config,
       log,
       batchSize: args.batchSize,

@@ -1,5 +1,5 @@
 // The whole TorrentPier import, in dependency order: users (with passkeys,
-// transfer totals, bonus points and bans), forums and their moderators, topics, posts, watched
+// transfer totals, bonus points and bans) and their avatars, forums and their moderators, topics, posts, watched
 // topics, private messages (the sender's copies merged), torrents, smilies,
 // censor words. The target is the service's own
 // database, opened and migrated the way the server does it, and must be empty.
@@ -7,7 +7,7 @@ import mysql from 'mysql2/promise';
 import type { Logger } from 'pino';
 import type { Clock } from '../../clock.ts';
 import { isoNow, systemClock } from '../../clock.ts';
-import type { Config } from '../../config.ts';
+import { ConfigError, type Config } from '../../config.ts';
 import { readCatalog } from '../../db/copy/catalog.ts';
 import { moveSequences } from '../../db/copy/copy.ts';
 import { countRows as countTargetRows } from '../../db/copy/scan.ts';
@@ -17,8 +17,11 @@ import { markAllPostsForIndexing } from '../../db/search-backfill.ts';
 import { ImageStore } from '../../emoji/images/store.ts';
 import { createEmojiServices } from '../../emoji/services.ts';
 import { SearchRepository } from '../../forum/search/repository.ts';
+import { ensureWritableFolder } from '../../uploads/content-files.ts';
+import { avatarFolder } from '../../users/avatars/avatars.ts';
 import { WordFiltersRepository } from '../../word-filters/repository.ts';
 import { WordFiltersService } from '../../word-filters/service.ts';
+import { importAvatars } from './avatars.ts';
 import { importCensor } from './censor.ts';
 import type { ImportContext } from './context.ts';
 import { importForums } from './forums.ts';
@@ -48,7 +51,9 @@ export interface ImportOptions {
   from: string;
   /** Folder of the upstream site (holding data/uploads or storage/…, and the smilies); null: no files. */
   files: string | null;
-  /** The service's configuration: DATABASE_URL names the target, UPLOAD_DIR takes the smiley images. */
+  /** The upstream's avatars folder (2.x data/avatars, 3.x storage/app/public/avatars); null or left out: avatars are not read. */
+  avatarsDir?: string | null;
+  /** The service's configuration: DATABASE_URL names the target, UPLOAD_DIR takes the smiley images and avatars. */
   config: Config;
   log: Logger;
   progress?: ProgressSink;
@@ -73,6 +78,9 @@ export async function importTorrentPier(options: ImportOptions): Promise<ImportR
     } catch (error) {
       throw new ImportRefused(error instanceof Error ? error.message : String(error));
     }
+    const avatarsDir = options.avatarsDir ?? null;
+    const avatars = avatarFolder(options.config.uploadDir);
+    if (avatarsDir !== null) await refuseUnlessWritable(avatars);
     await refuseUnlessEmpty(target, 'before its migrations');
     await migrateToLatest(target, options.log);
     await refuseUnlessEmpty(target, 'after its migrations');
@@ -93,6 +101,7 @@ export async function importTorrentPier(options: ImportOptions): Promise<ImportR
     // Who moderates which forum decides members' roles: read first, written once the forums are.
     const moderation = await readForumModeration(ctx);
     await importUsers(ctx, await countRows(source, 'bb_users'), moderation.moderators);
+    await importAvatars(ctx, avatarsDir, avatars, await countRows(source, 'bb_users'));
     await importForums(ctx);
     await importForumModerators(ctx, moderation);
     await importTopics(ctx, await countRows(source, 'bb_topics'));
@@ -125,6 +134,16 @@ async function indexForSearch(ctx: ImportContext): Promise<void> {
   ctx.progress.start('search index', await countTargetRows(ctx.target.db, 'posts'));
   for (let covered = await index.backfill(ctx.batchSize); covered > 0; covered = await index.backfill(ctx.batchSize)) ctx.progress.advance(covered);
   ctx.progress.finish();
+}
+
+/** The avatars' folder under UPLOAD_DIR is checked before anything is written, so a wrong UPLOAD_DIR is a refusal, not a half import. */
+async function refuseUnlessWritable(folder: string): Promise<void> {
+  try {
+    await ensureWritableFolder(folder);
+  } catch (error) {
+    if (error instanceof ConfigError) throw new ImportRefused(error.message);
+    throw error;
+  }
 }
 
 async function refuseUnlessEmpty(target: DatabaseHandle, when: string): Promise<void> {

@@ -52,11 +52,6 @@ export function statusLabel(status: TorrentStatus): string {
   return t(STATUS_KEYS[status]);
 }
 
-/** The English names (made outside any request), for the admin pages, which are English only yet. */
-export const STATUS_LABELS: Readonly<Record<TorrentStatus, string>> = Object.fromEntries(
-  TORRENT_STATUSES.map((status) => [status, statusLabel(status)]),
-) as Record<TorrentStatus, string>;
-
 export const FREELEECH_KINDS = ['none', 'silver', 'gold'] as const;
 
 export type Freeleech = (typeof FREELEECH_KINDS)[number];
