@@ -84,7 +84,9 @@ describe('admin pages in a browser', { skip: browserSkipReason() }, () => {
     const page = await open(admin, '/admin/word-filters/?search=inlinetoggle');
     const row = page.locator(`#rule-${rule.id}`);
     await row.getByRole('button', { name: 'Deactivate rule “inlinetoggle”' }).click();
-    await row.getByRole('button', { name: 'Activate rule “inlinetoggle”' }).waitFor();
+    // Exact: without it the name is matched as a substring, and "Deactivate rule …" holds "activate rule …" (any case),
+    // so the wait ended before the answer came, and the rule was read while it was still active.
+    await row.getByRole('button', { name: 'Activate rule “inlinetoggle”', exact: true }).waitFor();
     assert.equal((await t.services.wordFilters.get(rule.id)).is_active, false);
 
     page.once('dialog', (dialog) => void dialog.dismiss());
