@@ -4,7 +4,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { ForumRow, TopicWithAuthor } from '../../src/forum/repository.ts';
-import { SEARCH_CANDIDATES } from '../../src/forum/search/repository.ts';
+import { parseQuery } from '../../src/forum/search/query.ts';
+import { SEARCH_CANDIDATES, SearchRepository, type SearchFilters } from '../../src/forum/search/repository.ts';
 import { describeEachDatabase, type TestApp } from '../helpers/app.ts';
 import { signIn, type SignedIn } from '../helpers/auth.ts';
 import { TestClock } from '../helpers/clock.ts';
@@ -111,6 +112,11 @@ describeEachDatabase('search API', (db) => {
       assert.deepEqual(await found({ search: 'seeding router' }), [inText]);
       assert.deepEqual(await found({ search: '"open port"' }), [inText]);
       assert.deepEqual(await found({ search: '"port open"' }), []);
+      assert.deepEqual(await found({ search: '"needs an open port"' }), [inText]);
+      assert.deepEqual(await found({ search: 'needs-an-ope*' }), [inText]);
+      assert.deepEqual(await found({ search: '"needs open port"' }), []);
+      assert.deepEqual(await found({ search: '"an open port forward"' }), [inText]);
+      assert.deepEqual(await found({ search: '"beginners keep"' }), []);
       assert.deepEqual(await found({ search: 'rout*' }), [inText]);
       assert.deepEqual(await found({ search: 'seeding -router' }), [titled.postId]);
       assert.deepEqual(await found({ search: 'nothing-like-this' }), []);
@@ -278,6 +284,53 @@ describeEachDatabase('search API', (db) => {
       const ranked = await search({ search: 'capword', per_page: 5 });
       assert.equal(ranked.body.meta.total, SEARCH_CANDIDATES);
       assert.ok(ranked.body.data.every((result) => result.post_id > made.postId + 4));
+    });
+  });
+
+  describe('ranges of post ids (PostgreSQL)', () => {
+    it('finds, filters and orders the same matches taken range by range as in one query', async () => {
+      const made = await topic(alice, general, 'Windows', 'windowword opening');
+      const elsewhere = await topic(bob, trackers, 'Elsewhere', 'windowword in another forum');
+      for (let n = 0; n < 40; n++)
+        await replyTo(n % 2 === 0 ? alice : bob, n % 5 === 0 ? elsewhere.topic : made.topic, n % 3 === 0 ? `windowword ${n}` : `otherword ${n}`);
+      const held = await createRule(t, 'windowhold', 'moderate', ['posts']);
+      const pending = await replyTo(bob, made.topic, 'windowword windowhold');
+      assert.equal((await t.database.db.selectFrom('posts').select('status').where('id', '=', pending).executeTakeFirstOrThrow()).status, 'pending');
+      await t.services.wordFilters.delete(held.id);
+
+      const parsed = parseQuery('windowword');
+      assert.ok(parsed.ok);
+      // The index written again with ranges of 4 ids; `whole` (ranges of 16,384) asks in one query, `ranged` range by range.
+      const whole = new SearchRepository(t.database.db, t.database.dialect);
+      const ranged = new SearchRepository(t.database.db, t.database.dialect, 4);
+      const { last } = await t.database.db
+        .selectFrom('posts')
+        .select((eb) => eb.fn.max<number>('id').as('last'))
+        .executeTakeFirstOrThrow();
+      const everyPost = Array.from({ length: last }, (_, n) => n + 1);
+      await ranged.refresh(t.database.db, everyPost);
+      const noFilters: SearchFilters = { in: 'all', forumId: null, authorId: null, from: null, until: null };
+      try {
+        for (const [filters, visibility, sort, order] of [
+          [noFilters, { viewerId: null, seesAllPending: false }, 'date', 'desc'],
+          [noFilters, { viewerId: bob.user.id, seesAllPending: false }, 'date', 'asc'],
+          [noFilters, { viewerId: null, seesAllPending: true }, 'relevance', 'desc'],
+          [{ ...noFilters, forumId: general.id }, { viewerId: null, seesAllPending: false }, 'date', 'desc'],
+          [{ ...noFilters, authorId: bob.user.id }, { viewerId: bob.user.id, seesAllPending: false }, 'relevance', 'asc'],
+        ] as const) {
+          const expected = await whole.find(parsed.query, filters, visibility, sort, order, 0, 100);
+          assert.ok(expected.total > 8, 'more matches than two small ranges hold');
+          assert.equal(
+            expected.rows.some((row) => row.id === pending),
+            visibility.seesAllPending || visibility.viewerId === bob.user.id,
+            'a pending post is found by its author and moderators only',
+          );
+          assert.deepEqual(await ranged.find(parsed.query, filters, visibility, sort, order, 0, 100), expected);
+          assert.deepEqual(await ranged.find(parsed.query, filters, visibility, sort, order, 2, 3), { rows: expected.rows.slice(2, 5), total: expected.total });
+        }
+      } finally {
+        await whole.refresh(t.database.db, everyPost);
+      }
     });
   });
 

@@ -93,13 +93,15 @@ describe('search query', () => {
 
   it('writes an FTS5 expression of quoted terms only, titles by column filter', () => {
     const query = parsed('Seeding "open port" rout* -spam');
-    assert.equal(fts5Match(query, 'all'), '("seeding" AND "open port" AND "rout" *) NOT ("spam")');
+    assert.equal(fts5Match(query, 'all'), '("seeding" AND "_open_port" AND "rout" *) NOT ("spam")');
+    assert.equal(fts5Match(parsed('open-the-por*'), 'all'), '"_open_the _the_por" *');
     assert.equal(fts5Match(parsed('a b'), 'titles'), '{title} : ("a" AND "b")');
   });
 
   it('writes a tsquery literal with phrases, prefixes, exclusions and the title weight', () => {
     const query = parsed('Seeding "open port" rout* -spam');
-    assert.equal(tsqueryLiteral(query, 'all'), "'seeding' & ('open' <-> 'port') & 'rout':* & !'spam'");
+    assert.equal(tsqueryLiteral(query, 'all'), "'seeding' & '_open_port' & 'rout':* & !'spam'");
+    assert.equal(tsqueryLiteral(parsed('open-the-por* -"bad words"'), 'all'), "('_open_the' <-> '_the_por':*) & !'_bad_words'");
     assert.equal(tsqueryLiteral(parsed('rout* x'), 'titles'), "'rout':*A & 'x':A");
   });
 
@@ -150,7 +152,7 @@ describe('search snippet', () => {
 
 describe('tsvector literal', () => {
   it('weights title terms A, numbers positions with a gap after the title and quotes every term', () => {
-    assert.equal(tsvectorLiteral(['seeding', 'tips'], ['seeding', 'now']), "'seeding':1A,4 'tips':2A 'now':5");
+    assert.equal(tsvectorLiteral(['seeding', 'tips'], ['seeding', 'now']), "'seeding':1A,4 '_seeding_tips':1A 'tips':2A '_seeding_now':4 'now':5");
     assert.equal(tsvectorLiteral([], ["o'x"]), "'o''x':2");
   });
 
@@ -166,6 +168,12 @@ describe('tsvector literal', () => {
       [],
       Array.from({ length: 300 }, () => 'same'),
     );
-    assert.equal(literal.split(',').length, 256);
+    const positionsOf = (term: string): number =>
+      literal
+        .split(' ')
+        .find((entry) => entry.startsWith(`'${term}':`))!
+        .split(',').length;
+    assert.equal(positionsOf('same'), 256);
+    assert.equal(positionsOf('_same_same'), 256);
   });
 });

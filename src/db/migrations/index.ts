@@ -21,6 +21,7 @@ import * as avatars from './0019_avatars.ts';
 import * as subforums from './0020_subforums.ts';
 import * as readingSettings from './0021_reading_settings.ts';
 import * as forumModerators from './0022_forum_moderators.ts';
+import * as searchPairs from './0023_search_pairs.ts';
 import * as avatarRemovalLog from './0024_avatar_removal_log.ts';
 
 export const migrations: Record<string, Migration> = {
@@ -45,5 +46,6 @@ export const migrations: Record<string, Migration> = {
   '0020_subforums': subforums,
   '0021_reading_settings': readingSettings,
   '0022_forum_moderators': forumModerators,
+  '0023_search_pairs': searchPairs,
   '0024_avatar_removal_log': avatarRemovalLog,
 };

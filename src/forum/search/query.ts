@@ -8,7 +8,7 @@
 // characters. Punctuation inside a word splits it into a phrase (e-mail).
 // Nothing the reader types reaches either database's query syntax: each term is
 // made of letters and digits only and is quoted when written out.
-import { tokenize } from './text.ts';
+import { grams, tokenize } from './text.ts';
 
 /** One thing to match: a word (one term) or a phrase (several), the last term perhaps a prefix. */
 export interface Clause {
@@ -24,8 +24,8 @@ export interface SearchQuery {
 /** Where to look: everywhere, or in topic titles only. */
 export type SearchIn = 'all' | 'titles';
 
-// Each phrase and prefix makes the index read the positions or the words it covers whole, which for the
-// commonest words costs tens of milliseconds on a million posts (bench/RESULTS.md): a query has few of them.
+// Each clause is one more list the index reads, and a prefix makes it read the lists of every word it covers,
+// which for prefixes of the commonest words costs tens of milliseconds on a million posts (bench/RESULTS.md).
 export const MAX_CLAUSES = 8;
 export const MAX_PREFIXES = 2;
 const MIN_PREFIX = 3;
@@ -65,9 +65,17 @@ export function highlightTerms(query: SearchQuery): Array<{ term: string; prefix
   return query.required.flatMap((clause) => clause.terms.map((term, index) => ({ term, prefix: clause.prefix && index === clause.terms.length - 1 })));
 }
 
+/**
+ * The index's terms for a clause: a word, or a phrase as its word pairs next to each other (text.ts, `grams`). A
+ * prefix stays on the last term: "open po*" is any pair `_open_po…`.
+ */
+function indexTerms(clause: Clause): string[] {
+  return clause.terms.length === 1 ? clause.terms : grams(clause.terms);
+}
+
 /** An FTS5 MATCH expression over the columns `title` and `body`. */
 export function fts5Match(query: SearchQuery, where: SearchIn): string {
-  const phrase = (clause: Clause): string => `"${clause.terms.join(' ')}"${clause.prefix ? ' *' : ''}`;
+  const phrase = (clause: Clause): string => `"${indexTerms(clause).join(' ')}"${clause.prefix ? ' *' : ''}`;
   const required = query.required.map(phrase).join(' AND ');
   const excluded = query.excluded.map(phrase);
   const expression = excluded.length === 0 ? required : `(${required}) NOT (${excluded.join(' OR ')})`;
@@ -80,7 +88,8 @@ export function tsqueryLiteral(query: SearchQuery, where: SearchIn): string {
   const lexeme = (term: string, prefix: boolean): string =>
     `'${term.replace(/\\/g, '\\\\').replace(/'/g, "''")}'${prefix || weight ? ':' : ''}${prefix ? '*' : ''}${weight}`;
   const phrase = (clause: Clause): string => {
-    const parts = clause.terms.map((term, index) => lexeme(term, clause.prefix && index === clause.terms.length - 1));
+    const terms = indexTerms(clause);
+    const parts = terms.map((term, index) => lexeme(term, clause.prefix && index === terms.length - 1));
     return parts.length === 1 ? parts[0]! : `(${parts.join(' <-> ')})`;
   };
   return [...query.required.map(phrase), ...query.excluded.map((clause) => `!${phrase(clause)}`)].join(' & ');

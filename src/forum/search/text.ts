@@ -61,3 +61,22 @@ function pushTerm(tokens: Token[], word: string, start: number): void {
   const term = normalizeTerm(word);
   if (term !== '') tokens.push({ term, start, end: start + word.length });
 }
+
+// Phrases are found through word pairs ("grams") the index holds besides the words: the phrase "open port" is the one
+// term `_open_port`, "open the port" the pairs `_open_the` and `_the_port` next to each other. Without them a phrase of
+// two common words reads the positions of both in every post that has them, which on a million posts is hundreds of
+// milliseconds (bench/RESULTS.md); a pair is about as rare as the rarer of its words, or rarer. A pair starts with
+// the mark, which no term holds, so that a word's prefix (`open*`) never reaches the pairs.
+const GRAM_MARK = '_';
+
+/** The term the index holds for two terms next to each other. */
+export function gram(first: string, second: string): string {
+  return `${GRAM_MARK}${first}${GRAM_MARK}${second}`;
+}
+
+/** The pairs of a run of terms, in order: one fewer than the terms. */
+export function grams(terms: readonly string[]): string[] {
+  const pairs: string[] = [];
+  for (let i = 1; i < terms.length; i++) pairs.push(gram(terms[i - 1]!, terms[i]!));
+  return pairs;
+}
