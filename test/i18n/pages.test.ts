@@ -102,6 +102,17 @@ describeEachDatabase('languages and time zones', (db) => {
       const search = await russian.get('/search/?search=opening');
       assert.equal(dom(search).one('[role=status]').textContent, 'Найдено 1 сообщение');
       assert.match(dom(search).one('.search-results .meta').textContent, /^в Languages · Polyglot · 2 янв\. 2026 г\., 03:04$/);
+      const refusedSearch = await russian.get('/search/?search=-spam&author=nobody&from=2026-13-01');
+      assert.equal(refusedSearch.status, 422);
+      const refusals = dom(refusedSearch).one('main').textContent;
+      for (const text of ['Укажите хотя бы одно слово, которое нужно найти', 'Пользователя с таким именем нет.', 'Поле «С (дата)» должно быть датой']) {
+        assert.ok(refusals.includes(text), text);
+      }
+      const refusedApi = await russian.get('/api/search?search=-spam&author=nobody');
+      assert.deepEqual((JSON.parse(refusedApi.body) as { errors: Record<string, string[]> }).errors, {
+        search: ['Give at least one word to find, not only words to leave out.'],
+        author: ['No member has this name.'],
+      });
       const recovery = await russian.get('/password-recovery/');
       assert.equal(dom(recovery).one('h1').textContent, 'Забыли пароль?');
       const loginPage = await russian.get('/login/');

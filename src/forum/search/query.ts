@@ -8,6 +8,7 @@
 // characters. Punctuation inside a word splits it into a phrase (e-mail).
 // Nothing the reader types reaches either database's query syntax: each term is
 // made of letters and digits only and is quoted when written out.
+import { t, tn } from '../../i18n/messages.ts';
 import { grams, tokenize } from './text.ts';
 
 /** One thing to match: a word (one term) or a phrase (several), the last term perhaps a prefix. */
@@ -50,12 +51,12 @@ export function parseQuery(text: string): ParsedQuery {
   if (query.required.length === 0) {
     return {
       ok: false,
-      reason: query.excluded.length > 0 ? 'Give at least one word to find, not only words to leave out.' : 'Give at least one word to search for.',
+      reason: query.excluded.length > 0 ? t('search.refuse.only_excluded') : t('search.refuse.empty'),
     };
   }
-  if (query.required.length + query.excluded.length > MAX_CLAUSES) return { ok: false, reason: `Use at most ${MAX_CLAUSES} words or phrases.` };
+  if (query.required.length + query.excluded.length > MAX_CLAUSES) return { ok: false, reason: t('search.refuse.too_many', { count: MAX_CLAUSES }) };
   if ([...query.required, ...query.excluded].filter((clause) => clause.prefix).length > MAX_PREFIXES) {
-    return { ok: false, reason: `Use * at the end of at most ${MAX_PREFIXES} words.` };
+    return { ok: false, reason: tn('search.refuse.prefixes', MAX_PREFIXES) };
   }
   return { ok: true, query };
 }

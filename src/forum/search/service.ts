@@ -5,6 +5,8 @@
 import type { AuthUser } from '../../auth/service.ts';
 import { FieldErrorBag, ValidationError } from '../../http/errors.ts';
 import type { PageRequest } from '../../http/pagination.ts';
+import { fieldName } from '../../i18n/field-names.ts';
+import { t } from '../../i18n/messages.ts';
 import type { SafeHtml } from '../../web/html.ts';
 import { raw } from '../../web/html.ts';
 import { visibility, type Listed } from '../access.ts';
@@ -58,15 +60,16 @@ export class Search {
     const errors = new FieldErrorBag();
     const parsed = parseQuery(request.search);
     if (!parsed.ok) errors.add('search', parsed.reason);
-    if (request.forumId !== null && (await this.#forum.findForum(request.forumId)) === undefined) errors.add('forum_id', 'The selected forum id is invalid.');
+    if (request.forumId !== null && (await this.#forum.findForum(request.forumId)) === undefined)
+      errors.add('forum_id', t('validation.selected', { field: fieldName('forum_id') }));
     const authorName = request.author?.trim() ?? '';
     const author = authorName === '' ? undefined : await this.#memberByName(authorName);
-    if (authorName !== '' && author === undefined) errors.add('author', 'No member has this name.');
+    if (authorName !== '' && author === undefined) errors.add('author', t('search.refuse.author'));
     const from = request.from === null ? null : dayStart(request.from, 0);
     const until = request.to === null ? null : dayStart(request.to, 1);
-    if (from === undefined) errors.add('from', 'The from field must be a date (YYYY-MM-DD).');
-    if (until === undefined) errors.add('to', 'The to field must be a date (YYYY-MM-DD).');
-    if (typeof from === 'string' && typeof until === 'string' && from >= until) errors.add('to', 'The to date must be on or after the from date.');
+    if (from === undefined) errors.add('from', t('search.refuse.from'));
+    if (until === undefined) errors.add('to', t('search.refuse.to'));
+    if (typeof from === 'string' && typeof until === 'string' && from >= until) errors.add('to', t('search.refuse.reversed'));
     errors.throwIfAny();
     if (!parsed.ok) throw ValidationError.field('search', parsed.reason);
 
