@@ -21,7 +21,7 @@ import type { Config } from './config.ts';
 import { openDatabase, type DatabaseHandle } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { emojiCatalogRoutes } from './emoji/routes.ts';
-import { announceRoutes } from './tracker/announce/routes.ts';
+import { announceRoutes, TRACKER_PATH_PREFIX } from './tracker/announce/routes.ts';
 import { trackerListener } from './tracker/announce/raw-listener.ts';
 import { bonusPages } from './tracker/bonus-page.ts';
 import { trackerStatsRoutes } from './tracker/stats-routes.ts';
@@ -169,8 +169,13 @@ async function assemble(config: Config, options: BuildOptions, logger: Logger, o
   // After cookies (an error page reads them), before anything looks at the request.
   installHostCheck(app, { baseUrl: config.baseUrl, allowedHosts: config.allowedHosts, listenHost: config.host });
   installAuthentication(app, services.auth);
-  // After authentication: a member's language and time zone settings come with their login.
-  installLocale(app, (request) => request.readingSettings, isApiRequest);
+  // After authentication: a member's language and time zone settings come with their login. The API and the
+  // tracker (BitTorrent clients read its failure reasons) answer in English, whatever a client asks for.
+  installLocale(
+    app,
+    (request) => request.readingSettings,
+    (request) => request.url.startsWith(TRACKER_PATH_PREFIX) || isApiRequest(request),
+  );
   installRateLimits(app, limiters, config.rateLimit);
   const metrics = new MetricsRegistry();
   installMetrics(app, { registry: metrics, database, token: config.metricsToken, trustProxy: config.trustProxy });

@@ -54,13 +54,13 @@ export function readerOf(request: FastifyRequest, settings: { locale: string | n
 export function installLocale(
   app: FastifyInstance,
   settingsOf: (request: FastifyRequest) => { locale: string | null; timeZone: string | null } | null,
-  isApi: (request: FastifyRequest) => boolean,
+  englishOnly: (request: FastifyRequest) => boolean,
 ): void {
   app.addHook('onRequest', (request, _reply, done) => {
-    // The JSON API speaks the contract's English (its validation messages too) and writes UTC timestamps: its
-    // requests skip this (measured: 6% of /api/hello). The prefix first, as it is cheap; `isApi` also knows
-    // other spellings that reach the API (`/%61pi/…`).
-    if (request.url.startsWith('/api/') || isApi(request)) {
+    // The JSON API speaks the contract's English (its validation messages too) and writes UTC timestamps, and so
+    // does the tracker: their requests skip this (measured: 6% of /api/hello). The prefix first, as it is cheap;
+    // `englishOnly` also knows the tracker and other spellings that reach the API (`/%61pi/…`).
+    if (request.url.startsWith('/api/') || englishOnly(request)) {
       done();
       return;
     }

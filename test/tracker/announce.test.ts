@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
-import type { BencodeDict, BencodeValue } from '../../src/tracker/bencode.ts';
+import { decode, type BencodeDict, type BencodeValue } from '../../src/tracker/bencode.ts';
 import { signIn } from '../helpers/auth.ts';
 import type { TestApp } from '../helpers/app.ts';
 import {
@@ -241,6 +241,13 @@ describeEachTrackerSetup('GET /bt/announce.php', (setup) => {
       .execute();
     const leech = await trackerGet(t, announceUrl({ passkey: low.passkey, infoHash: torrent.v1!, peerId: peerId(), left: 100, event: 'started' }));
     assert.equal(failure(leech.body), 'Your ratio is 0.10, below the minimum of 0.30: seed what you have to raise it.');
+    // BitTorrent clients get the tracker's English, whatever language they may ask for.
+    const asked = await t.app.inject({
+      method: 'GET',
+      url: announceUrl({ passkey: low.passkey, infoHash: torrent.v1!, peerId: peerId(), left: 100, event: 'started' }),
+      headers: { 'accept-language': 'ru' },
+    });
+    assert.equal(failure(decode(asked.rawPayload) as BencodeDict), 'Your ratio is 0.10, below the minimum of 0.30: seed what you have to raise it.');
     const seed = await trackerGet(t, announceUrl({ passkey: low.passkey, infoHash: torrent.v1!, peerId: peerId(), left: 0, event: 'started' }));
     assert.equal(failure(seed.body), undefined);
   });
