@@ -6,6 +6,8 @@ import type { Kysely } from 'kysely';
 import { isForeignKeyViolation, isUniqueViolation } from '../db/dialect.ts';
 import type { Database } from '../db/schema.ts';
 import { FieldErrorBag, ModelNotFoundError, ValidationError } from '../http/errors.ts';
+import { fieldName } from '../i18n/field-names.ts';
+import { t } from '../i18n/messages.ts';
 import type { AliasRepository } from './alias-repository.ts';
 import type { Catalog } from './catalog.ts';
 import type { AliasFilter, CatalogSnapshot, Page } from './catalog-snapshot.ts';
@@ -31,7 +33,10 @@ export interface LoadedAlias {
   emoji?: { row: EmojiRow; category: CategoryRow | null };
 }
 
-const INVALID_EMOJI = 'The selected emoji id is invalid.';
+/** "The selected emoji id is invalid.", in the reader's language (the API's: English). */
+function invalidEmoji(): string {
+  return t('validation.selected', { field: fieldName('emoji_id') });
+}
 
 export class AliasService {
   readonly #db: Kysely<Database>;
@@ -78,7 +83,7 @@ export class AliasService {
   /** A page of the in-memory catalog, alphabetical, with emojis (and their categories) when asked for. */
   async list(filter: AliasFilter, page: { offset: number; limit: number }, withEmoji: boolean): Promise<Page<LoadedAlias>> {
     const catalog = await this.#catalog.snapshot();
-    if (filter.emojiId !== undefined && catalog.emoji(filter.emojiId) === undefined) throw ValidationError.field('emoji_id', INVALID_EMOJI);
+    if (filter.emojiId !== undefined && catalog.emoji(filter.emojiId) === undefined) throw ValidationError.field('emoji_id', invalidEmoji());
     const { rows, total } = catalog.aliasPage(filter, page.offset, page.limit);
     return { rows: rows.map((row) => loaded(catalog, row, withEmoji)), total };
   }
@@ -138,7 +143,7 @@ export class AliasService {
   }
 
   async #checkEmoji(emojiId: number, errors: FieldErrorBag): Promise<void> {
-    if (!isStorableId(emojiId) || !(await this.#emojis.exists(emojiId))) errors.add('emoji_id', INVALID_EMOJI);
+    if (!isStorableId(emojiId) || !(await this.#emojis.exists(emojiId))) errors.add('emoji_id', invalidEmoji());
   }
 
   async #checkAlias(alias: string, aliasId: number | null, errors: FieldErrorBag): Promise<void> {
@@ -156,7 +161,7 @@ export class AliasService {
         await this.#checkAlias(input.alias, aliasId, errors);
         if (errors.isEmpty) errors.add('alias', takenMessage('alias', 'alias'));
       }
-      if (isForeignKeyViolation(error)) errors.add('emoji_id', INVALID_EMOJI);
+      if (isForeignKeyViolation(error)) errors.add('emoji_id', invalidEmoji());
       errors.throwIfAny();
       throw error;
     }

@@ -3,6 +3,7 @@
 // concurrent requests from both storing it: the primary key refuses the second.
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import { t } from '../i18n/messages.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -40,10 +41,10 @@ export class CodeRegistry {
   }
 }
 
-/** "The emoji shortcode has already been taken." and its cross-set variants. */
+/** "The emoji shortcode has already been taken." and its cross-set variants, in the reader's language (the API's: English). */
 export function takenMessage(field: 'emoji_shortcode' | 'alias', holder: CodeHolder['kind']): string {
   if (field === 'emoji_shortcode') {
-    return holder === 'emoji' ? 'The emoji shortcode has already been taken.' : 'The emoji shortcode has already been taken by an alias.';
+    return holder === 'emoji' ? t('validation.emoji_shortcode_taken') : t('validation.emoji_shortcode_taken_by_alias');
   }
-  return holder === 'alias' ? 'The alias has already been taken.' : 'The alias has already been taken by an emoji shortcode.';
+  return holder === 'alias' ? t('validation.alias_taken') : t('validation.alias_taken_by_shortcode');
 }

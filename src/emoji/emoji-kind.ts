@@ -11,7 +11,8 @@
 // - An empty emoji_text or image_url means "none" (null), as Laravel's
 //   empty-string conversion did.
 import type { FieldErrorBag } from '../http/errors.ts';
-import { label } from '../http/validation.ts';
+import { fieldName } from '../i18n/field-names.ts';
+import { t } from '../i18n/messages.ts';
 import { SPRITE_MEMBERS } from './fields.ts';
 
 export interface Sprite {
@@ -91,11 +92,15 @@ function completeSprite(params: Partial<Sprite> | null, errors: FieldErrorBag): 
   return { x: params.x!, y: params.y!, width: params.width!, height: params.height!, sheet: params.sheet! };
 }
 
+// In the reader's language; the API's English is Laravel's wording, field names as its labels.
 function requiredWithSpriteMode(field: string): string {
-  return `The ${label(field)} field is required when sprite mode is true.`;
+  return t('validation.required_with_sprite', { field: fieldName(field) });
 }
 
 function conflictMessage(field: KindField, others: KindField[]): string {
-  const because = others.map((other) => (other === 'sprite_mode' ? 'sprite mode is true' : `${label(other)} is present`)).join(' or ');
-  return field === 'sprite_mode' ? `The sprite mode field must be false when ${because}.` : `The ${label(field)} field must be empty when ${because}.`;
+  const reasons = others.map((other) =>
+    other === 'sprite_mode' ? t('validation.when_sprite_mode') : t('validation.when_present', { field: fieldName(other) }),
+  );
+  const because = reasons.reduce((first, second) => t('list.or', { first, second }));
+  return t(field === 'sprite_mode' ? 'validation.false_when' : 'validation.empty_when', { field: fieldName(field), because });
 }

@@ -7,6 +7,8 @@ import type { Insertable, Kysely } from 'kysely';
 import { isForeignKeyViolation, isUniqueViolation } from '../db/dialect.ts';
 import type { Database, EmojisTable } from '../db/schema.ts';
 import { FieldErrorBag, ModelNotFoundError, ValidationError } from '../http/errors.ts';
+import { fieldName } from '../i18n/field-names.ts';
+import { t } from '../i18n/messages.ts';
 import type { AliasRepository } from './alias-repository.ts';
 import type { Catalog } from './catalog.ts';
 import type { CatalogSnapshot, EmojiFilter, Page } from './catalog-snapshot.ts';
@@ -43,7 +45,10 @@ export interface LoadedEmoji {
   aliases?: readonly AliasRow[];
 }
 
-const INVALID_CATEGORY = 'The selected emoji category id is invalid.';
+/** "The selected emoji category id is invalid.", in the reader's language (the API's: English). */
+function invalidCategory(): string {
+  return t('validation.selected', { field: fieldName('emoji_category_id') });
+}
 
 export class EmojiService {
   readonly #db: Kysely<Database>;
@@ -92,7 +97,7 @@ export class EmojiService {
   async list(filter: EmojiFilter, page: { offset: number; limit: number }, load: EmojiLoad): Promise<Page<LoadedEmoji>> {
     const catalog = await this.#catalog.snapshot();
     if (filter.categoryId !== undefined && filter.categoryId !== null && catalog.category(filter.categoryId) === undefined) {
-      throw ValidationError.field('category_id', 'The selected category id is invalid.');
+      throw ValidationError.field('category_id', t('validation.selected', { field: fieldName('category_id') }));
     }
     const { rows, total } = catalog.emojiPage(filter, page.offset, page.limit);
     return { rows: rows.map((row) => loaded(catalog, row, load)), total };
@@ -169,7 +174,7 @@ export class EmojiService {
 
   async #checkCategory(categoryId: number | null | undefined, errors: FieldErrorBag): Promise<void> {
     if (categoryId === undefined || categoryId === null) return;
-    if (!isStorableId(categoryId) || !(await this.#categories.exists(categoryId))) errors.add('emoji_category_id', INVALID_CATEGORY);
+    if (!isStorableId(categoryId) || !(await this.#categories.exists(categoryId))) errors.add('emoji_category_id', invalidCategory());
   }
 
   async #checkShortcode(code: string, emojiId: number | null, errors: FieldErrorBag): Promise<void> {
@@ -192,7 +197,7 @@ export class EmojiService {
         await this.#checkShortcode(input.emoji_shortcode, emojiId, errors);
         if (errors.isEmpty) errors.add('emoji_shortcode', takenMessage('emoji_shortcode', 'emoji'));
       }
-      if (isForeignKeyViolation(error)) errors.add('emoji_category_id', INVALID_CATEGORY);
+      if (isForeignKeyViolation(error)) errors.add('emoji_category_id', invalidCategory());
       errors.throwIfAny();
       throw error;
     }

@@ -162,7 +162,7 @@ function checkPattern(pattern: string, patternType: PatternType, caseSensitive: 
       compileRegex(pattern, caseSensitive);
     } catch (error) {
       if (!(error instanceof RegexProblem)) throw error;
-      errors.add('pattern', error.message);
+      errors.add('pattern', error.say());
     }
   } else if (patternType === 'wildcard' && !containsWord(pattern)) {
     // `*` alone would match every word of every text.

@@ -11,6 +11,8 @@ import { Type, type Static } from 'typebox';
 import { requireRole, ADMINS } from '../../auth/guard.ts';
 import { ApiError, ValidationError } from '../../http/errors.ts';
 import { DataOf, errorResponses } from '../../http/schemas.ts';
+import { fieldName } from '../../i18n/field-names.ts';
+import { t } from '../../i18n/messages.ts';
 import { IMAGE_PATHS, IMAGE_RULES, checkImage, sizeText, type ImageKind, type ImageStore, type StoredImage } from './store.ts';
 
 export const UploadedImage = Type.Object({
@@ -33,7 +35,7 @@ export function multipartLimit(kind: ImageKind) {
 
 /** Checks and stores an uploaded file; a bad file is a 422 on `field`. */
 export async function storeUpload(images: ImageStore, kind: ImageKind, bytes: Buffer | undefined, field = 'file'): Promise<StoredImage> {
-  if (bytes === undefined) throw ValidationError.field(field, `The ${field.replace(/_/g, ' ')} field is required.`);
+  if (bytes === undefined) throw ValidationError.field(field, t('validation.required', { field: fieldName(field) }));
   const checked = checkImage(bytes, kind);
   if (!checked.ok) throw ValidationError.field(field, checked.message);
   return images.save(kind, bytes, checked.image);

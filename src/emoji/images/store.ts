@@ -4,6 +4,8 @@
 // and the same file uploaded twice is stored once), written atomically.
 import { readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { fieldName } from '../../i18n/field-names.ts';
+import { t, type TextKey } from '../../i18n/messages.ts';
 import { deleteFile, ensureWritableFolder, saveByContent } from '../../uploads/content-files.ts';
 import { SPRITE_SHEET_PATH } from '../resource.ts';
 import { EXTENSIONS, MIME_TYPES, probeImage, type ImageInfo, type ImageType } from './probe.ts';
@@ -47,27 +49,34 @@ export interface ImageFile {
 
 export type ImageCheck = { ok: true; image: ImageInfo } | { ok: false; message: string };
 
-const NAMES = { custom: 'emoji image', sprites: 'sprite sheet' } as const;
+/** The refusals that name the kind ("The sprite sheet must …"): one sentence per kind, as Russian words them by the noun's gender. */
+const KIND_MESSAGES: Record<ImageKind, { tooLarge: TextKey; type: TextKey; dimensions: TextKey }> = {
+  custom: { tooLarge: 'emoji_image.custom.too_large', type: 'emoji_image.custom.type', dimensions: 'emoji_image.custom.dimensions' },
+  sprites: { tooLarge: 'emoji_image.sprites.too_large', type: 'emoji_image.sprites.type', dimensions: 'emoji_image.sprites.dimensions' },
+};
 
-/** The rules of a kind applied to the bytes; the message says what is wrong in words an admin acts on. */
+/**
+ * The rules of a kind applied to the bytes; the message says what is wrong in
+ * words an admin acts on, in the reader's language (the API's: English).
+ * Pixel counts are strings: the API's English writes them without separators.
+ */
 export function checkImage(bytes: Uint8Array, kind: ImageKind): ImageCheck {
   const rules = IMAGE_RULES[kind];
+  const messages = KIND_MESSAGES[kind];
   const allowed = listOf(rules.types.map((type) => (type === 'webp' ? 'WebP' : type.toUpperCase())));
-  if (bytes.length === 0) return { ok: false, message: 'The file field is required.' };
-  if (bytes.length > rules.maxBytes) return { ok: false, message: `The ${NAMES[kind]} must not be larger than ${sizeText(rules.maxBytes)}.` };
+  if (bytes.length === 0) return { ok: false, message: t('validation.required', { field: fieldName('file') }) };
+  if (bytes.length > rules.maxBytes) return { ok: false, message: t(messages.tooLarge, { size: sizeText(rules.maxBytes) }) };
   const probe = probeImage(bytes);
   if (!probe.ok) {
-    if (probe.problem === 'svg') return { ok: false, message: `SVG files are not accepted (they can carry scripts); upload a ${allowed} image.` };
-    if (probe.problem === 'corrupt') return { ok: false, message: 'The file looks like an image but its header is damaged.' };
-    return { ok: false, message: `The file must be a ${allowed} image.` };
+    if (probe.problem === 'svg') return { ok: false, message: t('emoji_image.svg', { allowed }) };
+    if (probe.problem === 'corrupt') return { ok: false, message: t('emoji_image.damaged') };
+    return { ok: false, message: t('emoji_image.not_image', { allowed }) };
   }
   const image = probe.image;
-  if (!rules.types.includes(image.type)) return { ok: false, message: `The ${NAMES[kind]} must be a ${allowed} image (this is ${image.type.toUpperCase()}).` };
+  if (!rules.types.includes(image.type)) return { ok: false, message: t(messages.type, { allowed, type: image.type.toUpperCase() }) };
   if (image.width > rules.maxWidth || image.height > rules.maxHeight) {
-    return {
-      ok: false,
-      message: `The ${NAMES[kind]} must be at most ${rules.maxWidth}×${rules.maxHeight} pixels (this one is ${image.width}×${image.height}).`,
-    };
+    const max = `${rules.maxWidth}×${rules.maxHeight}`;
+    return { ok: false, message: t(messages.dimensions, { max, size: `${image.width}×${image.height}` }) };
   }
   return { ok: true, image };
 }
@@ -129,5 +138,5 @@ export function sizeText(bytes: number): string {
 }
 
 function listOf(words: string[]): string {
-  return words.length <= 1 ? (words[0] ?? '') : `${words.slice(0, -1).join(', ')} or ${words.at(-1)}`;
+  return words.length <= 1 ? (words[0] ?? '') : t('list.or', { first: words.slice(0, -1).join(', '), second: words.at(-1) ?? '' });
 }

@@ -1,6 +1,7 @@
 // From matches to a verdict: block beats moderate beats replace, and every
 // replace rule that matches is applied, longest match first, each to the
 // original text (a replacement is never matched again).
+import { tn } from '../../i18n/messages.ts';
 import type { FilterType, Severity } from '../rules.ts';
 import type { Hit, Matcher } from './matcher.ts';
 import { codePointLength } from './text.ts';
@@ -42,9 +43,11 @@ export interface CheckResult {
   matches: FilterMatch[];
 }
 
+/** Thrown while a request is being answered: its message is in that request's reader's language. */
 export class TextTooLongError extends Error {
   constructor() {
-    super(`The text must not be greater than ${MAX_TEXT_LENGTH} characters.`);
+    // The limit as a string: the API's English writes it without separators.
+    super(tn('word_filter.text_too_long', MAX_TEXT_LENGTH, { limit: String(MAX_TEXT_LENGTH) }));
     this.name = 'TextTooLongError';
   }
 }

@@ -11,12 +11,29 @@
 // s (. matches newline), x (white space and # comments ignored), u (accepted:
 // RE2 always matches by code point) and g (accepted: every match is found).
 import { RE2JS } from 're2js';
+import { asReader } from '../../i18n/context.ts';
+import { DEFAULT_LOCALE, DEFAULT_TIME_ZONE } from '../../i18n/locale.ts';
+import { t, tn } from '../../i18n/messages.ts';
 import { isPast } from './clock.ts';
 
+/** Text made as the message says it (`t(...)`), so it can be said again in another reader's language. */
+type Sentence = () => string;
+
+const ENGLISH = { locale: DEFAULT_LOCALE, timeZone: DEFAULT_TIME_ZONE };
+
+/**
+ * Why a pattern cannot be used. A rule book compiles its rules during whatever
+ * request first needs them and reports a stored rule that no longer compiles to
+ * the log: `message` is therefore English whoever the request's reader is, and
+ * `say()` gives the sentence in the current reader's language for a page.
+ */
 export class RegexProblem extends Error {
-  constructor(message: string) {
-    super(message);
+  readonly say: Sentence;
+
+  constructor(say: Sentence) {
+    super(asReader(ENGLISH, say));
     this.name = 'RegexProblem';
+    this.say = say;
   }
 }
 
@@ -60,7 +77,7 @@ export const MAX_REPEAT = 100;
 export function compileRegex(pattern: string, caseSensitive: boolean): CompiledRegex {
   const { body, flags } = splitDelimiters(pattern);
   for (const flag of flags) {
-    if (!KNOWN_FLAGS.has(flag)) throw new RegexProblem(`The pattern flag "${flag}" is not supported; use i, m, s, u or x.`);
+    if (!KNOWN_FLAGS.has(flag)) throw new RegexProblem(() => t('word_filter.regex_flag', { flag }));
   }
   let translated = toRe2Syntax(flags.includes('x') ? stripExtended(body) : body);
   const inline = [!caseSensitive || flags.includes('i') ? 'i' : '', flags.includes('m') ? 'm' : '', flags.includes('s') ? 's' : ''].join('');
@@ -72,17 +89,17 @@ export function compileRegex(pattern: string, caseSensitive: boolean): CompiledR
     regex = RE2JS.compile(translated);
   } catch (error) {
     const reason = error instanceof Error ? error.message.replace(/^error parsing regexp: /, '') : String(error);
-    throw new RegexProblem(`The pattern is not a valid regular expression (RE2 syntax, without look-around or back-references): ${reason}.`);
+    throw new RegexProblem(() => t('word_filter.regex_invalid', { reason }));
   }
   const repetition = repetitionProblem(translated);
   if (repetition !== null) throw new RegexProblem(repetition);
   if (regex.programSize() > MAX_PROGRAM_SIZE) {
-    throw new RegexProblem(
-      `The pattern is too costly to run: it compiles to ${regex.programSize()} instructions, more than ${MAX_PROGRAM_SIZE}. Use fewer or smaller counted repetitions ({n,m}), or split it into several rules.`,
-    );
+    const size = regex.programSize();
+    // Numbers as strings: the API's English writes them without separators.
+    throw new RegexProblem(() => tn('word_filter.regex_costly', size, { size: String(size), limit: String(MAX_PROGRAM_SIZE) }));
   }
   limitAutomatonMemory(regex);
-  if (regex.test('')) throw new RegexProblem('The pattern must not match empty text.');
+  if (regex.test('')) throw new RegexProblem(() => t('word_filter.regex_empty'));
   const compiled: CompiledRegex = { source: translated, regex, requirement: null, size: regex.programSize() };
   if (inline.includes('i') && namesNoUpperCase(body2)) {
     const rest = inline.replace('i', '');
@@ -101,7 +118,7 @@ export function compileRegex(pattern: string, caseSensitive: boolean): CompiledR
  * pattern as RE2 will (after delimiters, flags and x were dealt with), so
  * escapes, classes and \Q…\E are skipped; RE2 has already parsed it.
  */
-function repetitionProblem(source: string): string | null {
+function repetitionProblem(source: string): Sentence | null {
   // Per open group: does it hold a counted repetition?
   const groups: boolean[] = [false];
   // Did the atom just read hold one (a group that did)?
@@ -137,10 +154,11 @@ function repetitionProblem(source: string): string | null {
       }
       const largest = Math.max(Number(count[1]), count[3] !== undefined && count[3] !== '' ? Number(count[3]) : 0);
       if (largest > MAX_REPEAT) {
-        return `The pattern repeats something ${largest} times ({${count[1]}${count[2] ?? ''}}); counts above ${MAX_REPEAT} are not allowed, as they make the rule too costly to run. Use + or * for "any number".`;
+        const repeat = `{${count[1]}${count[2] ?? ''}}`;
+        return () => tn('word_filter.regex_repeat', largest, { largest: String(largest), repeat, limit: String(MAX_REPEAT) });
       }
       if (lastHeldCount) {
-        return 'The pattern nests a counted repetition inside another ({n,m} inside a group repeated {n,m}); their sizes multiply, so this is not allowed. Write the repetition once.';
+        return () => t('word_filter.regex_nested');
       }
       groups[groups.length - 1] = true;
       i += count[0].length - 1;
@@ -312,7 +330,7 @@ function toRe2Syntax(body: string): string {
         if (body[i + 1] === ']') out += body[++i];
       } else if (char === '(') {
         if (/^\(\?<?[=!]/.test(body.slice(i, i + 4))) {
-          throw new RegexProblem('The pattern uses look-around ((?=, (?!, (?<=, (?<!), which the filter engine (RE2) does not support.');
+          throw new RegexProblem(() => t('word_filter.regex_lookaround'));
         }
         const named = /^\?P?<([A-Za-z_][A-Za-z0-9_]*)>/.exec(body.slice(i + 1));
         if (named !== null) {
@@ -328,7 +346,7 @@ function toRe2Syntax(body: string): string {
     }
     const next = body[i + 1];
     if (next !== undefined && (/[1-9]/.test(next) || (next === 'k' && body[i + 2] === '<'))) {
-      throw new RegexProblem('The pattern uses a back-reference, which the filter engine (RE2) does not support.');
+      throw new RegexProblem(() => t('word_filter.regex_backreference'));
     }
     if (next === 'Q') {
       // \Q…\E quotes everything up to \E, parentheses included.
