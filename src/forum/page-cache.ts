@@ -17,8 +17,9 @@
 // The key says which (`viewerKind`), with the reader's language and time
 // zone, which its dates and words follow.
 //
-// Freshness: any committed write to the forums, topics, posts or users tables
-// (posts, moderation, renames, signatures, deleted users, view-count batches)
+// Freshness: any committed write to the forums, forum_moderators, topics,
+// posts or users tables (posts, moderation, renames, signatures, a forum's
+// moderators, deleted users, view-count batches)
 // and any change to the word-filter rules or the emoji catalog empties the
 // cache on every instance (the database's write watch and the change feed,
 // services.ts). A fill that began before an emptying is not kept. View counts
@@ -153,7 +154,7 @@ function cut<T>(text: string, total: number, data: T): Fragment<T> {
 }
 
 /** The tables whose rows show in cached fragments: a committed write to any of them empties every instance's cache. */
-export const PAGE_TABLES: ReadonlySet<string> = new Set(['forums', 'topics', 'posts', 'users']);
+export const PAGE_TABLES: ReadonlySet<string> = new Set(['forums', 'forum_moderators', 'topics', 'posts', 'users']);
 
 /**
  * Keeps `cache` fresh: empties it when this process writes one of

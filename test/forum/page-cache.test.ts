@@ -111,6 +111,16 @@ describeEachDatabase('forum page cache', (db) => {
       assert.match(await view(moderator.browser, topicUrl(topic)), deleteOwn);
     });
 
+    it('names a forum’s moderators as they are now, though the page was cached before', async () => {
+      const local = await createForum(t, 'Moderated later');
+      await createTopic(t, alice.user, local, 'A topic to list');
+      assert.doesNotMatch(await cachedGuestView(forumUrl(local)), /Mo Cache/);
+      await t.services.forum.moderators.replace(local.id, [moderator.user.id]);
+      assert.match(await cachedGuestView(forumUrl(local)), /Moderators:.*Mo Cache/s);
+      await t.services.forum.moderators.replace(local.id, []);
+      assert.doesNotMatch(await cachedGuestView(forumUrl(local)), /Mo Cache/);
+    });
+
     it('keeps a member’s pending topic off the cached forum page of guests', async () => {
       await createRule(t, 'holdtopiccache', 'moderate', ['topics']);
       const local = await createForum(t, 'Pending topics');

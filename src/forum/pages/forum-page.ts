@@ -28,6 +28,7 @@ import { forumCrumbs, forumTable, loadForumListing } from './forum-list.ts';
 import { EMOJI_PICKER_SCRIPT, emojiPickerField } from '../../web/emoji-picker.ts';
 import { breadcrumb, buttonForm, feedLinks, moderatorsLine, topicTable, unreadMarker } from './parts.ts';
 import { NoFields } from '../../web/form.ts';
+import type { ForumModerator } from '../moderators.ts';
 
 export const TOPICS_PER_PAGE = PER_PAGE_DEFAULT;
 
@@ -53,10 +54,15 @@ const DRAFT_FIELDS = [
 ];
 
 /**
- * Each listed topic's id, stored view count and displayed title, by its index:
- * hole `index` is its Views cell, hole `count + index` its unread marker.
+ * Kept beside the cached table: each listed topic's id, stored view count and
+ * displayed title, by its index (hole `index` is its Views cell, hole
+ * `count + index` its unread marker), and the forum's moderators, which
+ * change only with a write the cache watches.
  */
-type ListedTopics = Array<{ id: number; stored: number; title: string }>;
+interface ListedTopics {
+  topics: Array<{ id: number; stored: number; title: string }>;
+  moderators: ForumModerator[];
+}
 
 export function forumPage({ forum, presenter, views, addons, pageCache }: ForumPageDeps): EntityPage<ForumRow> {
   async function show(request: FastifyRequest, reply: FastifyReply, row: ForumRow, visit: PageVisit, failed?: NewTopicState): Promise<FastifyReply> {
@@ -65,8 +71,8 @@ export function forumPage({ forum, presenter, views, addons, pageCache }: ForumP
     const topics = await topicList(row, request.user, page);
     const last = lastPage(topics.total, TOPICS_PER_PAGE);
     if (page > last) throw pageNotFound();
-    const listed = topics.data;
-    const [unread, crumbs, subforums, moderators] = await Promise.all([
+    const listed = topics.data.topics;
+    const [unread, crumbs, subforums] = await Promise.all([
       forum.unread.ofTopics(
         request.user,
         listed.map((topic) => topic.id),
@@ -74,7 +80,6 @@ export function forumPage({ forum, presenter, views, addons, pageCache }: ForumP
       forumCrumbs(forum, row, false),
       // Subforums are listed above the first page of topics.
       page === 1 && row.parent_id === null ? forum.forums.subforums([row.id]).then((found) => found.get(row.id) ?? []) : [],
-      forum.moderators.ofForums([row.id]).then((found) => found.get(row.id) ?? []),
     ]);
     const subforumTable =
       subforums.length === 0
@@ -90,7 +95,7 @@ export function forumPage({ forum, presenter, views, addons, pageCache }: ForumP
       body: html`${breadcrumb(crumbs)}
 <h1>${row.name}</h1>
 ${row.description === '' ? '' : html`<p class="muted">${row.description}</p>`}
-${moderatorsLine(moderators)}
+${moderatorsLine(topics.data.moderators)}
 ${subforumTable}
 ${request.user === null ? '' : html`<div class="actions">${buttonForm(request, reply, `${visit.canonicalPath}mark-read/`, t('forum.mark_read'))}</div>`}
 ${filled(topics, (hole) => {
@@ -125,7 +130,10 @@ ${addons?.newTopic?.(request, row) ?? ''}`
    */
   function topicList(row: ForumRow, viewer: AuthUser | null, page: number): Promise<Fragment<ListedTopics>> {
     const render = async () => {
-      const { rows, total } = await forum.topicsOf(row, viewer, { page, perPage: TOPICS_PER_PAGE, offset: (page - 1) * TOPICS_PER_PAGE });
+      const [{ rows, total }, moderators] = await Promise.all([
+        forum.topicsOf(row, viewer, { page, perPage: TOPICS_PER_PAGE, offset: (page - 1) * TOPICS_PER_PAGE }),
+        forum.moderators.ofForums([row.id]).then((found) => found.get(row.id) ?? []),
+      ]);
       const [headings, lastPosts] = await Promise.all([presenter.headings(rows), forum.topics.lastPosts(rows.map((topic) => topic.id))]);
       const list =
         rows.length === 0
@@ -138,7 +146,8 @@ ${addons?.newTopic?.(request, row) ?? ''}`
               // Read state is the member's own and changes without a write the cache watches: a hole.
               unreadCell: (_topic, index) => PageCache.hole(rows.length + index),
             });
-      return { html: list, total, data: rows.map((topic, index) => ({ id: topic.id, stored: topic.views_count, title: headings[index]!.title })) };
+      const listed = rows.map((topic, index) => ({ id: topic.id, stored: topic.views_count, title: headings[index]!.title }));
+      return { html: list, total, data: { topics: listed, moderators } };
     };
     // The caption names the forum, so the key carries its name.
     return pageCache === undefined
