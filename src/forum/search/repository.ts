@@ -97,14 +97,12 @@ export class SearchRepository {
       body: tokenize(bbcodeText(post.body)).map((token) => token.term),
     }));
     if (this.#dialect === 'postgres') {
+      // The post's words and pairs, and its range of post ids (#postgresCandidates).
+      const document = (post: (typeof terms)[number]): string =>
+        `${tsvectorLiteral(post.title, post.body)} '${rangeTerm(Math.floor(post.id / this.#idRange))}'`;
       await db
         .insertInto('post_search')
-        .values(
-          terms.map((post) => ({
-            post_id: post.id,
-            document: sql<string>`${`${tsvectorLiteral(post.title, post.body)} '${rangeTerm(Math.floor(post.id / this.#idRange))}'`}::tsvector`,
-          })),
-        )
+        .values(terms.map((post) => ({ post_id: post.id, document: sql<string>`${document(post)}::tsvector` })))
         .onConflict((conflict) => conflict.column('post_id').doUpdateSet({ document: (eb) => eb.ref('excluded.document') }))
         .execute();
       return;
