@@ -32,13 +32,84 @@ export type Encodable =
   | ReadonlyMap<string, Encodable>
   | { readonly [key: string]: Encodable | undefined };
 
+/**
+ * What is wrong with the input, as a code and the values its sentence needs, so that a caller can say it in its
+ * reader's language (metainfo.ts: the `metainfo.bencode.<code>` texts); `BencodeError.message` says it in English.
+ */
+export type BencodeProblem =
+  | { code: 'too_large'; size: number; limit: number }
+  | { code: 'empty' }
+  | { code: 'trailing_bytes' }
+  | { code: 'too_deep'; limit: number }
+  | { code: 'unexpected_byte'; byte: number }
+  | { code: 'end_of_input' }
+  | { code: 'integer_unterminated' }
+  | { code: 'integer_without_digits' }
+  | { code: 'integer_leading_zero' }
+  | { code: 'negative_zero' }
+  | { code: 'integer_too_long'; limit: number }
+  | { code: 'length_too_long'; limit: number }
+  | { code: 'length_leading_zero' }
+  | { code: 'length_without_colon' }
+  | { code: 'string_too_long'; length: number; remaining: number }
+  | { code: 'key_not_string' }
+  | { code: 'duplicate_key' };
+
+/** A problem in English, for logs and tests. */
+function english(problem: BencodeProblem): string {
+  switch (problem.code) {
+    case 'too_large':
+      return `input is ${problem.size} bytes, more than the limit of ${problem.limit}`;
+    case 'empty':
+      return 'empty input';
+    case 'trailing_bytes':
+      return 'unexpected bytes after the end of the value';
+    case 'too_deep':
+      return `nesting deeper than ${problem.limit} levels`;
+    case 'unexpected_byte':
+      return `unexpected byte ${byteHex(problem.byte)}`;
+    case 'end_of_input':
+      return 'unexpected end of input';
+    case 'integer_unterminated':
+      return 'integer not terminated by "e"';
+    case 'integer_without_digits':
+      return 'integer without digits';
+    case 'integer_leading_zero':
+      return 'integer with a leading zero';
+    case 'negative_zero':
+      return 'negative zero';
+    case 'integer_too_long':
+      return `integer has more than ${problem.limit} digits`;
+    case 'length_too_long':
+      return `string length has more than ${problem.limit} digits`;
+    case 'length_leading_zero':
+      return 'string length with a leading zero';
+    case 'length_without_colon':
+      return 'string length not followed by ":"';
+    case 'string_too_long':
+      return `string of ${problem.length} bytes but only ${problem.remaining} bytes remain`;
+    case 'key_not_string':
+      return 'dictionary key is not a byte string';
+    case 'duplicate_key':
+      return 'duplicate dictionary key';
+  }
+}
+
+/** A byte as bencode problems name it: 0x0a. */
+export function byteHex(byte: number): string {
+  return `0x${byte.toString(16).padStart(2, '0')}`;
+}
+
 export class BencodeError extends Error {
+  /** What is wrong, for a sentence in the reader's language. */
+  readonly problem: BencodeProblem;
   /** Byte offset in the input where decoding failed. */
   readonly offset: number;
 
-  constructor(message: string, offset: number) {
-    super(`${message} (at byte ${offset})`);
+  constructor(problem: BencodeProblem, offset: number) {
+    super(`${english(problem)} (at byte ${offset})`);
     this.name = 'BencodeError';
+    this.problem = problem;
     this.offset = offset;
   }
 }
@@ -88,14 +159,14 @@ export function decode(input: Uint8Array, options: DecodeOptions = {}): BencodeV
 export function decodeDocument(input: Uint8Array, options: DecodeOptions = {}): Decoded {
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
   if (options.maxBytes !== undefined && input.length > options.maxBytes) {
-    throw new BencodeError(`input is ${input.length} bytes, more than the limit of ${options.maxBytes}`, 0);
+    throw new BencodeError({ code: 'too_large', size: input.length, limit: options.maxBytes }, 0);
   }
   const buffer = Buffer.isBuffer(input) ? input : Buffer.from(input.buffer, input.byteOffset, input.length);
   const decoder = new Decoder(buffer, maxDepth);
-  if (buffer.length === 0) throw new BencodeError('empty input', 0);
+  if (buffer.length === 0) throw new BencodeError({ code: 'empty' }, 0);
   const value = decoder.value(1);
   if (decoder.position !== buffer.length) {
-    throw new BencodeError('unexpected bytes after the end of the value', decoder.position);
+    throw new BencodeError({ code: 'trailing_bytes' }, decoder.position);
   }
   return { value, spans: decoder.spans };
 }
@@ -116,15 +187,15 @@ class Decoder {
     if (byte === CHAR_I) return this.integer();
     if (byte >= CHAR_0 && byte <= CHAR_9) return this.bytes();
     if (byte === CHAR_L || byte === CHAR_D) {
-      if (depth > this.maxDepth) throw new BencodeError(`nesting deeper than ${this.maxDepth} levels`, this.position);
+      if (depth > this.maxDepth) throw new BencodeError({ code: 'too_deep', limit: this.maxDepth }, this.position);
       return byte === CHAR_L ? this.list(depth) : this.dict(depth);
     }
-    throw new BencodeError(`unexpected byte 0x${byte.toString(16).padStart(2, '0')}`, this.position);
+    throw new BencodeError({ code: 'unexpected_byte', byte }, this.position);
   }
 
   peek(): number {
     const byte = this.input[this.position];
-    if (byte === undefined) throw new BencodeError('unexpected end of input', this.position);
+    if (byte === undefined) throw new BencodeError({ code: 'end_of_input' }, this.position);
     return byte;
   }
 
@@ -134,12 +205,12 @@ class Decoder {
     const negative = this.peek() === CHAR_MINUS;
     if (negative) this.position++;
     const digitsStart = this.position;
-    const digits = this.digits(MAX_INTEGER_DIGITS, 'integer');
-    if (this.peek() !== CHAR_E) throw new BencodeError('integer not terminated by "e"', this.position);
+    const digits = this.digits(MAX_INTEGER_DIGITS, 'integer_too_long');
+    if (this.peek() !== CHAR_E) throw new BencodeError({ code: 'integer_unterminated' }, this.position);
     this.position++;
-    if (digits === 0) throw new BencodeError('integer without digits', start);
-    if (digits > 1 && this.input[digitsStart] === CHAR_0) throw new BencodeError('integer with a leading zero', start);
-    if (negative && digits === 1 && this.input[digitsStart] === CHAR_0) throw new BencodeError('negative zero', start);
+    if (digits === 0) throw new BencodeError({ code: 'integer_without_digits' }, start);
+    if (digits > 1 && this.input[digitsStart] === CHAR_0) throw new BencodeError({ code: 'integer_leading_zero' }, start);
+    if (negative && digits === 1 && this.input[digitsStart] === CHAR_0) throw new BencodeError({ code: 'negative_zero' }, start);
     const text = this.input.toString('latin1', start + 1, this.position - 1);
     if (digits <= 15) return Number(text);
     const big = BigInt(text);
@@ -147,27 +218,27 @@ class Decoder {
   }
 
   /** Counts a run of ASCII digits (at most `limit`) and moves past it. */
-  digits(limit: number, what: string): number {
+  digits(limit: number, code: 'integer_too_long' | 'length_too_long'): number {
     const start = this.position;
     for (;;) {
       const byte = this.input[this.position];
       if (byte === undefined || byte < CHAR_0 || byte > CHAR_9) break;
       this.position++;
-      if (this.position - start > limit) throw new BencodeError(`${what} has more than ${limit} digits`, start);
+      if (this.position - start > limit) throw new BencodeError({ code, limit }, start);
     }
     return this.position - start;
   }
 
   bytes(): Buffer {
     const start = this.position;
-    const digits = this.digits(MAX_LENGTH_DIGITS, 'string length');
-    if (digits > 1 && this.input[start] === CHAR_0) throw new BencodeError('string length with a leading zero', start);
-    if (this.peek() !== CHAR_COLON) throw new BencodeError('string length not followed by ":"', this.position);
+    const digits = this.digits(MAX_LENGTH_DIGITS, 'length_too_long');
+    if (digits > 1 && this.input[start] === CHAR_0) throw new BencodeError({ code: 'length_leading_zero' }, start);
+    if (this.peek() !== CHAR_COLON) throw new BencodeError({ code: 'length_without_colon' }, this.position);
     const length = Number(this.input.toString('latin1', start, this.position));
     this.position++;
     const remaining = this.input.length - this.position;
     if (length > remaining) {
-      throw new BencodeError(`string of ${length} bytes but only ${remaining} bytes remain`, start);
+      throw new BencodeError({ code: 'string_too_long', length, remaining }, start);
     }
     const value = this.input.subarray(this.position, this.position + length);
     this.position += length;
@@ -188,9 +259,9 @@ class Decoder {
     while (this.peek() !== CHAR_E) {
       const keyStart = this.position;
       const byte = this.peek();
-      if (byte < CHAR_0 || byte > CHAR_9) throw new BencodeError('dictionary key is not a byte string', keyStart);
+      if (byte < CHAR_0 || byte > CHAR_9) throw new BencodeError({ code: 'key_not_string' }, keyStart);
       const key = this.bytes().toString('latin1');
-      if (map.has(key)) throw new BencodeError('duplicate dictionary key', keyStart);
+      if (map.has(key)) throw new BencodeError({ code: 'duplicate_key' }, keyStart);
       const valueStart = this.position;
       map.set(key, this.value(depth + 1));
       if (depth === 1) this.spans.set(key, { start: valueStart, end: this.position });

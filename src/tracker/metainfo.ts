@@ -4,14 +4,17 @@
 // those of the rewritten info dictionary: v1 = SHA-1, v2 = SHA-256.
 //
 // Every refusal is a MetainfoError whose message is a sentence for the
-// uploader ("The .torrent file has no info dictionary."). The common ones (an
-// empty, oversized or non-torrent file) are in the reader's language; the
-// diagnostics of a malformed torrent name its bencode keys and stay English.
+// uploader ("The .torrent file has no info dictionary.") in the reader's
+// language (English for the API and the import), the bencode parser's
+// problems (BencodeError.problem) included. The bencode keys it names
+// ("piece length", "file tree") stay as the file format spells them.
 import { createHash } from 'node:crypto';
 import { t, tn } from '../i18n/messages.ts';
+import { formatBytes } from './figures.ts';
 import {
   BencodeError,
   BencodeRaw,
+  byteHex,
   decodeDocument,
   encode,
   isBytes,
@@ -19,6 +22,7 @@ import {
   isInteger,
   keyText,
   type BencodeDict,
+  type BencodeProblem,
   type BencodeValue,
   type Encodable,
 } from './bencode.ts';
@@ -77,7 +81,7 @@ export function parseTorrent(bytes: Uint8Array, options: ParseOptions): Metainfo
   try {
     top = decodeDocument(bytes, { maxDepth: MAX_DEPTH }).value;
   } catch (error) {
-    if (error instanceof BencodeError) throw new MetainfoError(t('metainfo.bencode', { problem: error.message }));
+    if (error instanceof BencodeError) throw new MetainfoError(bencodeRefusal(error));
     throw error;
   }
   if (!isDict(top)) throw new MetainfoError(t('metainfo.not_dictionary'));
@@ -118,7 +122,7 @@ export function readTorrentAsIs(bytes: Uint8Array, options: { maxBytes: number }
   try {
     decoded = decodeDocument(bytes, { maxDepth: MAX_DEPTH });
   } catch (error) {
-    if (error instanceof BencodeError) throw new MetainfoError(t('metainfo.bencode', { problem: error.message }));
+    if (error instanceof BencodeError) throw new MetainfoError(bencodeRefusal(error));
     throw error;
   }
   const top = decoded.value;
@@ -142,23 +146,23 @@ function readInfo(info: BencodeDict, top: BencodeDict): InfoFacts {
   const name = readName(info);
   const pieceLength = info.get('piece length');
   if (!isInteger(pieceLength) || typeof pieceLength !== 'number' || pieceLength <= 0) {
-    throw new MetainfoError('The info dictionary needs a positive "piece length".');
+    throw new MetainfoError(t('metainfo.piece_length'));
   }
   const metaVersion = info.get('meta version');
   const hasV2 = metaVersion !== undefined;
-  if (hasV2 && metaVersion !== 2) throw new MetainfoError('The .torrent has an unknown "meta version" (only 2 is known).');
+  if (hasV2 && metaVersion !== 2) throw new MetainfoError(t('metainfo.meta_version'));
   const hasV1 = info.has('pieces');
-  if (!hasV1 && !hasV2) throw new MetainfoError('The info dictionary has neither "pieces" (v1) nor "meta version" 2 with a "file tree" (v2).');
+  if (!hasV1 && !hasV2) throw new MetainfoError(t('metainfo.no_pieces'));
 
   const v1 = hasV1 ? readV1(info, name, pieceLength) : null;
   const v2 = hasV2 ? readV2(info, top, pieceLength) : null;
   if (v1 !== null && v2 !== null && !sameFiles(v1.files, v2.files)) {
-    throw new MetainfoError('The v1 file list and the v2 file tree of this hybrid torrent describe different files.');
+    throw new MetainfoError(t('metainfo.hybrid_mismatch'));
   }
   const chosen = (v2 ?? v1)!;
   const size = chosen.files.reduce((sum, file) => sum + file.size, 0);
   if (size <= 0) throw new MetainfoError(t('metainfo.empty_torrent'));
-  if (!Number.isSafeInteger(size)) throw new MetainfoError('The torrent is larger than any real one.');
+  if (!Number.isSafeInteger(size)) throw new MetainfoError(t('metainfo.too_big'));
   return {
     version: v1 !== null && v2 !== null ? 'hybrid' : v2 !== null ? 'v2' : 'v1',
     name,
@@ -172,10 +176,10 @@ function readInfo(info: BencodeDict, top: BencodeDict): InfoFacts {
 
 function readName(info: BencodeDict): string {
   const raw = info.get('name.utf-8') ?? info.get('name');
-  if (!isBytes(raw) || raw.length === 0) throw new MetainfoError('The info dictionary needs a non-empty "name".');
+  if (!isBytes(raw) || raw.length === 0) throw new MetainfoError(t('metainfo.no_name'));
   const name = text(raw);
   const problem = componentProblem(name);
-  if (problem !== null) throw new MetainfoError(`The torrent's name ${problem}.`);
+  if (problem !== null) throw new MetainfoError(t('metainfo.bad_name', { problem }));
   return name;
 }
 
@@ -187,12 +191,12 @@ interface FileList {
 function readV1(info: BencodeDict, name: string, pieceLength: number): FileList {
   const pieces = info.get('pieces');
   if (!isBytes(pieces) || pieces.length === 0 || pieces.length % 20 !== 0) {
-    throw new MetainfoError('The "pieces" of the info dictionary must be a non-empty run of 20-byte SHA-1 hashes.');
+    throw new MetainfoError(t('metainfo.bad_pieces'));
   }
   const length = info.get('length');
   const list = info.get('files');
   if ((length === undefined) === (list === undefined)) {
-    throw new MetainfoError('The info dictionary needs exactly one of "length" (one file) and "files" (several).');
+    throw new MetainfoError(t('metainfo.length_or_files'));
   }
   let files: TorrentFileEntry[];
   let total: number;
@@ -200,21 +204,21 @@ function readV1(info: BencodeDict, name: string, pieceLength: number): FileList 
     files = [{ path: name, size: readLength(length, name) }];
     total = files[0]!.size;
   } else {
-    if (!Array.isArray(list) || list.length === 0) throw new MetainfoError('The "files" of the info dictionary must be a non-empty list.');
+    if (!Array.isArray(list) || list.length === 0) throw new MetainfoError(t('metainfo.bad_files'));
     files = [];
     total = 0;
     list.forEach((entry, index) => {
-      if (!isDict(entry)) throw new MetainfoError(`File ${index + 1} of the "files" list is not a dictionary.`);
+      if (!isDict(entry)) throw new MetainfoError(t('metainfo.file_not_dictionary', { number: index + 1 }));
       const rawPath = entry.get('path.utf-8') ?? entry.get('path');
-      if (!Array.isArray(rawPath) || rawPath.length === 0) throw new MetainfoError(`File ${index + 1} has no "path".`);
+      if (!Array.isArray(rawPath) || rawPath.length === 0) throw new MetainfoError(t('metainfo.file_no_path', { number: index + 1 }));
       const components = rawPath.map((component) => {
-        if (!isBytes(component)) throw new MetainfoError(`File ${index + 1} has a path part that is not a string.`);
+        if (!isBytes(component)) throw new MetainfoError(t('metainfo.file_path_part', { number: index + 1 }));
         return text(component);
       });
       const path = components.join('/');
       for (const component of components) {
         const problem = componentProblem(component);
-        if (problem !== null) throw new MetainfoError(`The file path "${path}" is refused: a part ${problem}.`);
+        if (problem !== null) throw new MetainfoError(t('metainfo.bad_path', { path, problem }));
       }
       const size = readLength(entry.get('length'), path);
       total += size;
@@ -225,34 +229,36 @@ function readV1(info: BencodeDict, name: string, pieceLength: number): FileList 
     assertUniquePaths(files);
   }
   const pieceCount = pieces.length / 20;
-  if (pieceCount !== Math.ceil(total / pieceLength)) {
-    throw new MetainfoError(`The torrent has ${pieceCount} piece hashes, but its files need ${Math.ceil(total / pieceLength)} pieces of ${pieceLength} bytes.`);
+  const needed = Math.ceil(total / pieceLength);
+  if (pieceCount !== needed) {
+    throw new MetainfoError(tn('metainfo.piece_count', pieceCount, { needed: tn('metainfo.pieces', needed), length: byteCount(pieceLength) }));
   }
   return { files, pieceCount };
 }
 
 function readV2(info: BencodeDict, top: BencodeDict, pieceLength: number): FileList {
   if (pieceLength < V2_BLOCK || (pieceLength & (pieceLength - 1)) !== 0) {
-    throw new MetainfoError('A v2 torrent needs a "piece length" that is a power of two of at least 16 KiB.');
+    throw new MetainfoError(t('metainfo.v2_piece_length', { size: formatBytes(V2_BLOCK) }));
   }
   const tree = info.get('file tree');
-  if (!isDict(tree) || tree.size === 0) throw new MetainfoError('A v2 torrent needs a non-empty "file tree".');
+  if (!isDict(tree) || tree.size === 0) throw new MetainfoError(t('metainfo.no_file_tree'));
   const layers = top.get('piece layers');
-  if (layers !== undefined && !isDict(layers)) throw new MetainfoError('The "piece layers" of a v2 torrent must be a dictionary.');
+  if (layers !== undefined && !isDict(layers)) throw new MetainfoError(t('metainfo.piece_layers'));
 
   const files: TorrentFileEntry[] = [];
   const walk = (node: BencodeDict, path: string[]): void => {
     for (const [key, child] of node) {
       if (key === '') {
-        if (path.length === 0) throw new MetainfoError('The "file tree" has a file without a name.');
+        if (path.length === 0) throw new MetainfoError(t('metainfo.unnamed_file'));
         files.push(readV2File(child, path.join('/'), pieceLength, layers));
         continue;
       }
       const component = keyText(key);
       const problem = componentProblem(component);
-      if (problem !== null) throw new MetainfoError(`The file path "${[...path, component].join('/')}" is refused: a part ${problem}.`);
-      if (!isDict(child)) throw new MetainfoError(`The "file tree" entry "${[...path, component].join('/')}" is not a dictionary.`);
-      if (child.has('') && child.size > 1) throw new MetainfoError(`The "file tree" entry "${[...path, component].join('/')}" is both a file and a folder.`);
+      const entry = [...path, component].join('/');
+      if (problem !== null) throw new MetainfoError(t('metainfo.bad_path', { path: entry, problem }));
+      if (!isDict(child)) throw new MetainfoError(t('metainfo.tree_entry', { path: entry }));
+      if (child.has('') && child.size > 1) throw new MetainfoError(t('metainfo.file_and_folder', { path: entry }));
       walk(child, [...path, component]);
     }
   };
@@ -264,39 +270,39 @@ function readV2(info: BencodeDict, top: BencodeDict, pieceLength: number): FileL
 }
 
 function readV2File(value: BencodeValue, path: string, pieceLength: number, layers: BencodeDict | undefined): TorrentFileEntry {
-  if (!isDict(value)) throw new MetainfoError(`The "file tree" entry for "${path}" is not a dictionary.`);
+  if (!isDict(value)) throw new MetainfoError(t('metainfo.file_entry', { path }));
   const size = readLength(value.get('length'), path);
   if (size === 0) return { path, size };
   const root = value.get('pieces root');
-  if (!isBytes(root) || root.length !== 32) throw new MetainfoError(`The file "${path}" needs a 32-byte "pieces root".`);
+  if (!isBytes(root) || root.length !== 32) throw new MetainfoError(t('metainfo.pieces_root', { path }));
   if (size > pieceLength) {
     const layer = layers?.get(root.toString('latin1'));
     if (!isBytes(layer) || layer.length !== 32 * Math.ceil(size / pieceLength)) {
-      throw new MetainfoError(`The "piece layers" have no complete entry for the file "${path}".`);
+      throw new MetainfoError(t('metainfo.no_layer', { path }));
     }
   }
   return { path, size };
 }
 
 function readLength(value: BencodeValue | undefined, path: string): number {
-  if (!isInteger(value) || typeof value !== 'number' || value < 0) throw new MetainfoError(`The file "${path}" needs a "length" of 0 or more bytes.`);
+  if (!isInteger(value) || typeof value !== 'number' || value < 0) throw new MetainfoError(t('metainfo.file_length', { path }));
   return value;
 }
 
-/** Why a path component is unsafe, or null. */
+/** Why a path component is unsafe ("is empty", the end of a sentence about a name or path part), or null. */
 function componentProblem(component: string): string | null {
-  if (component === '') return 'is empty';
-  if (component === '.' || component === '..') return `is "${component}"`;
-  if (/[/\\]/.test(component)) return 'contains a slash';
-  if (component.includes('\u0000')) return 'contains a NUL character';
-  if (/^[A-Za-z]:$/.test(component)) return 'is a drive letter';
+  if (component === '') return t('metainfo.part.empty');
+  if (component === '.' || component === '..') return t('metainfo.part.dots', { part: component });
+  if (/[/\\]/.test(component)) return t('metainfo.part.slash');
+  if (component.includes('\u0000')) return t('metainfo.part.nul');
+  if (/^[A-Za-z]:$/.test(component)) return t('metainfo.part.drive');
   return null;
 }
 
 function assertUniquePaths(files: TorrentFileEntry[]): void {
   const seen = new Set<string>();
   for (const file of files) {
-    if (seen.has(file.path)) throw new MetainfoError(`The file "${file.path}" is listed twice.`);
+    if (seen.has(file.path)) throw new MetainfoError(t('metainfo.duplicate_path', { path: file.path }));
     seen.add(file.path);
   }
 }
@@ -318,16 +324,31 @@ function text(bytes: Buffer): string {
   return bytes.toString('utf8');
 }
 
-export function formatBytes(bytes: number): string {
-  const units = ['bytes', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
+/** A bencode problem as a sentence in the reader's language: "The file is not a valid .torrent (bencode): …". */
+function bencodeRefusal(error: BencodeError): string {
+  return t('metainfo.bencode', { problem: t('metainfo.bencode_at', { problem: bencodeProblem(error.problem), offset: String(error.offset) }) });
+}
+
+function bencodeProblem(problem: BencodeProblem): string {
+  switch (problem.code) {
+    case 'too_large':
+      return t('metainfo.bencode.too_large', { size: byteCount(problem.size), limit: byteCount(problem.limit) });
+    case 'too_deep':
+    case 'integer_too_long':
+    case 'length_too_long':
+      return tn(`metainfo.bencode.${problem.code}`, problem.limit);
+    case 'unexpected_byte':
+      return t('metainfo.bencode.unexpected_byte', { byte: byteHex(problem.byte) });
+    case 'string_too_long':
+      return tn('metainfo.bencode.string_too_long', problem.remaining, { length: byteCount(problem.length) });
+    default:
+      return t(`metainfo.bencode.${problem.code}`);
   }
-  // Bytes as a word of the reader's language ("60 байт"), the number as the API's English writes it.
-  return unit === 0 ? tn('metainfo.bytes', bytes, { bytes: String(bytes) }) : `${Number.isInteger(value) ? value : value.toFixed(1)} ${units[unit]}`;
+}
+
+/** An exact count of bytes ("16,384 bytes"), where a rounded size would hide the mismatch. */
+function byteCount(bytes: number): string {
+  return tn('metainfo.bytes', bytes, { bytes });
 }
 
 /**

@@ -90,7 +90,7 @@ describeEachDatabase('tracker pages in Russian', (db) => {
       assert.equal(dom(refused).text('#torrent-file-error'), 'Поле «Файл» обязательно для заполнения.');
       await author.browser.get(url);
       const broken = await author.browser.postFile(url, {}, { bytes: Buffer.from('not a torrent'), name: 'broken.torrent', type: 'application/x-bittorrent' });
-      assert.match(dom(broken).text('#torrent-file-error'), /^Это не правильный \.torrent-файл \(bencode\): /);
+      assert.match(dom(broken).text('#torrent-file-error'), /^Это неправильный \.torrent-файл \(bencode\): /);
 
       const forumForm = await author.browser.get(`/tracker/upload/?forum=${forum.id}`);
       assert.equal(dom(forumForm).one('h1').textContent, 'Новая тема с .torrent-файлом в форуме «Раздачи»');
@@ -136,8 +136,8 @@ describeEachDatabase('tracker pages in Russian', (db) => {
       const exchanged = await author.browser.post('/profile/bonus/', { offer: '1', key: 'russian-click-1' });
       assert.equal(exchanged.status, 303);
       const after = await author.browser.get(exchanged.location!);
-      assert.equal(dom(after).text('[role=status]'), 'К вашей отдаче добавлено 1 GiB.');
-      assert.equal(dom(after).text('table.list:last-of-type tbody td:nth-child(2)'), 'Обмен на 1.00 GiB отдачи');
+      assert.equal(dom(after).text('[role=status]'), 'К вашей отдаче добавлено 1 ГиБ.');
+      assert.equal(dom(after).text('table.list:last-of-type tbody td:nth-child(2)'), 'Обмен на 1 ГиБ отдачи');
       const refused = await author.browser.post('/profile/bonus/', { offer: '1', key: 'russian-click-2' });
       assert.equal(refused.status, 422);
       assert.equal(dom(refused).text('main [role=alert]'), 'Для этого предложения не хватает бонусов.');

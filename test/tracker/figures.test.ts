@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { asReader } from '../../src/i18n/context.ts';
+import { formatBytes } from '../../src/tracker/figures.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { Browser } from '../helpers/browser.ts';
 import { loggedIn, mainText, type Member } from '../helpers/forum.ts';
@@ -77,7 +79,7 @@ describeEachTrackerSetup('tracker figures', (setup) => {
       const text = mainText(after.body);
       assert.match(text, /1 GiB of upload credit were added to your account\./);
       assert.match(text, /You have 15\.00 bonus points\./);
-      assert.match(text, /Exchanged for 1\.00 GiB of upload credit -10\.00/);
+      assert.match(text, /Exchanged for 1 GiB of upload credit -10\.00/);
       const stats = await t.database.db
         .selectFrom('tracker_user_stats')
         .select(['uploaded', 'bonus_points'])
@@ -106,7 +108,7 @@ describeEachTrackerSetup('tracker figures', (setup) => {
       await setStats(t, member.user.id, { uploaded: 3 * GIB, downloaded: 2 * GIB, bonus_points: 250 });
       const profile = `/profile/${member.user.username_key.replace(/[^a-z0-9]+/g, '-')}.${member.user.id}/`;
       const before = mainText((await new Browser(t).get(profile)).body);
-      assert.match(before, /Uploaded 3\.00 GiB Downloaded 2\.00 GiB Bonus points 2\.50 Seeding now 0 Leeching now 0/);
+      assert.match(before, /Uploaded 3 GiB Downloaded 2 GiB Bonus points 2\.50 Seeding now 0 Leeching now 0/);
       assert.doesNotMatch(before, /Ratio/);
 
       const passkey = await t.services.tracker.passkeys.forUser(member.user.id);
@@ -120,7 +122,7 @@ describeEachTrackerSetup('tracker figures', (setup) => {
       await setStats(t, member.user.id, { uploaded: 6 * GIB, downloaded: 12 * GIB });
       await t.services.tracker.accounting.flush();
       const during = mainText((await new Browser(t).get(profile)).body);
-      assert.match(during, /Uploaded 6\.00 GiB Downloaded 12\.00 GiB Ratio 0\.50 Bonus points 2\.50 Seeding now 2 Leeching now 1/);
+      assert.match(during, /Uploaded 6 GiB Downloaded 12 GiB Ratio 0\.50 Bonus points 2\.50 Seeding now 2 Leeching now 1/);
 
       await trackerGet(t, announceUrl({ passkey, infoHash: three.v1!, peerId: leech, left: 5, event: 'stopped' }));
       await t.services.tracker.accounting.flush();
@@ -164,5 +166,25 @@ describeEachTrackerSetup('tracker figures', (setup) => {
       assert.deepEqual(operation.tags, ['tracker']);
       assert.ok(operation.responses['200'].content['application/json'].schema.properties.data.properties.transfer);
     });
+  });
+});
+
+describe('formatBytes: sizes in the reader’s language', () => {
+  const sizes = [0, 1, 2, 5, 21, 1023, 1536, 3000, 1024 * 1024 - 1, 1024 * 1024, 5.5 * GIB, 3 * 1024 * GIB];
+
+  it('writes English whole bytes as a word, larger sizes in binary units with up to two decimals', () => {
+    const english = ['0 bytes', '1 byte', '2 bytes', '5 bytes', '21 bytes', '1,023 bytes', '1.5 KiB', '2.93 KiB', '1 MiB', '1 MiB', '5.5 GiB', '3 TiB'];
+    assert.deepEqual(
+      asReader({ locale: 'en', timeZone: 'UTC' }, () => sizes.map(formatBytes)),
+      english,
+    );
+    assert.deepEqual(sizes.map(formatBytes), english, 'outside a request (the API): English');
+  });
+
+  it('writes Russian numbers and units (байт in its plural forms, КиБ, МиБ, ГиБ, ТиБ)', () => {
+    assert.deepEqual(
+      asReader({ locale: 'ru', timeZone: 'UTC' }, () => sizes.map(formatBytes)),
+      ['0 байт', '1 байт', '2 байта', '5 байт', '21 байт', '1\u00a0023 байта', '1,5 КиБ', '2,93 КиБ', '1 МиБ', '1 МиБ', '5,5 ГиБ', '3 ТиБ'],
+    );
   });
 });

@@ -193,7 +193,7 @@ describe('parseTorrent refuses, saying why', () => {
   });
 
   it('pieces that do not match the size, and both or neither of length and files', () => {
-    refused(raw({ ...v1Info, length: 20000 }), /1 piece hashes, but its files need 2 pieces/);
+    refused(raw({ ...v1Info, length: 20000 }), /has 1 piece hash, but its files need 2 pieces of 16,384 bytes\./);
     refused(raw({ ...v1Info, files: [{ length: 1, path: ['a'] }] }), /exactly one of "length" \(one file\) and "files"/);
     refused(raw({ ...v1Info, length: undefined }), /exactly one of "length"/);
     refused(raw({ ...v1Info, length: -5 }), /"length" of 0 or more bytes/);

@@ -45,7 +45,7 @@ describeEachDatabase('tracker pages', (db) => {
       const page = await t.app.inject({ method: 'GET', url: path });
       assert.equal(page.statusCode, 200);
       const text = mainText(page.body);
-      for (const fact of ['Big <Release>', '2.9 KiB (1 file)', 'Not checked', 'Seeders 0', 'Leechers 0', torrent.info_hash_v1!, torrent.info_hash_v2!]) {
+      for (const fact of ['Big <Release>', '2.93 KiB (1 file)', 'Not checked', 'Seeders 0', 'Leechers 0', torrent.info_hash_v1!, torrent.info_hash_v2!]) {
         assert.ok(text.includes(fact), `missing ${fact} in ${text}`);
       }
       assert.ok(dom(page).textContent.includes('Big <Release>'), 'shown as text');
