@@ -1,6 +1,7 @@
 // SQL for API tokens and web sessions. Only hashes of the secrets are stored.
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import { joinedIntegers, type Dialect } from '../db/dialect.ts';
+import { prepare, type PreparedQuery } from '../db/prepared.ts';
 import type { Database, Role } from '../db/schema.ts';
 
 export interface CredentialOwner {
@@ -33,10 +34,34 @@ export interface SessionMatch extends OwnerWithCounts {
 export class CredentialsRepository {
   readonly #db: Kysely<Database>;
   readonly #dialect: Dialect;
+  // Behind every signed-in request, so compiled once (db/prepared.ts).
+  readonly #liveToken: PreparedQuery<{ tokenHash: string; now: string }, TokenMatch>;
+  readonly #liveSession: PreparedQuery<{ idHash: string; now: string }, SessionMatch>;
 
   constructor(db: Kysely<Database>, dialect: Dialect) {
     this.#db = db;
     this.#dialect = dialect;
+    this.#liveToken = prepare(db, (slot) =>
+      db
+        .selectFrom('api_tokens as t')
+        .innerJoin('users as u', 'u.id', 't.user_id')
+        .select(['u.id', 'u.username as name', 'u.email', 'u.role', 'u.unread_messages', 'u.locale', 'u.time_zone', 't.id as token_id', 't.last_used_at'])
+        .select((eb) => this.#moderatedForums(eb))
+        .where('t.token_hash', '=', slot('tokenHash'))
+        .where('t.revoked_at', 'is', null)
+        .where('t.expires_at', '>', slot('now'))
+        .where('u.status', '=', 'active'),
+    );
+    this.#liveSession = prepare(db, (slot) =>
+      db
+        .selectFrom('sessions as s')
+        .innerJoin('users as u', 'u.id', 's.user_id')
+        .select(['u.id', 'u.username as name', 'u.email', 'u.role', 'u.unread_messages', 'u.locale', 'u.time_zone', 's.csrf_token'])
+        .select((eb) => this.#moderatedForums(eb))
+        .where('s.id_hash', '=', slot('idHash'))
+        .where('s.expires_at', '>', slot('now'))
+        .where('u.status', '=', 'active'),
+    );
   }
 
   async insertToken(userId: number, tokenHash: string, now: string, expiresAt: string): Promise<void> {
@@ -44,17 +69,8 @@ export class CredentialsRepository {
   }
 
   /** The active user behind a live (unexpired, unrevoked) token. */
-  findLiveToken(tokenHash: string, now: string): Promise<TokenMatch | undefined> {
-    return this.#db
-      .selectFrom('api_tokens as t')
-      .innerJoin('users as u', 'u.id', 't.user_id')
-      .select(['u.id', 'u.username as name', 'u.email', 'u.role', 'u.unread_messages', 'u.locale', 'u.time_zone', 't.id as token_id', 't.last_used_at'])
-      .select((eb) => this.#moderatedForums(eb))
-      .where('t.token_hash', '=', tokenHash)
-      .where('t.revoked_at', 'is', null)
-      .where('t.expires_at', '>', now)
-      .where('u.status', '=', 'active')
-      .executeTakeFirst();
+  async findLiveToken(tokenHash: string, now: string): Promise<TokenMatch | undefined> {
+    return (await this.#liveToken({ tokenHash, now }))[0];
   }
 
   async touchToken(tokenId: number, now: string): Promise<void> {
@@ -69,16 +85,8 @@ export class CredentialsRepository {
     await this.#db.insertInto('sessions').values({ id_hash: idHash, user_id: userId, csrf_token: csrfToken, created_at: now, expires_at: expiresAt }).execute();
   }
 
-  findLiveSession(idHash: string, now: string): Promise<SessionMatch | undefined> {
-    return this.#db
-      .selectFrom('sessions as s')
-      .innerJoin('users as u', 'u.id', 's.user_id')
-      .select(['u.id', 'u.username as name', 'u.email', 'u.role', 'u.unread_messages', 'u.locale', 'u.time_zone', 's.csrf_token'])
-      .select((eb) => this.#moderatedForums(eb))
-      .where('s.id_hash', '=', idHash)
-      .where('s.expires_at', '>', now)
-      .where('u.status', '=', 'active')
-      .executeTakeFirst();
+  async findLiveSession(idHash: string, now: string): Promise<SessionMatch | undefined> {
+    return (await this.#liveSession({ idHash, now }))[0];
   }
 
   /** The owner's forums (docs/moderation.md, "Forum moderators"), in the same query: one index lookup, no second round trip. */

@@ -66,6 +66,16 @@ type Db = Kysely<Database> | Transaction<Database>;
 
 const GUESTS: Visibility = { viewerId: null, seesAllPending: false };
 
+/** Longest id list whose query is kept compiled (a page lists at most 50 topics). */
+const PREPARED_LIST_MAX = 100;
+
+type UnreadInTopicsValues = { userId: number; since: string } & Record<`topic${number}`, number>;
+interface UnreadInTopicsRow {
+  topic_id: number;
+  first_unread_id: number;
+  unread_posts: number;
+}
+
 export class ForumRepository {
   readonly #db: Kysely<Database>;
   // The reads behind every page a guest views, compiled once (db/prepared.ts).
@@ -73,6 +83,7 @@ export class ForumRepository {
   readonly #topicById: PreparedQuery<{ id: number }, TopicWithAuthor>;
   readonly #publishedTopicsInList: PreparedQuery<{ forumId: number; offset: number; limit: number }, TopicInList>;
   readonly #publishedPagePostRows: PreparedQuery<{ topicId: number; offset: number; limit: number }, PostOnPage>;
+  readonly #unreadInTopicsPrepared = new Map<string, PreparedQuery<UnreadInTopicsValues, UnreadInTopicsRow>>();
 
   constructor(db: Kysely<Database>) {
     this.#db = db;
@@ -541,11 +552,17 @@ export class ForumRepository {
   /** Unread posts per topic, for the topics given (one query for a whole list). */
   async unreadInTopics(userId: number, visibility: Visibility, topicIds: readonly number[], since: string): Promise<Map<number, TopicUnread>> {
     if (topicIds.length === 0) return new Map();
-    const rows = await this.#unreadPosts(userId, visibility, since)
-      .where('posts.topic_id', 'in', topicIds)
-      .groupBy('posts.topic_id')
-      .select((eb) => ['posts.topic_id', eb.fn.min<number>('posts.id').as('first_unread_id'), eb.fn.countAll<number>().as('unread_posts')])
-      .execute();
+    const rows =
+      topicIds.length > PREPARED_LIST_MAX
+        ? await this.#unreadInTopicsQuery(userId, visibility, topicIds, since).execute()
+        : await this.#preparedUnreadInTopics(
+            visibility.seesAllPending,
+            topicIds.length,
+          )({
+            userId,
+            since,
+            ...Object.fromEntries(topicIds.map((id, index) => [`topic${index}`, id])),
+          });
     return new Map(
       rows.map((row) => [row.topic_id, { topic_id: row.topic_id, first_unread_id: Number(row.first_unread_id), unread_posts: Number(row.unread_posts) }]),
     );
@@ -561,6 +578,35 @@ export class ForumRepository {
       .select((eb) => ['topics.forum_id', eb.fn.count<number>('posts.topic_id').distinct().as('unread_topics')])
       .execute();
     return new Map(rows.map((row) => [row.forum_id, Number(row.unread_topics)]));
+  }
+
+  #unreadInTopicsQuery(userId: number, visibility: Visibility, topicIds: readonly number[], since: string) {
+    return this.#unreadPosts(userId, visibility, since)
+      .where('posts.topic_id', 'in', topicIds)
+      .groupBy('posts.topic_id')
+      .select((eb) => ['posts.topic_id', eb.fn.min<number>('posts.id').as('first_unread_id'), eb.fn.countAll<number>().as('unread_posts')]);
+  }
+
+  /**
+   * Every signed-in list page asks for its topics' unread counts; the query's
+   * SQL differs only by the list's length and whether the member sees all
+   * pending posts, so one compiled query is kept per such pair.
+   */
+  #preparedUnreadInTopics(seesAllPending: boolean, length: number): PreparedQuery<UnreadInTopicsValues, UnreadInTopicsRow> {
+    const key = `${seesAllPending}:${length}`;
+    let query = this.#unreadInTopicsPrepared.get(key);
+    if (query === undefined) {
+      query = prepare(this.#db, (slot) =>
+        this.#unreadInTopicsQuery(
+          slot('userId'),
+          { viewerId: slot('userId'), seesAllPending },
+          Array.from({ length }, (_, index) => slot(`topic${index}`)),
+          slot('since'),
+        ),
+      );
+      this.#unreadInTopicsPrepared.set(key, query);
+    }
+    return query;
   }
 
   #unreadPosts(userId: number, visibility: Visibility, since: string) {

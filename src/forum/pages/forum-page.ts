@@ -10,7 +10,7 @@ import { assertUser, requirePageUser } from '../../auth/guard.ts';
 import type { FieldErrors } from '../../http/errors.ts';
 import { PER_PAGE_DEFAULT } from '../../http/pagination.ts';
 import { checkForm } from '../../http/validation.ts';
-import { forumFeedPath, forumPath, loginPath, withQuery } from '../../urls/paths.ts';
+import { forumFeedPath, forumPath, loginPath, topicUnreadPath, withQuery } from '../../urls/paths.ts';
 import { entityForm, pageNotFound, type EntityPage, type PageVisit } from '../../urls/semantic-routes.ts';
 import { attempt, failedNotice, failedStatus, sessionEndedPage, submittedText } from '../../web/form.ts';
 import type { FormRefusal } from '../../http/errors.ts';
@@ -55,13 +55,15 @@ const DRAFT_FIELDS = [
 
 /**
  * Kept beside the cached table: each listed topic's id, stored view count and
- * displayed title, by its index (hole `index` is its Views cell, hole
- * `count + index` its unread marker), and the forum's moderators, which
- * change only with a write the cache watches.
+ * first-unread link (made from its displayed title), by its index (hole
+ * `index` is its Views cell, hole `count + index` its unread marker), and the
+ * forum's moderators and subforums, which change only with a write the cache
+ * watches.
  */
 interface ListedTopics {
-  topics: Array<{ id: number; stored: number; title: string }>;
+  topics: Array<{ id: number; stored: number; unreadPath: string }>;
   moderators: ForumModerator[];
+  subforums: ForumRow[];
 }
 
 export function forumPage({ forum, presenter, views, addons, pageCache }: ForumPageDeps): EntityPage<ForumRow> {
@@ -72,14 +74,13 @@ export function forumPage({ forum, presenter, views, addons, pageCache }: ForumP
     const last = lastPage(topics.total, TOPICS_PER_PAGE);
     if (page > last) throw pageNotFound();
     const listed = topics.data.topics;
-    const [unread, crumbs, subforums] = await Promise.all([
+    const { subforums } = topics.data;
+    const [unread, crumbs] = await Promise.all([
       forum.unread.ofTopics(
         request.user,
         listed.map((topic) => topic.id),
       ),
       forumCrumbs(forum, row, false),
-      // Subforums are listed above the first page of topics.
-      page === 1 && row.parent_id === null ? forum.forums.subforums([row.id]).then((found) => found.get(row.id) ?? []) : [],
     ]);
     const subforumTable =
       subforums.length === 0
@@ -101,7 +102,7 @@ ${request.user === null ? '' : html`<div class="actions">${buttonForm(request, r
 ${filled(topics, (hole) => {
   if (hole < listed.length) return listed[hole]!.stored + views.unwritten(listed[hole]!.id);
   const topic = listed[hole - listed.length]!;
-  return unreadMarker(unread.get(topic.id), topic).value;
+  return unreadMarker(unread.get(topic.id), topic.unreadPath).value;
 })}
 ${pageNav(page, last, href)}
 <section aria-labelledby="new-topic">
@@ -130,9 +131,11 @@ ${addons?.newTopic?.(request, row) ?? ''}`
    */
   function topicList(row: ForumRow, viewer: AuthUser | null, page: number): Promise<Fragment<ListedTopics>> {
     const render = async () => {
-      const [{ rows, total }, moderators] = await Promise.all([
+      const [{ rows, total }, moderators, subforums] = await Promise.all([
         forum.topicsOf(row, viewer, { page, perPage: TOPICS_PER_PAGE, offset: (page - 1) * TOPICS_PER_PAGE }),
         forum.moderators.ofForums([row.id]).then((found) => found.get(row.id) ?? []),
+        // Subforums are listed above the first page of topics.
+        page === 1 && row.parent_id === null ? forum.forums.subforums([row.id]).then((found) => found.get(row.id) ?? []) : [],
       ]);
       const [headings, lastPosts] = await Promise.all([presenter.headings(rows), forum.topics.lastPosts(rows.map((topic) => topic.id))]);
       const list =
@@ -146,8 +149,12 @@ ${addons?.newTopic?.(request, row) ?? ''}`
               // Read state is the member's own and changes without a write the cache watches: a hole.
               unreadCell: (_topic, index) => PageCache.hole(rows.length + index),
             });
-      const listed = rows.map((topic, index) => ({ id: topic.id, stored: topic.views_count, title: headings[index]!.title }));
-      return { html: list, total, data: { topics: listed, moderators } };
+      const listed = rows.map((topic, index) => ({
+        id: topic.id,
+        stored: topic.views_count,
+        unreadPath: topicUnreadPath({ id: topic.id, title: headings[index]!.title }),
+      }));
+      return { html: list, total, data: { topics: listed, moderators, subforums } };
     };
     // The caption names the forum, so the key carries its name.
     return pageCache === undefined

@@ -6,7 +6,7 @@ import { timeHtml } from '../../web/format.ts';
 import type { TopicUnread } from '../unread.ts';
 import { html, type SafeHtml } from '../../web/html.ts';
 import { csrfInput } from '../../web/page.ts';
-import { profilePath, topicUnreadPath, type FeedFormat } from '../../urls/paths.ts';
+import { profilePath, type FeedFormat } from '../../urls/paths.ts';
 import type { TopicHeading } from '../presenter.ts';
 import type { ForumModerator, LastPost, TopicInList } from '../repository.ts';
 import { postPathOn } from '../resource.ts';
@@ -117,7 +117,7 @@ export function feedLinks(title: string, path: (format: FeedFormat) => string): 
  * link to the first of them (`/topic/{slug}.{id}/unread/`). Nothing when all
  * is read.
  */
-export function unreadMarker(unread: TopicUnread | undefined, topic: { id: number; title: string }): SafeHtml {
+export function unreadMarker(unread: TopicUnread | undefined, unreadPath: string): SafeHtml {
   if (unread === undefined) return html``;
-  return html` <a class="badge unread" href="${topicUnreadPath(topic)}">${tn('topics.new_posts', unread.unread_posts)}<span class="visually-hidden">${t('topics.go_first')}</span></a>`;
+  return html` <a class="badge unread" href="${unreadPath}">${tn('topics.new_posts', unread.unread_posts)}<span class="visually-hidden">${t('topics.go_first')}</span></a>`;
 }

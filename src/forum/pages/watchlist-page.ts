@@ -8,7 +8,7 @@ import { assertUser } from '../../auth/guard.ts';
 import type { FieldErrors } from '../../http/errors.ts';
 import { PER_PAGE_DEFAULT, pageRequest } from '../../http/pagination.ts';
 import { IdParams } from '../../http/schemas.ts';
-import { watchlistPath, withQuery } from '../../urls/paths.ts';
+import { topicUnreadPath, watchlistPath, withQuery } from '../../urls/paths.ts';
 import { fixedForm, pageNotFound, type FixedPage, type PageVisit } from '../../urls/semantic-routes.ts';
 import { failedNotice, outdatedForm } from '../../web/form.ts';
 import { html } from '../../web/html.ts';
@@ -53,7 +53,7 @@ ${
         caption: t('watchlist.caption'),
         lastPosts,
         unwrittenViews: (id) => views.unwritten(id),
-        unreadCell: (topic, _index, heading) => unreadMarker(unread.get(topic.id), { id: topic.id, title: heading.title }),
+        unreadCell: (topic, _index, heading) => unreadMarker(unread.get(topic.id), topicUnreadPath({ id: topic.id, title: heading.title })),
         action: (topic, heading) =>
           buttonForm(request, reply, unwatchPath, html`${t('watchlist.stop')}<span class="visually-hidden"> ${heading.html}</span>`, { topic_id: topic.id }),
       })
