@@ -4,6 +4,7 @@ import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import { containsText, type Dialect } from '../../db/dialect.ts';
 import type { ContentStatus, Database, TorrentsTable } from '../../db/schema.ts';
 import { visible } from '../../forum/repository.ts';
+import { prepare, type PreparedQuery } from '../../db/prepared.ts';
 import type { Freeleech, TorrentStatus } from './statuses.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -88,10 +89,13 @@ export const SWARM_SORT_LIMIT = 10_000;
 export class TorrentsRepository {
   readonly #db: Kysely<Database>;
   readonly #dialect: Dialect;
+  // Every topic page asks whether its topic has a torrent: compiled once (db/prepared.ts).
+  readonly #byTopic: PreparedQuery<{ topicId: number }, TorrentRow>;
 
   constructor(db: Kysely<Database>, dialect: Dialect) {
     this.#db = db;
     this.#dialect = dialect;
+    this.#byTopic = prepare(db, (slot) => this.#select(db).where('torrents.topic_id', '=', slot('topicId')));
   }
 
   transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
@@ -117,7 +121,8 @@ export class TorrentsRepository {
     return this.#select(db).where('torrents.id', '=', id).executeTakeFirst();
   }
 
-  findByTopic(topicId: number, db: Db = this.#db): Promise<TorrentRow | undefined> {
+  async findByTopic(topicId: number, db: Db = this.#db): Promise<TorrentRow | undefined> {
+    if (db === this.#db) return (await this.#byTopic({ topicId }))[0];
     return this.#select(db).where('torrents.topic_id', '=', topicId).executeTakeFirst();
   }
 
