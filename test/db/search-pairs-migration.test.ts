@@ -10,11 +10,11 @@ import { migrations } from '../../src/db/migrations/index.ts';
 import { parseQuery } from '../../src/forum/search/query.ts';
 import { SearchRepository, type SearchFilters } from '../../src/forum/search/repository.ts';
 import { createTestDatabase, databaseKinds, type TestDatabase } from '../helpers/databases.ts';
+import { insertOnePost } from '../helpers/rows.ts';
 
 const log = pino({ level: 'silent' });
 const everywhere: SearchFilters = { in: 'all', forumId: null, authorId: null, from: null, until: null };
 const guests = { viewerId: null, seesAllPending: false };
-const at = '2026-01-01T00:00:00.000Z';
 
 for (const kind of databaseKinds()) {
   describe(`[${kind}] migration 0023: word pairs in the search index`, () => {
@@ -35,54 +35,18 @@ for (const kind of databaseKinds()) {
       const { error } = await migrator.migrateTo('0021_reading_settings');
       assert.equal(error, undefined);
       const db = handle.db;
-      await db
-        .insertInto('users')
-        .values({
-          username: 'old',
-          username_key: 'old',
-          email: 'old@example.org',
-          email_key: 'old@example.org',
-          password_hash: 'x',
-          role: 'user',
-          status: 'active',
-          created_at: at,
-          updated_at: at,
-        })
-        .execute();
-      const forum = await db
-        .insertInto('forums')
-        .values({ name: 'Old', description: '', display_order: 1, created_at: at, updated_at: at })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      const topic = await db
-        .insertInto('topics')
-        .values({ forum_id: forum.id, title: 'Old topic', author_id: 1, status: 'published', posts_count: 1, last_post_at: at, created_at: at, updated_at: at })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      const post = await db
-        .insertInto('posts')
-        .values({
-          topic_id: topic.id,
-          author_id: 1,
-          body: 'Seeding needs an open port.',
-          status: 'published',
-          held_by_filter_id: null,
-          created_at: at,
-          updated_at: at,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
+      const postId = await insertOnePost(db, 'Seeding needs an open port.');
       // The index as migration 0012 wrote it: words only.
       if (kind === 'postgres')
-        await sql`insert into post_search (post_id, document) values (${post.id}, ${"'old':1A 'topic':2A 'seeding':4 'needs':5 'an':6 'open':7 'port':8"}::tsvector)`.execute(
+        await sql`insert into post_search (post_id, document) values (${postId}, ${"'old':1A 'topic':2A 'seeding':4 'needs':5 'an':6 'open':7 'port':8"}::tsvector)`.execute(
           db,
         );
-      else await sql`insert into post_search (rowid, title, body) values (${post.id}, 'old topic', 'seeding needs an open port')`.execute(db);
+      else await sql`insert into post_search (rowid, title, body) values (${postId}, 'old topic', 'seeding needs an open port')`.execute(db);
       await sql`update search_backfill set next_post_id = 2, last_post_id = 1 where id = 1`.execute(db);
 
       await migrateToLatest(handle, log);
       const mark = await db.selectFrom('search_backfill').selectAll().executeTakeFirstOrThrow();
-      assert.deepEqual([mark.next_post_id, mark.last_post_id], [1, post.id]);
+      assert.deepEqual([mark.next_post_id, mark.last_post_id], [1, postId]);
 
       const index = new SearchRepository(db, handle.dialect);
       const find = async (text: string): Promise<number[]> => {
@@ -91,13 +55,13 @@ for (const kind of databaseKinds()) {
         return (await index.find(parsed.query, everywhere, guests, 'relevance', 'desc', 0, 10)).rows.map((row) => row.id);
       };
       // Before the backfill: PostgreSQL still finds the words of the old documents, SQLite's new index is empty.
-      assert.deepEqual(await find('open'), kind === 'postgres' ? [post.id] : []);
+      assert.deepEqual(await find('open'), kind === 'postgres' ? [postId] : []);
       assert.deepEqual(await find('"open port"'), []);
       while ((await index.backfill(100)) > 0);
-      assert.deepEqual(await find('"open port"'), [post.id]);
-      assert.deepEqual(await find('"needs an open port"'), [post.id]);
+      assert.deepEqual(await find('"open port"'), [postId]);
+      assert.deepEqual(await find('"needs an open port"'), [postId]);
       assert.deepEqual(await find('"port open"'), []);
-      assert.deepEqual(await find('open'), [post.id]);
+      assert.deepEqual(await find('open'), [postId]);
     });
   });
 }

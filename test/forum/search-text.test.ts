@@ -105,6 +105,19 @@ describe('search query', () => {
     assert.equal(tsqueryLiteral(parsed('rout* x'), 'titles'), "'rout':*A & 'x':A");
   });
 
+  it('matches a word’s prefix through the prefix terms the documents hold, once they all hold them', () => {
+    const prefixed = (text: string) => tsqueryLiteral(parsed(text), 'all', true);
+    assert.equal(prefixed('rou*'), "'^rou'");
+    assert.equal(prefixed('rout*'), "'^rout'");
+    assert.equal(prefixed('router* -spam*'), "('^rout' & 'router':*) & !'^spam'");
+    assert.equal(prefixed('ёлк* слоны*'), "'^елк' & ('^слон' & 'слоны':*)");
+    // A phrase's last word stays a prefix of its last pair; titles need the weights only positions carry.
+    assert.equal(prefixed('open-por*'), "'_open_por':*");
+    assert.equal(tsqueryLiteral(parsed('rout*'), 'titles', true), "'rout':*A");
+    // Three UTF-16 units but two letters: shorter than any prefix term.
+    assert.equal(prefixed('a𝒜*'), "'a𝒜':*");
+  });
+
   it('leaves no operator of either database in what it writes, whatever is typed', () => {
     for (const text of ['NEAR(a b)', 'a OR b', "o'brien", 'back\\slash', 'title:x', '{title}:x', 'a:*', '^start', 'x & !y | z', '(a)']) {
       const result = parseQuery(text);
@@ -152,14 +165,24 @@ describe('search snippet', () => {
 
 describe('tsvector literal', () => {
   it('weights title terms A, numbers positions with a gap after the title and quotes every term', () => {
-    assert.equal(tsvectorLiteral(['seeding', 'tips'], ['seeding', 'now']), "'seeding':1A,4 '_seeding_tips':1A 'tips':2A '_seeding_now':4 'now':5");
-    assert.equal(tsvectorLiteral([], ["o'x"]), "'o''x':2");
+    assert.equal(
+      tsvectorLiteral(['seeding', 'tips'], ['seeding', 'now']),
+      "'seeding':1A,4 '_seeding_tips':1A 'tips':2A '_seeding_now':4 'now':5 '^see' '^seed' '^tip' '^tips' '^now'",
+    );
+    assert.equal(tsvectorLiteral([], ["o'x"]), "'o''x':2 '^o''x'");
+  });
+
+  it('ends with each word’s first three and four letters, once each, never cutting a character', () => {
+    assert.equal(
+      tsvectorLiteral([], ['routers', 'router', 'елка', 'a😀b', 'x😀yz']),
+      "'routers':2 '_routers_router':2 'router':3 '_router_елка':3 'елка':4 '_елка_a😀b':4 'a😀b':5 '_a😀b_x😀yz':5 'x😀yz':6 '^rou' '^rout' '^елк' '^елка' '^a😀b' '^x😀y' '^x😀yz'",
+    );
   });
 
   it('keeps every term of a very long text, positions past the last one clamped', () => {
     const body = Array.from({ length: 20_000 }, (_, n) => `w${n}`);
     const literal = tsvectorLiteral([], body);
-    assert.match(literal, /'w19999':16383$/);
+    assert.match(literal, /'w19999':16383 '\^w10' '\^w11' /);
     assert.match(literal, /'w0':2 /);
   });
 

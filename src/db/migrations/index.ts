@@ -23,6 +23,7 @@ import * as readingSettings from './0021_reading_settings.ts';
 import * as forumModerators from './0022_forum_moderators.ts';
 import * as searchPairs from './0023_search_pairs.ts';
 import * as avatarRemovalLog from './0024_avatar_removal_log.ts';
+import * as searchPrefixes from './0025_search_prefixes.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_users': users,
@@ -48,4 +49,5 @@ export const migrations: Record<string, Migration> = {
   '0022_forum_moderators': forumModerators,
   '0023_search_pairs': searchPairs,
   '0024_avatar_removal_log': avatarRemovalLog,
+  '0025_search_prefixes': searchPrefixes,
 };

@@ -9,7 +9,7 @@
 // Nothing the reader types reaches either database's query syntax: each term is
 // made of letters and digits only and is quoted when written out.
 import { t, tn } from '../../i18n/messages.ts';
-import { grams, tokenize } from './text.ts';
+import { grams, leadingLetters, PREFIX_LENGTHS, prefixTerm, tokenize } from './text.ts';
 
 /** One thing to match: a word (one term) or a phrase (several), the last term perhaps a prefix. */
 export interface Clause {
@@ -83,13 +83,26 @@ export function fts5Match(query: SearchQuery, where: SearchIn): string {
   return where === 'titles' ? `{title} : (${expression})` : expression;
 }
 
-/** A PostgreSQL tsquery literal (cast with ::tsquery; no parser involved), title terms weighted A. */
-export function tsqueryLiteral(query: SearchQuery, where: SearchIn): string {
+/**
+ * A PostgreSQL tsquery literal (cast with ::tsquery; no parser involved), title terms weighted A. With `prefixTerms`
+ * (every document holds them: text.ts, `prefixTerms`), a word's prefix outside titles is matched through its prefix
+ * term: `rou*` is `'^rou'`, `router*` `'^rout' & 'router':*` (the longer the prefix, the fewer words it gathers).
+ * Ranking asks without them: the prefix terms have no positions to weigh.
+ */
+export function tsqueryLiteral(query: SearchQuery, where: SearchIn, prefixTerms = false): string {
   const weight = where === 'titles' ? 'A' : '';
   const lexeme = (term: string, prefix: boolean): string =>
     `'${term.replace(/\\/g, '\\\\').replace(/'/g, "''")}'${prefix || weight ? ':' : ''}${prefix ? '*' : ''}${weight}`;
+  const longest = PREFIX_LENGTHS[PREFIX_LENGTHS.length - 1]!;
+  const wordPrefix = (term: string): string => {
+    const indexed = prefixTerms && where === 'all' ? PREFIX_LENGTHS.findLast((length) => leadingLetters(term, length) !== null) : undefined;
+    if (indexed === undefined) return lexeme(term, true);
+    const held = lexeme(prefixTerm(leadingLetters(term, indexed)!), false);
+    return indexed === longest && leadingLetters(term, longest + 1) !== null ? `(${held} & ${lexeme(term, true)})` : held;
+  };
   const phrase = (clause: Clause): string => {
     const terms = indexTerms(clause);
+    if (terms.length === 1 && clause.prefix && clause.terms.length === 1) return wordPrefix(terms[0]!);
     const parts = terms.map((term, index) => lexeme(term, clause.prefix && index === terms.length - 1));
     return parts.length === 1 ? parts[0]! : `(${parts.join(' <-> ')})`;
   };

@@ -8,7 +8,7 @@ import type { ContentStatus, Database } from '../../db/schema.ts';
 import { bbcodeText } from '../bbcode/bbcode.ts';
 import { visible, type Visibility } from '../repository.ts';
 import { fts5Match, tsqueryLiteral, type SearchIn, type SearchQuery } from './query.ts';
-import { gram, grams, tokenize } from './text.ts';
+import { gram, grams, prefixTerms, tokenize } from './text.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -177,12 +177,21 @@ export class SearchRepository {
    * (documents written before the range terms existed are found there).
    */
   async #postgresCandidates(query: SearchQuery, filters: SearchFilters, visibility: Visibility, oldestFirst: boolean): Promise<Candidate[]> {
-    const words = tsqueryLiteral(query, filters.in);
     const bounds = await this.#db
       .selectFrom('post_search')
-      .select((eb) => [eb.fn.min<number | null>('post_id').as('first'), eb.fn.max<number | null>('post_id').as('last')])
+      .select((eb) => [
+        eb.fn.min<number | null>('post_id').as('first'),
+        eb.fn.max<number | null>('post_id').as('last'),
+        // Documents written before migration 0025 have no prefix terms until the backfill has written them again.
+        eb
+          .selectFrom('search_backfill')
+          .select(sql<boolean>`next_post_id > last_post_id`.as('done'))
+          .where('id', '=', 1)
+          .as('indexed'),
+      ])
       .executeTakeFirstOrThrow();
     if (bounds.first === null || bounds.last === null) return [];
+    const words = { match: tsqueryLiteral(query, filters.in, bounds.indexed !== false), rank: tsqueryLiteral(query, filters.in) };
     const firstRange = Math.floor(Number(bounds.first) / this.#idRange);
     const lastRange = Math.floor(Number(bounds.last) / this.#idRange);
     const step = oldestFirst ? 1 : -1;
@@ -215,7 +224,7 @@ export class SearchRepository {
    * it into a walk of the table by post id); only the candidates are ranked.
    */
   async #postgresMatches(
-    words: string,
+    words: { match: string; rank: string },
     ranges: readonly number[],
     beyond: number | null,
     oldestFirst: boolean,
@@ -223,7 +232,7 @@ export class SearchRepository {
     visibility: Visibility,
     limit: number,
   ): Promise<Candidate[]> {
-    const match = ranges.length === 0 ? words : `(${words}) & (${ranges.map((range) => `'${rangeTerm(range)}'`).join(' | ')})`;
+    const match = ranges.length === 0 ? words.match : `(${words.match}) & (${ranges.map((range) => `'${rangeTerm(range)}'`).join(' | ')})`;
     const conditions = shownAndFiltered(filters, visibility);
     if (beyond !== null) conditions.push(oldestFirst ? sql<boolean>`ordered.post_id >= ${beyond}` : sql<boolean>`ordered.post_id < ${beyond}`);
     const direction = oldestFirst ? 'asc' : 'desc';
@@ -249,7 +258,7 @@ export class SearchRepository {
       )
       .selectFrom('newest')
       .innerJoin('post_search', 'post_search.post_id', 'newest.post_id')
-      .select(['newest.post_id', sql<number>`ts_rank(post_search.document, ${words}::tsquery, 1)`.as('score')])
+      .select(['newest.post_id', sql<number>`ts_rank(post_search.document, ${words.rank}::tsquery, 1)`.as('score')])
       .execute();
     return rows.map((row) => ({ post_id: row.post_id, score: Number(row.score) }));
   }
@@ -364,7 +373,8 @@ function fts5Column(terms: readonly string[]): string {
  * rules). Title terms come first, weighted A; a gap keeps a phrase from
  * running from the title into the text. Each pair of words next to each other
  * is a term too, at its first word's position, so that pairs follow each other
- * as the words do.
+ * as the words do; each word's first three and four letters are terms at the
+ * end (text.ts, `prefixTerms`).
  */
 export function tsvectorLiteral(titleTerms: readonly string[], bodyTerms: readonly string[]): string {
   const positions = new Map<string, string[]>();
@@ -386,5 +396,8 @@ export function tsvectorLiteral(titleTerms: readonly string[], bodyTerms: readon
   addRun(titleTerms, 'A');
   position = Math.min(position + 1, MAX_POSITION);
   addRun(bodyTerms, '');
-  return [...positions].map(([term, list]) => `'${term.replace(/\\/g, '\\\\').replace(/'/g, "''")}':${list.join(',')}`).join(' ');
+  const quoted = (term: string): string => `'${term.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
+  const words = [...positions].map(([term, list]) => `${quoted(term)}:${list.join(',')}`);
+  // Prefix terms need no positions: a prefix is matched as a word, never in a phrase.
+  return [...words, ...prefixTerms([...titleTerms, ...bodyTerms]).map(quoted)].join(' ');
 }
