@@ -93,16 +93,16 @@ export function tsqueryLiteral(query: SearchQuery, where: SearchIn, prefixTerms 
   const weight = where === 'titles' ? 'A' : '';
   const lexeme = (term: string, prefix: boolean): string =>
     `'${term.replace(/\\/g, '\\\\').replace(/'/g, "''")}'${prefix || weight ? ':' : ''}${prefix ? '*' : ''}${weight}`;
-  const longest = PREFIX_LENGTHS[PREFIX_LENGTHS.length - 1]!;
   const wordPrefix = (term: string): string => {
     const indexed = prefixTerms && where === 'all' ? PREFIX_LENGTHS.findLast((length) => leadingLetters(term, length) !== null) : undefined;
     if (indexed === undefined) return lexeme(term, true);
     const held = lexeme(prefixTerm(leadingLetters(term, indexed)!), false);
-    return indexed === longest && leadingLetters(term, longest + 1) !== null ? `(${held} & ${lexeme(term, true)})` : held;
+    // Longer than the longest prefix term: the word's own prefix narrows it down.
+    return leadingLetters(term, indexed + 1) === null ? held : `(${held} & ${lexeme(term, true)})`;
   };
   const phrase = (clause: Clause): string => {
+    if (clause.prefix && clause.terms.length === 1) return wordPrefix(clause.terms[0]!);
     const terms = indexTerms(clause);
-    if (terms.length === 1 && clause.prefix && clause.terms.length === 1) return wordPrefix(terms[0]!);
     const parts = terms.map((term, index) => lexeme(term, clause.prefix && index === terms.length - 1));
     return parts.length === 1 ? parts[0]! : `(${parts.join(' <-> ')})`;
   };
