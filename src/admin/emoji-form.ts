@@ -4,7 +4,7 @@
 // the preview drawn by the forum's own emoji renderer.
 import type { EmojiRow } from '../emoji/resource.ts';
 import { EMOJI_TEXT_MAX, IMAGE_URL_MAX, SPRITE_SHEET_MAX, TITLE_MAX } from '../emoji/fields.ts';
-import { IMAGE_RULES, sizeText } from '../emoji/images/store.ts';
+import { IMAGE_RULES } from '../emoji/images/store.ts';
 import { isFileName } from '../uploads/content-files.ts';
 import type { CategoryRow } from '../emoji/resource.ts';
 import { emojiHtml } from '../forum/render.ts';
@@ -14,6 +14,7 @@ import { tHtml } from '../web/translated.ts';
 import { errorsFor, fieldId, radioGroup, selectField, textInput, type FormState } from '../web/form-controls.ts';
 import { text, type SubmittedForm } from '../web/form.ts';
 import { t, type TextKey } from '../i18n/messages.ts';
+import { formatBytes } from '../i18n/sizes.ts';
 
 export const EMOJI_KINDS = ['unicode', 'image', 'sprite'] as const;
 export type EmojiKind = (typeof EMOJI_KINDS)[number];
@@ -186,7 +187,7 @@ export function emojiFields(form: FormState, context: EmojiFormContext): SafeHtm
     <legend>${t(KIND_LABELS.image)}</legend>
     <div class="field">
       <label for="${imageFileId}">${t('admin.emoji_form.image_file')}</label>
-      <p class="hint" id="${imageFileId}-hint">${t('admin.emoji_form.image_file_hint', { size: sizeText(IMAGE_RULES.custom.maxBytes), width: String(IMAGE_RULES.custom.maxWidth), height: String(IMAGE_RULES.custom.maxHeight) })}</p>
+      <p class="hint" id="${imageFileId}-hint">${t('admin.emoji_form.image_file_hint', { size: formatBytes(IMAGE_RULES.custom.maxBytes), width: String(IMAGE_RULES.custom.maxWidth), height: String(IMAGE_RULES.custom.maxHeight) })}</p>
       <input id="${imageFileId}" name="image_file" type="file" accept="image/png,image/gif,image/webp,image/jpeg" data-preview="${imageFileId}-preview" aria-describedby="${imageFileId}-hint${imageFileErrors.length > 0 ? ` ${imageFileId}-error` : ''}"${imageFileErrors.length > 0 ? html` aria-invalid="true"` : ''}>
       ${imageFileErrors.length > 0 ? html`<p class="field-error" id="${imageFileId}-error">${imageFileErrors.join(' ')}</p>` : ''}
       <div id="${imageFileId}-preview" aria-live="polite"></div>

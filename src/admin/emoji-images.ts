@@ -6,7 +6,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { multipartLimit, storeUpload } from '../emoji/images/routes.ts';
 import { uploadedFile } from '../http/multipart.ts';
-import { IMAGE_PATHS, IMAGE_RULES, sizeText, type ImageFile, type ImageKind, type ImageStore } from '../emoji/images/store.ts';
+import { IMAGE_PATHS, IMAGE_RULES, type ImageFile, type ImageKind, type ImageStore } from '../emoji/images/store.ts';
 import type { EmojiRow } from '../emoji/resource.ts';
 import type { EmojiServices } from '../emoji/services.ts';
 import { ResourceNotFoundError, type FieldErrors } from '../http/errors.ts';
@@ -18,6 +18,7 @@ import { errorSummary, fieldId, formState, type FormState } from '../web/form-co
 import { submitted, validationErrors } from '../web/form.ts';
 import { ADMINS, requirePage } from '../auth/guard.ts';
 import { t, tn, type CountKey, type TextKey } from '../i18n/messages.ts';
+import { formatBytes } from '../i18n/sizes.ts';
 import { sendAdminPage } from './layout.ts';
 import { timestamp } from './lists.ts';
 
@@ -48,7 +49,7 @@ const KINDS: Record<ImageKind, { title: TextKey; accept: string; hint: TextKey; 
 /** The size limits a kind's hint names. */
 function limits(kind: ImageKind): Record<string, string> {
   const rules = IMAGE_RULES[kind];
-  return { size: sizeText(rules.maxBytes), width: String(rules.maxWidth), height: String(rules.maxHeight) };
+  return { size: formatBytes(rules.maxBytes), width: String(rules.maxWidth), height: String(rules.maxHeight) };
 }
 
 const FileParams = Type.Object({
@@ -93,7 +94,7 @@ export const emojiImagePages: FastifyPluginAsyncTypebox<{ images: ImageStore; em
     app.post(`${BASE}${kind}/`, { preValidation: admin, config: multipartLimit(kind) }, async (request, reply) => {
       try {
         const stored = await storeUpload(images, kind, uploadedFile(request));
-        const facts = { width: String(stored.width), height: String(stored.height), size: sizeText(stored.size) };
+        const facts = { width: String(stored.width), height: String(stored.height), size: formatBytes(stored.size) };
         const message =
           kind === 'custom'
             ? t('admin.images.uploaded_image', { url: stored.url, ...facts })
@@ -176,7 +177,7 @@ ${
     (file) => html`<tr id="${kind}-${file.name.replace(/\W/g, '-')}">
     <td><img class="thumb" src="${file.url}" alt="${t(info.alt, { name: file.name })}" loading="lazy"></td>
     <td><code>${kind === 'custom' ? file.url : file.name}</code></td>
-    <td class="num">${sizeText(file.size)}</td>
+    <td class="num">${formatBytes(file.size)}</td>
     <td>${timestamp(file.modifiedAt)}</td>
     <td>${
       (used.get(file.name) ?? []).length === 0

@@ -11,7 +11,7 @@ import { topicPath } from '../urls/paths.ts';
 import type { UsersService } from '../users/service.ts';
 import { html } from '../web/html.ts';
 import { csrfInput } from '../web/page.ts';
-import { formatBytes } from '../tracker/figures.ts';
+import { formatBytes } from '../i18n/sizes.ts';
 import type { PasskeyService } from '../tracker/passkeys.ts';
 import { moderateForm } from '../tracker/torrents/pages.ts';
 import { TorrentStatusSchema } from '../tracker/torrents/resource.ts';

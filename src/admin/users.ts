@@ -24,7 +24,8 @@ import { isHtmx, liveNotice, sendFragment } from './htmx.ts';
 import { sendAdminPage } from './layout.ts';
 import { pagination, rangeText, timestamp } from './lists.ts';
 import { passkeyAdminBlock } from './torrents.ts';
-import { formatBytes, formatPoints, type TrackerFigures, type UserFigures } from '../tracker/figures.ts';
+import { formatBytes } from '../i18n/sizes.ts';
+import { formatPoints, type TrackerFigures, type UserFigures } from '../tracker/figures.ts';
 
 const BASE = '/admin/users/';
 const ROLES = ['user', 'moderator', 'admin'] as const;

@@ -13,7 +13,8 @@ import { html } from '../web/html.ts';
 import { csrfInput, sendPage } from '../web/page.ts';
 import type { SeedBonus } from './bonus.ts';
 import type { TrackerConfig } from './config.ts';
-import { formatBytes, formatPoints } from './figures.ts';
+import { formatBytes } from '../i18n/sizes.ts';
+import { formatPoints } from './figures.ts';
 import { t, tn } from '../i18n/messages.ts';
 import { tHtml } from '../web/translated.ts';
 

@@ -1,11 +1,8 @@
 // The tracker's figures: a user's (profile, bonus page) and the site's
-// (GET /api/tracker/stats), plus their human forms (bytes in the reader's
-// language, points).
+// (GET /api/tracker/stats), plus the human form of points (bytes:
+// i18n/sizes.ts).
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import { currentReader } from '../i18n/context.ts';
-import type { Locale } from '../i18n/locale.ts';
-import { t, tn } from '../i18n/messages.ts';
 import type { RatioRule } from './config.ts';
 import { ratioOf, ratioShown } from './ratio.ts';
 import type { SwarmStore } from './swarm/store.ts';
@@ -100,30 +97,6 @@ export class TrackerFigures {
       transfer: { uploaded: Number(transfer.uploaded), downloaded: Number(transfer.downloaded) },
     };
   }
-}
-
-const UNITS = ['size.kib', 'size.mib', 'size.gib', 'size.tib', 'size.pib'] as const;
-/** Up to two decimals, trailing zeros dropped: 1.5, 2.93, 3. */
-const sizeFormats = new Map<Locale, Intl.NumberFormat>();
-
-/**
- * A size in bytes as the reader's language writes it: whole bytes below 1 KiB
- * ("60 bytes", "60 байт"), else binary units with up to two decimals
- * ("1.5 KiB", "1,5 КиБ"; "3 GiB").
- */
-export function formatBytes(bytes: number): string {
-  const { locale } = currentReader();
-  let format = sizeFormats.get(locale);
-  if (format === undefined) sizeFormats.set(locale, (format = new Intl.NumberFormat(locale, { maximumFractionDigits: 2 })));
-  if (Math.abs(bytes) < 1024) return tn('metainfo.bytes', bytes, { bytes: format.format(bytes) });
-  let value = bytes / 1024;
-  let unit = 0;
-  // 1023.999 KiB would round to "1,024 KiB": that is 1 MiB.
-  while (unit < UNITS.length - 1 && Math.abs(Math.round(value * 100)) >= 1024 * 100) {
-    value /= 1024;
-    unit++;
-  }
-  return t(UNITS[unit]!, { size: format.format(value) });
 }
 
 /** Hundredths → "12.34". */

@@ -10,7 +10,7 @@
 // ("piece length", "file tree") stay as the file format spells them.
 import { createHash } from 'node:crypto';
 import { t, tn } from '../i18n/messages.ts';
-import { formatBytes } from './figures.ts';
+import { formatBytes } from '../i18n/sizes.ts';
 import {
   BencodeError,
   BencodeRaw,

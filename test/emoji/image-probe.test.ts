@@ -44,7 +44,7 @@ describe('probeImage: the format and size from the bytes', () => {
 });
 
 describe('checkImage: the rules of each kind', () => {
-  it('accepts the four formats for emoji images up to 256 KB and 512×512', () => {
+  it('accepts the four formats for emoji images up to 256 KiB and 512×512', () => {
     for (const bytes of [png(512, 512), gif(16, 16), webp(512, 1), jpeg(64, 64)]) assert.equal(checkImage(bytes, 'custom').ok, true);
   });
 
@@ -55,7 +55,7 @@ describe('checkImage: the rules of each kind', () => {
       return result.ok ? '' : result.message;
     };
     assert.equal(refused(png(513, 10), 'custom'), 'The emoji image must be at most 512×512 pixels (this one is 513×10).');
-    assert.equal(refused(noisePng(300, 300), 'custom'), 'The emoji image must not be larger than 256 KB.');
+    assert.equal(refused(noisePng(300, 300), 'custom'), 'The emoji image must not be larger than 256 KiB.');
     assert.equal(refused(SVG, 'custom'), 'SVG files are not accepted (they can carry scripts); upload a PNG, GIF, WebP or JPEG image.');
     assert.equal(refused(Buffer.from('%PDF-1.7'), 'custom'), 'The file must be a PNG, GIF, WebP or JPEG image.');
     assert.equal(refused(Buffer.alloc(0), 'custom'), 'The file field is required.');

@@ -64,7 +64,7 @@ describeEachDatabase('emoji image uploads (POST /api/emoji/images, /api/emoji/sp
       const cases: Array<[Buffer, string, string]> = [
         [SVG, 'SVG files are not accepted (they can carry scripts); upload a PNG, GIF, WebP or JPEG image.', 'image/svg+xml'],
         [png(600, 20), 'The emoji image must be at most 512×512 pixels (this one is 600×20).', 'image/png'],
-        [noisePng(300, 300), 'The emoji image must not be larger than 256 KB.', 'image/png'],
+        [noisePng(300, 300), 'The emoji image must not be larger than 256 KiB.', 'image/png'],
         [Buffer.from('MZ\x90\x00 not an image'), 'The file must be a PNG, GIF, WebP or JPEG image.', 'image/png'],
       ];
       for (const [bytes, message, type] of cases) {
@@ -128,7 +128,7 @@ describeEachDatabase('emoji image uploads (POST /api/emoji/images, /api/emoji/sp
       assert.equal(served.headers['content-type'], 'image/png');
     });
 
-    it('refuses JPEG, and sheets over 2 MB or 4096×4096', async () => {
+    it('refuses JPEG, and sheets over 2 MiB or 4096×4096', async () => {
       assert.deepEqual((await upload('/api/emoji/sprite-sheets', jpeg(64, 64))).json().errors, {
         file: ['The sprite sheet must be a PNG, GIF or WebP image (this is JPEG).'],
       });
@@ -137,7 +137,7 @@ describeEachDatabase('emoji image uploads (POST /api/emoji/images, /api/emoji/sp
       });
       const huge = await upload('/api/emoji/sprite-sheets', noisePng(800, 800));
       assert.equal(huge.statusCode, 422);
-      assert.deepEqual(huge.json().errors, { file: ['The sprite sheet must not be larger than 2 MB.'] });
+      assert.deepEqual(huge.json().errors, { file: ['The sprite sheet must not be larger than 2 MiB.'] });
     });
   });
 

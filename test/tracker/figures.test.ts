@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { asReader } from '../../src/i18n/context.ts';
-import { formatBytes } from '../../src/tracker/figures.ts';
+import { formatBytes } from '../../src/i18n/sizes.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { Browser } from '../helpers/browser.ts';
 import { loggedIn, mainText, type Member } from '../helpers/forum.ts';

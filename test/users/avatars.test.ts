@@ -94,7 +94,7 @@ describeEachDatabase('avatars', (db) => {
       ['too wide', png(AVATAR_RULES.maxWidth + 1, 2), /at most 4096×4096 pixels \(this one is 4097×2\)/],
       ['bomb', pngClaiming(60_000, 60_000), /not an image this forum can read|at most 4096×4096/],
       ['truncated', Buffer.from(png(300, 300)).subarray(0, 200), /damaged|not an image/],
-      ['too large', Buffer.concat([png(10, 10), Buffer.alloc(AVATAR_RULES.maxBytes)]), /not be larger than 2 MB/],
+      ['too large', Buffer.concat([png(10, 10), Buffer.alloc(AVATAR_RULES.maxBytes)]), /not be larger than 2 MiB/],
     ];
     for (const [what, bytes, message] of refused) {
       const started = performance.now();

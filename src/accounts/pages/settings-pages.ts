@@ -33,6 +33,7 @@ import { EmailChangeForm, PasswordChangeForm, ReadingForm, SignatureForm, withCo
 import { LOCALES, LOCALE_NAMES, TIME_ZONE_LIST, isTimeZone } from '../../i18n/locale.ts';
 import { readerOf } from '../../i18n/context.ts';
 import { t, tn } from '../../i18n/messages.ts';
+import { formatBytes } from '../../i18n/sizes.ts';
 import { tHtml } from '../../web/translated.ts';
 import { EMAIL_CHANGE_KEY_HOURS } from '../service.ts';
 import { uploadedFile } from '../../http/multipart.ts';
@@ -190,7 +191,7 @@ ${url === null ? html`<p class="muted">${t('settings.avatar.none')}</p>` : html`
 <form method="post" action="${settingsPath()}avatar/" enctype="multipart/form-data" class="stacked">
 ${csrfInput(request, reply)}
 <div class="field"><label for="avatar-file">${t('settings.avatar.image')}</label>
-<p class="hint" id="avatar-file-hint">${t('settings.avatar.hint', { mb: AVATAR_RULES.maxBytes / (1024 * 1024) })}</p>
+<p class="hint" id="avatar-file-hint">${t('settings.avatar.hint', { size: formatBytes(AVATAR_RULES.maxBytes) })}</p>
 <input type="file" id="avatar-file" name="file" accept="image/png,image/jpeg,image/gif,image/webp" required aria-describedby="avatar-file-hint${errors === undefined ? '' : ' avatar-file-error'}"${errors === undefined ? '' : html` aria-invalid="true"`}>
 ${errors === undefined ? '' : html`<p class="error" id="avatar-file-error">${errors.join(' ')}</p>`}
 </div>

@@ -13,7 +13,8 @@ import { ApiError, ValidationError } from '../../http/errors.ts';
 import { DataOf, errorResponses } from '../../http/schemas.ts';
 import { fieldName } from '../../i18n/field-names.ts';
 import { t } from '../../i18n/messages.ts';
-import { IMAGE_PATHS, IMAGE_RULES, checkImage, sizeText, type ImageKind, type ImageStore, type StoredImage } from './store.ts';
+import { formatBytes } from '../../i18n/sizes.ts';
+import { IMAGE_PATHS, IMAGE_RULES, checkImage, type ImageKind, type ImageStore, type StoredImage } from './store.ts';
 
 export const UploadedImage = Type.Object({
   url: Type.String({ description: 'Where the file is served; use it as image_url' }),
@@ -48,8 +49,8 @@ const FileBody = {
 } as const;
 
 const DESCRIPTIONS: Record<ImageKind, string> = {
-  custom: `PNG, GIF, WebP or JPEG, at most ${sizeText(IMAGE_RULES.custom.maxBytes)} and ${IMAGE_RULES.custom.maxWidth}×${IMAGE_RULES.custom.maxHeight} pixels, checked by content (SVG is refused). Served at ${IMAGE_PATHS.custom}<name>.`,
-  sprites: `PNG, GIF or WebP, at most ${sizeText(IMAGE_RULES.sprites.maxBytes)} and ${IMAGE_RULES.sprites.maxWidth}×${IMAGE_RULES.sprites.maxHeight} pixels, checked by content. Served at ${IMAGE_PATHS.sprites}<name>; use the name as sprite_params.sheet.`,
+  custom: `PNG, GIF, WebP or JPEG, at most ${formatBytes(IMAGE_RULES.custom.maxBytes)} and ${IMAGE_RULES.custom.maxWidth}×${IMAGE_RULES.custom.maxHeight} pixels, checked by content (SVG is refused). Served at ${IMAGE_PATHS.custom}<name>.`,
+  sprites: `PNG, GIF or WebP, at most ${formatBytes(IMAGE_RULES.sprites.maxBytes)} and ${IMAGE_RULES.sprites.maxWidth}×${IMAGE_RULES.sprites.maxHeight} pixels, checked by content. Served at ${IMAGE_PATHS.sprites}<name>; use the name as sprite_params.sheet.`,
 };
 
 export const imageUploadRoutes: FastifyPluginAsyncTypebox<{ images: ImageStore }> = async (app, { images }) => {

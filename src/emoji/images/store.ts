@@ -6,6 +6,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fieldName } from '../../i18n/field-names.ts';
 import { t, type TextKey } from '../../i18n/messages.ts';
+import { formatBytes } from '../../i18n/sizes.ts';
 import { deleteFile, ensureWritableFolder, saveByContent } from '../../uploads/content-files.ts';
 import { SPRITE_SHEET_PATH } from '../resource.ts';
 import { EXTENSIONS, MIME_TYPES, probeImage, type ImageInfo, type ImageType } from './probe.ts';
@@ -65,7 +66,7 @@ export function checkImage(bytes: Uint8Array, kind: ImageKind): ImageCheck {
   const messages = KIND_MESSAGES[kind];
   const allowed = listOf(rules.types.map((type) => (type === 'webp' ? 'WebP' : type.toUpperCase())));
   if (bytes.length === 0) return { ok: false, message: t('validation.required', { field: fieldName('file') }) };
-  if (bytes.length > rules.maxBytes) return { ok: false, message: t(messages.tooLarge, { size: sizeText(rules.maxBytes) }) };
+  if (bytes.length > rules.maxBytes) return { ok: false, message: t(messages.tooLarge, { size: formatBytes(rules.maxBytes) }) };
   const probe = probeImage(bytes);
   if (!probe.ok) {
     if (probe.problem === 'svg') return { ok: false, message: t('emoji_image.svg', { allowed }) };
@@ -129,12 +130,6 @@ export class ImageStore {
   delete(kind: ImageKind, name: string): Promise<boolean> {
     return deleteFile(this.folder(kind), name);
   }
-}
-
-export function sizeText(bytes: number): string {
-  if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MB`;
-  if (bytes >= 1024) return `${Math.round(bytes / 102.4) / 10} KB`;
-  return `${bytes} bytes`;
 }
 
 function listOf(words: string[]): string {

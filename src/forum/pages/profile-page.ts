@@ -1,7 +1,8 @@
 // `/profile/{slug}.{id}/`: a member's public profile; moderators also find the
 // ban panel there (profile-ban.ts).
 import { number, t } from '../../i18n/messages.ts';
-import { formatBytes, formatPoints } from '../../tracker/figures.ts';
+import { formatBytes } from '../../i18n/sizes.ts';
+import { formatPoints } from '../../tracker/figures.ts';
 import { formatRatio } from '../../tracker/ratio.ts';
 import { newMessagePath, profileEmailPath, profilePath, settingsPath } from '../../urls/paths.ts';
 import type { EntityPage } from '../../urls/semantic-routes.ts';

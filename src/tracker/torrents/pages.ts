@@ -26,7 +26,7 @@ import { html, type SafeHtml } from '../../web/html.ts';
 import { lastPage, pageNav, requestedPage } from '../../web/page-nav.ts';
 import { localPath } from '../../http/local-path.ts';
 import { csrfInput, sendPage } from '../../web/page.ts';
-import { formatBytes } from '../figures.ts';
+import { formatBytes } from '../../i18n/sizes.ts';
 import { magnetLink } from '../metainfo.ts';
 import type { PasskeyService } from '../passkeys.ts';
 import { TorrentListQuery, sendTorrentFile } from './routes.ts';

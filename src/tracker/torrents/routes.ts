@@ -9,7 +9,7 @@ import { uploadedFile } from '../../http/multipart.ts';
 import { ApiError, FieldErrorBag } from '../../http/errors.ts';
 import { CollectionOf, PageQueryProperties, collection, origin, pageRequest } from '../../http/pagination.ts';
 import { DataOf, IdParams, errorResponses } from '../../http/schemas.ts';
-import { formatBytes } from '../figures.ts';
+import { formatBytes } from '../../i18n/sizes.ts';
 import { FreeleechSchema, TorrentResource, TorrentStatusSchema, torrentResource } from './resource.ts';
 import type { TorrentSort, TorrentsService } from './service.ts';
 

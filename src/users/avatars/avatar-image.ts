@@ -8,6 +8,7 @@
 // reader's language (the API's English).
 import sharp, { type Metadata } from 'sharp';
 import { t } from '../../i18n/messages.ts';
+import { formatBytes } from '../../i18n/sizes.ts';
 
 export const AVATAR_RULES = {
   maxBytes: 2 * 1024 * 1024,
@@ -26,7 +27,7 @@ sharp.cache(false);
 
 export async function makeAvatar(bytes: Uint8Array): Promise<AvatarImage> {
   if (bytes.length === 0) return { ok: false, message: t('avatar.choose') };
-  if (bytes.length > AVATAR_RULES.maxBytes) return { ok: false, message: t('avatar.too_large', { mb: AVATAR_RULES.maxBytes / (1024 * 1024) }) };
+  if (bytes.length > AVATAR_RULES.maxBytes) return { ok: false, message: t('avatar.too_large', { size: formatBytes(AVATAR_RULES.maxBytes) }) };
   const limits = { limitInputPixels: AVATAR_RULES.maxWidth * AVATAR_RULES.maxHeight, failOn: 'error' as const };
   let metadata: Metadata;
   try {

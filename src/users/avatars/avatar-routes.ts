@@ -13,6 +13,7 @@ import { validatorCompiler } from '../../http/validation.ts';
 import { UserResource, userResource } from '../resource.ts';
 import { AVATAR_RULES, AVATAR_SIZE } from './avatar-image.ts';
 import { AVATAR_PATH, type Avatars } from './avatars.ts';
+import { formatBytes } from '../../i18n/sizes.ts';
 
 const security = [{ bearer: [] }];
 
@@ -36,7 +37,7 @@ export const avatarRoutes: FastifyPluginAsyncTypebox<{ avatars: Avatars }> = asy
       schema: {
         tags: ['users'],
         summary: 'Set your avatar',
-        description: `PNG, JPEG, GIF or WebP, at most ${AVATAR_RULES.maxBytes / (1024 * 1024)} MB and ${AVATAR_RULES.maxWidth}×${AVATAR_RULES.maxHeight} pixels, checked by content (SVG is refused). Stored as a ${AVATAR_SIZE}×${AVATAR_SIZE} WebP cut from the middle, without metadata; served at ${AVATAR_PATH}<name>.`,
+        description: `PNG, JPEG, GIF or WebP, at most ${formatBytes(AVATAR_RULES.maxBytes)} and ${AVATAR_RULES.maxWidth}×${AVATAR_RULES.maxHeight} pixels, checked by content (SVG is refused). Stored as a ${AVATAR_SIZE}×${AVATAR_SIZE} WebP cut from the middle, without metadata; served at ${AVATAR_PATH}<name>.`,
         security,
         consumes: ['multipart/form-data'],
         params: IdParams,
