@@ -17,7 +17,7 @@ export function formatBytes(bytes: number): string {
   const { locale } = currentReader();
   let format = sizeFormats.get(locale);
   if (format === undefined) sizeFormats.set(locale, (format = new Intl.NumberFormat(locale, { maximumFractionDigits: 2 })));
-  if (Math.abs(bytes) < 1024) return tn('metainfo.bytes', bytes, { bytes: format.format(bytes) });
+  if (Math.abs(bytes) < 1024) return tn('size.bytes', bytes, { bytes: format.format(bytes) });
   let value = bytes / 1024;
   let unit = 0;
   // 1023.999 KiB would round to "1,024 KiB": that is 1 MiB.

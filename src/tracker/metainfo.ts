@@ -348,7 +348,7 @@ function bencodeProblem(problem: BencodeProblem): string {
 
 /** An exact count of bytes ("16,384 bytes"), where a rounded size would hide the mismatch. */
 function byteCount(bytes: number): string {
-  return tn('metainfo.bytes', bytes, { bytes });
+  return tn('size.bytes', bytes, { bytes });
 }
 
 /**
