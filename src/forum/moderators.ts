@@ -4,7 +4,8 @@
 // the index name them. What a forum moderator may do is access.ts's.
 import { FieldErrorBag, ValidationError } from '../http/errors.ts';
 import { isForeignKeyViolation } from '../db/dialect.ts';
-import { label } from '../http/validation.ts';
+import { fieldName } from '../i18n/field-names.ts';
+import { t, tn } from '../i18n/messages.ts';
 import { usernameKey } from '../users/repository.ts';
 import type { Forums } from './forums.ts';
 import type { ForumModerator, ForumRepository } from './repository.ts';
@@ -42,14 +43,15 @@ export class ForumModerators {
   async replace(forumId: number, userIds: readonly number[]): Promise<ForumModerator[]> {
     const forum = await this.#forums.get(forumId);
     const errors = new FieldErrorBag();
-    if (userIds.length > MODERATORS_MAX) errors.add('user_ids', `The ${label('user_ids')} field must not have more than ${MODERATORS_MAX} items.`);
-    if (new Set(userIds).size !== userIds.length) errors.add('user_ids', `The ${label('user_ids')} field has a duplicate value.`);
+    if (userIds.length > MODERATORS_MAX)
+      errors.add('user_ids', tn('validation.max_items', MODERATORS_MAX, { field: fieldName('user_ids'), limit: String(MODERATORS_MAX) }));
+    if (new Set(userIds).size !== userIds.length) errors.add('user_ids', t('validation.unique_items', { field: fieldName('user_ids') }));
     errors.throwIfAny();
     try {
       await this.#repository.transaction(async (trx) => {
         const users = await this.#repository.usersById(userIds, trx);
         userIds.forEach((id, index) => {
-          if (!users.has(id)) errors.add(`user_ids.${index}`, `The selected ${label(`user_ids.${index}`)} is invalid.`);
+          if (!users.has(id)) errors.add(`user_ids.${index}`, t('validation.selected', { field: fieldName(`user_ids.${index}`) }));
         });
         errors.throwIfAny();
         await this.#repository.replaceModerators(forum.id, userIds, trx);
@@ -58,7 +60,7 @@ export class ForumModerators {
       // A user deleted (or the forum) between the check and the write.
       if (!isForeignKeyViolation(error)) throw error;
       await this.#forums.get(forum.id);
-      throw ValidationError.field('user_ids', `The selected ${label('user_ids')} is invalid.`);
+      throw ValidationError.field('user_ids', t('validation.selected', { field: fieldName('user_ids') }));
     }
     return this.of(forum.id);
   }

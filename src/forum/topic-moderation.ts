@@ -7,6 +7,8 @@ import type { AuthUser } from '../auth/service.ts';
 import { type Clock, isoNow } from '../clock.ts';
 import type { ModerationAction } from '../db/schema.ts';
 import { ValidationError } from '../http/errors.ts';
+import { fieldName } from '../i18n/field-names.ts';
+import { t } from '../i18n/messages.ts';
 import { assertModerates } from './access.ts';
 import type { ModerationLog } from './moderation-log.ts';
 import type { ForumRepository, TopicWithAuthor } from './repository.ts';
@@ -37,10 +39,10 @@ export class TopicModeration {
   async move(id: number, moderator: AuthUser, forumId: number): Promise<TopicWithAuthor> {
     const topic = await this.#moderated(id, moderator);
     const target = await this.#repository.findForum(forumId);
-    if (target === undefined) throw ValidationError.field('forum_id', 'The selected forum id is invalid.');
+    if (target === undefined) throw ValidationError.field('forum_id', t('validation.selected', { field: fieldName('forum_id') }));
     // A forum moderator moves topics only between forums they moderate: out of one and into the other.
     assertModerates(moderator, target.id, 'access.move');
-    if (target.id === topic.forum_id) throw ValidationError.field('forum_id', 'The topic is already in this forum.');
+    if (target.id === topic.forum_id) throw ValidationError.field('forum_id', t('mod.already_there'));
     await this.#repository.transaction(async (trx) => {
       const at = isoNow(this.#clock);
       await this.#repository.updateTopic(id, { forum_id: target.id }, trx);

@@ -103,8 +103,8 @@ export class UsersService {
     const current = await this.get(id);
     const errors = new FieldErrorBag();
     if (actor?.id === id) {
-      if (input.role !== undefined && input.role !== current.role) errors.add('role', 'You cannot change your own role.');
-      if (input.status !== undefined && input.status !== 'active') errors.add('status', 'You cannot ban or deactivate yourself.');
+      if (input.role !== undefined && input.role !== current.role) errors.add('role', t('admin.users.own_role'));
+      if (input.status !== undefined && input.status !== 'active') errors.add('status', t('admin.users.own_status'));
     }
     if (input.username !== undefined && input.username !== current.username) await this.#screenName(errors, input.username);
     if (input.signature !== undefined) await this.#screenSignature(errors, input.signature);
@@ -143,7 +143,7 @@ export class UsersService {
   }
 
   async delete(id: number, actor?: AuthUser): Promise<void> {
-    if (actor?.id === id) throw ValidationError.field('user', 'You cannot delete your own account here.');
+    if (actor?.id === id) throw ValidationError.field('user', t('admin.users.own_account'));
     if (!(await this.repository.delete(id))) throw new ModelNotFoundError('User', id);
   }
 

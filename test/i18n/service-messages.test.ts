@@ -1,16 +1,20 @@
 // The refusals services make where they find the problem (docs/i18n.md): the
-// word-filter engine's, the emoji services' and the emoji image checks'. An
+// word-filter engine's, the emoji services' and the emoji image checks', the
+// users service's and the forum moderation's. An
 // admin page shows them in its reader's language; the JSON API keeps the
 // contract's English, word for word (the English is tested with each module,
 // test/word-filters, test/emoji, test/admin).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { resolveKind, NO_KIND } from '../../src/emoji/emoji-kind.ts';
-import { FieldErrorBag } from '../../src/http/errors.ts';
+import { FieldErrorBag, ValidationError } from '../../src/http/errors.ts';
 import { asReader } from '../../src/i18n/context.ts';
+import { topicPath } from '../../src/urls/paths.ts';
 import { compileRegex, RegexProblem } from '../../src/word-filters/engine/regex-patterns.ts';
 import { describeEachDatabase, type TestApp } from '../helpers/app.ts';
+import { dom } from '../helpers/dom.ts';
 import { makeEmoji } from '../helpers/emoji.ts';
+import { createForum, createTopic } from '../helpers/forum.ts';
 import { SVG, multipart, png } from '../helpers/images.ts';
 import { fieldError, postMultipart, signedInBrowser, type SignedInBrowser } from '../admin/helpers.ts';
 
@@ -152,5 +156,33 @@ describeEachDatabase('service refusals on Russian admin pages, English in the AP
     });
     assert.equal(viaApi.statusCode, 422);
     assert.deepEqual(viaApi.json().errors.file, ['The emoji image must be at most 512×512 pixels (this one is 600×520).']);
+  });
+
+  it('an admin refused a change of their own role and status', async () => {
+    const refused = await admin.browser.post(`/admin/users/${admin.user.id}/`, { role: 'user', status: 'banned' });
+    assert.equal(refused.status, 422);
+    assert.match(dom(refused).textContent, /Свою роль изменить нельзя\./);
+    assert.match(dom(refused).textContent, /Себя нельзя заблокировать или отключить\./);
+  });
+
+  it('a topic moved into the forum it is in, and a moderator who is no member', async () => {
+    const general = await createForum(t, 'Общий');
+    // The move form lists the other forums: one is needed for it to be shown.
+    await createForum(t, 'Архив');
+    const topic = await createTopic(t, await t.services.users.get(admin.user.id), general, 'Тема на месте');
+    const path = topicPath(topic);
+    await admin.browser.get(path);
+    const move = await admin.browser.post(`${path}move/`, { forum_id: String(general.id) });
+    assert.equal(move.status, 422);
+    assert.match(dom(move).text('details.moderation'), /Тема уже в этом форуме\./);
+
+    await assert.rejects(
+      asReader(RUSSIAN, () => t.services.forum.moderators.replace(general.id, [999_999])),
+      (error: unknown) => error instanceof ValidationError && error.errors['user_ids.0']?.[0] === 'Выбрано недопустимое значение поля «user ids.0».',
+    );
+    await assert.rejects(
+      asReader(RUSSIAN, () => t.services.forum.moderators.replace(general.id, [admin.user.id, admin.user.id])),
+      (error: unknown) => error instanceof ValidationError && error.errors['user_ids']?.[0] === 'В поле «Модераторы» есть повторяющиеся значения.',
+    );
   });
 });
