@@ -83,6 +83,11 @@ export function fts5Match(query: SearchQuery, where: SearchIn): string {
   return where === 'titles' ? `{title} : (${expression})` : expression;
 }
 
+/** A term as a lexeme of PostgreSQL's tsquery and tsvector literals: quoted, its quotes and backslashes escaped. */
+export function quotedLexeme(term: string): string {
+  return `'${term.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
+}
+
 /**
  * A PostgreSQL tsquery literal (cast with ::tsquery; no parser involved), title terms weighted A. With `prefixTerms`
  * (every document holds them: text.ts, `prefixTerms`), a word's prefix outside titles is matched through its prefix
@@ -91,8 +96,7 @@ export function fts5Match(query: SearchQuery, where: SearchIn): string {
  */
 export function tsqueryLiteral(query: SearchQuery, where: SearchIn, prefixTerms = false): string {
   const weight = where === 'titles' ? 'A' : '';
-  const lexeme = (term: string, prefix: boolean): string =>
-    `'${term.replace(/\\/g, '\\\\').replace(/'/g, "''")}'${prefix || weight ? ':' : ''}${prefix ? '*' : ''}${weight}`;
+  const lexeme = (term: string, prefix: boolean): string => `${quotedLexeme(term)}${prefix || weight ? ':' : ''}${prefix ? '*' : ''}${weight}`;
   const wordPrefix = (term: string): string => {
     const indexed = prefixTerms && where === 'all' ? PREFIX_LENGTHS.findLast((length) => leadingLetters(term, length) !== null) : undefined;
     if (indexed === undefined) return lexeme(term, true);

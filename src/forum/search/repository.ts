@@ -7,7 +7,7 @@ import type { Dialect } from '../../db/dialect.ts';
 import type { ContentStatus, Database } from '../../db/schema.ts';
 import { bbcodeText } from '../bbcode/bbcode.ts';
 import { visible, type Visibility } from '../repository.ts';
-import { fts5Match, tsqueryLiteral, type SearchIn, type SearchQuery } from './query.ts';
+import { fts5Match, quotedLexeme, tsqueryLiteral, type SearchIn, type SearchQuery } from './query.ts';
 import { gram, grams, prefixTerms, tokenize } from './text.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -99,7 +99,7 @@ export class SearchRepository {
     if (this.#dialect === 'postgres') {
       // The post's words and pairs, and its range of post ids (#postgresCandidates).
       const document = (post: (typeof terms)[number]): string =>
-        `${tsvectorLiteral(post.title, post.body)} '${rangeTerm(Math.floor(post.id / this.#idRange))}'`;
+        `${tsvectorLiteral(post.title, post.body)} ${quotedLexeme(rangeTerm(Math.floor(post.id / this.#idRange)))}`;
       await db
         .insertInto('post_search')
         .values(terms.map((post) => ({ post_id: post.id, document: sql<string>`${document(post)}::tsvector` })))
@@ -232,7 +232,7 @@ export class SearchRepository {
     visibility: Visibility,
     limit: number,
   ): Promise<Candidate[]> {
-    const match = ranges.length === 0 ? words.match : `(${words.match}) & (${ranges.map((range) => `'${rangeTerm(range)}'`).join(' | ')})`;
+    const match = ranges.length === 0 ? words.match : `(${words.match}) & (${ranges.map((range) => quotedLexeme(rangeTerm(range))).join(' | ')})`;
     const conditions = shownAndFiltered(filters, visibility);
     if (beyond !== null) conditions.push(oldestFirst ? sql<boolean>`ordered.post_id >= ${beyond}` : sql<boolean>`ordered.post_id < ${beyond}`);
     const direction = oldestFirst ? 'asc' : 'desc';
@@ -396,8 +396,7 @@ export function tsvectorLiteral(titleTerms: readonly string[], bodyTerms: readon
   addRun(titleTerms, 'A');
   position = Math.min(position + 1, MAX_POSITION);
   addRun(bodyTerms, '');
-  const quoted = (term: string): string => `'${term.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
-  const words = [...positions].map(([term, list]) => `${quoted(term)}:${list.join(',')}`);
+  const words = [...positions].map(([term, list]) => `${quotedLexeme(term)}:${list.join(',')}`);
   // Prefix terms need no positions: a prefix is matched as a word, never in a phrase.
-  return [...words, ...prefixTerms([...titleTerms, ...bodyTerms]).map(quoted)].join(' ');
+  return [...words, ...prefixTerms([...titleTerms, ...bodyTerms]).map(quotedLexeme)].join(' ');
 }
