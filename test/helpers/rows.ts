@@ -5,15 +5,15 @@ import type { Database } from '../../src/db/schema.ts';
 
 const at = '2026-01-01T00:00:00.000Z';
 
-/** A member, a forum and a published topic whose one post has `body`; the post's id. */
-export async function insertOnePost(db: Kysely<Database>, body: string): Promise<number> {
+/** An active member named `name`; their id. */
+export async function insertUser(db: Kysely<Database>, name: string): Promise<number> {
   const user = await db
     .insertInto('users')
     .values({
-      username: 'old',
-      username_key: 'old',
-      email: 'old@example.org',
-      email_key: 'old@example.org',
+      username: name,
+      username_key: name,
+      email: `${name}@example.org`,
+      email_key: `${name}@example.org`,
       password_hash: 'x',
       role: 'user',
       status: 'active',
@@ -22,6 +22,12 @@ export async function insertOnePost(db: Kysely<Database>, body: string): Promise
     })
     .returning('id')
     .executeTakeFirstOrThrow();
+  return user.id;
+}
+
+/** A member, a forum and a published topic whose one post has `body`; the post's id. */
+export async function insertOnePost(db: Kysely<Database>, body: string): Promise<number> {
+  const userId = await insertUser(db, 'old');
   const forum = await db
     .insertInto('forums')
     .values({ name: 'Old', description: '', display_order: 1, created_at: at, updated_at: at })
@@ -32,7 +38,7 @@ export async function insertOnePost(db: Kysely<Database>, body: string): Promise
     .values({
       forum_id: forum.id,
       title: 'Old topic',
-      author_id: user.id,
+      author_id: userId,
       status: 'published',
       posts_count: 1,
       last_post_at: at,
@@ -43,7 +49,7 @@ export async function insertOnePost(db: Kysely<Database>, body: string): Promise
     .executeTakeFirstOrThrow();
   const post = await db
     .insertInto('posts')
-    .values({ topic_id: topic.id, author_id: user.id, body, status: 'published', held_by_filter_id: null, created_at: at, updated_at: at })
+    .values({ topic_id: topic.id, author_id: userId, body, status: 'published', held_by_filter_id: null, created_at: at, updated_at: at })
     .returning('id')
     .executeTakeFirstOrThrow();
   return post.id;

@@ -5,6 +5,7 @@ import { openDatabase, type DatabaseHandle } from '../../src/db/database.ts';
 import { isUniqueViolation } from '../../src/db/dialect.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 import { createTestDatabase, databaseKinds, type TestDatabase } from '../helpers/databases.ts';
+import { insertUser } from '../helpers/rows.ts';
 
 const log = pino({ level: 'silent' });
 const at = '2026-01-02T03:04:05.678Z';
@@ -56,23 +57,7 @@ for (const kind of databaseKinds()) {
       testDatabase = await createTestDatabase(kind);
       handle = openDatabase(testDatabase.config, log);
       await migrateToLatest(handle, log);
-      userId = (
-        await handle.db
-          .insertInto('users')
-          .values({
-            username: 'seeder',
-            username_key: 'seeder',
-            email: 's@example.org',
-            email_key: 's@example.org',
-            password_hash: 'x',
-            role: 'user',
-            status: 'active',
-            created_at: at,
-            updated_at: at,
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow()
-      ).id;
+      userId = await insertUser(handle.db, 'seeder');
       forumId = (await handle.db.insertInto('forums').values({ name: 'Films', created_at: at, updated_at: at }).returning('id').executeTakeFirstOrThrow()).id;
     });
     after(async () => {
