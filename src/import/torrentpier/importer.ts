@@ -100,8 +100,9 @@ export async function importTorrentPier(options: ImportOptions): Promise<ImportR
     options.progress?.(`TorrentPier ${version}.x database; importing into ${target.dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL'}.`);
     // Who moderates which forum decides members' roles: read first, written once the forums are.
     const moderation = await readForumModeration(ctx);
-    await importUsers(ctx, await countRows(source, 'bb_users'), moderation.moderators);
-    await importAvatars(ctx, avatarsDir, avatars, await countRows(source, 'bb_users'));
+    const members = await countRows(source, 'bb_users');
+    await importUsers(ctx, members, moderation.moderators);
+    await importAvatars(ctx, avatarsDir, avatars, members);
     await importForums(ctx);
     await importForumModerators(ctx, moderation);
     await importTopics(ctx, await countRows(source, 'bb_topics'));
