@@ -18,9 +18,6 @@ import { isIntegerText, isStorableId } from './integers.ts';
 import { fieldName } from '../i18n/field-names.ts';
 import { t, tn } from '../i18n/messages.ts';
 
-/** Laravel's attribute label (`emoji_shortcode` → `emoji shortcode`), for messages made elsewhere. */
-export { label } from '../i18n/field-names.ts';
-
 // ajv-formats ships CommonJS whose default export is the plugin function.
 const addFormats = addFormatsPlugin as unknown as (ajv: Ajv) => Ajv;
 

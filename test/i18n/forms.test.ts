@@ -7,7 +7,8 @@ import { Type } from 'typebox';
 import { FloodError } from '../../src/auth/flood-control.ts';
 import { asReader } from '../../src/i18n/context.ts';
 import { CATALOGS } from '../../src/i18n/messages.ts';
-import { checkForm, label } from '../../src/http/validation.ts';
+import { checkForm } from '../../src/http/validation.ts';
+import { label } from '../../src/i18n/field-names.ts';
 
 const Form = Type.Object({
   current_password: Type.String({ minLength: 1 }),
