@@ -34,6 +34,7 @@ import { installSecurityHeaders, siteSecurityHeaders } from './http/security-hea
 import { installMultipart } from './http/multipart.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { RequestLogController } from './http/request-log.ts';
+import { lazySerializers } from './http/serialization.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { createServices, type Services } from './services.ts';
 import { IMAGE_RULES } from './emoji/images/store.ts';
@@ -132,6 +133,7 @@ async function assemble(config: Config, options: BuildOptions, logger: Logger, o
     rewriteUrl: (request) => apiVersionless(request.url ?? '/'),
     routerOptions: { maxParamLength: 500 },
     frameworkErrors: (error, request, reply) => answerFrameworkError(error, request, reply, securityHeaders),
+    schemaController: { compilersFactory: { buildSerializer: lazySerializers } },
   }).withTypeProvider<TypeBoxTypeProvider>();
   built.app = app;
 

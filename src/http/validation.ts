@@ -113,8 +113,24 @@ type Check = ValidateFunction & ((data: unknown, context?: unknown) => boolean);
 
 export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpPart }) => {
   const text = httpPart !== 'body';
-  return withTextRules(schema, (text ? textAjv : bodyAjv).compile(schema) as Check, text);
+  return onFirstUse(() => withTextRules(schema, (text ? textAjv : bodyAjv).compile(schema) as Check, text));
 };
+
+/**
+ * A check compiled when it is first called, not when its route is registered:
+ * compiling every route's schemas took most of a start-up (serialization.ts).
+ */
+function onFirstUse(compile: () => Check): Check {
+  let check: Check | undefined;
+  const lazy = ((data: unknown, context?: unknown): boolean => {
+    check ??= compile();
+    const valid = context === undefined ? check(data) : check(data, context);
+    lazy.errors = check.errors;
+    return valid;
+  }) as Check;
+  lazy.errors = null;
+  return lazy;
+}
 
 /**
  * Ajv's validator with the two rules every part obeys. Integer text is read
@@ -259,7 +275,7 @@ function formValidator(schema: object): Check {
  * Route validator for the bodies of page forms (`PageRoutes` form routes):
  * the fields are text, checked exactly as checkForm checks them.
  */
-export const formValidatorCompiler: FastifySchemaCompiler<object> = ({ schema }) => formValidator(schema);
+export const formValidatorCompiler: FastifySchemaCompiler<object> = ({ schema }) => onFirstUse(() => formValidator(schema));
 
 /**
  * Validate a submitted HTML form against the same schema (and so with the same

@@ -44,7 +44,7 @@ export function testConfig(database: TestDatabase, env: Record<string, string> =
 }
 
 export async function startTestApp(kind: DatabaseKind, options: StartOptions = {}): Promise<TestApp> {
-  const testDatabase = await createTestDatabase(kind, { sqliteFile: options.sqliteFile ?? false });
+  const testDatabase = await createTestDatabase(kind, { sqliteFile: options.sqliteFile ?? false, migrated: true });
   // Uploads go to a fresh folder per app, never into the working tree.
   const uploads = mkdtempSync(join(tmpdir(), 'forum-uploads-'));
   const config = testConfig(testDatabase, { UPLOAD_DIR: uploads, ...options.env });

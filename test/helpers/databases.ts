@@ -23,7 +23,15 @@ export function databaseKinds(): DatabaseKind[] {
   return process.env['TEST_DATABASE_URL'] ? ['sqlite', 'postgres'] : ['sqlite'];
 }
 
-export async function createTestDatabase(kind: DatabaseKind, options: { sqliteFile?: boolean } = {}): Promise<TestDatabase> {
+/** Names the migrated PostgreSQL database that global-setup.ts made for this run, if it ran. */
+export const MIGRATED_TEMPLATE = 'TEST_DATABASE_TEMPLATE';
+
+/**
+ * `migrated`: the app will migrate the database anyway, so on PostgreSQL it
+ * may start as a copy of the run's migrated template (the same schema, made
+ * by the same migrations). Tests of the migrations themselves start empty.
+ */
+export async function createTestDatabase(kind: DatabaseKind, options: { sqliteFile?: boolean; migrated?: boolean } = {}): Promise<TestDatabase> {
   if (kind === 'sqlite') {
     if (!options.sqliteFile) {
       return { kind, config: { dialect: 'sqlite', path: ':memory:' }, url: 'sqlite::memory:', drop: async () => {} };
@@ -36,7 +44,8 @@ export async function createTestDatabase(kind: DatabaseKind, options: { sqliteFi
   const adminUrl = process.env['TEST_DATABASE_URL'];
   if (!adminUrl) throw new Error('TEST_DATABASE_URL is not set');
   const name = `forum_test_${process.pid}_${randomBytes(4).toString('hex')}`;
-  await withAdmin(adminUrl, (client) => client.query(`CREATE DATABASE "${name}"`));
+  const template = options.migrated ? process.env[MIGRATED_TEMPLATE] : undefined;
+  await withAdmin(adminUrl, (client) => client.query(`CREATE DATABASE "${name}"${template ? ` TEMPLATE "${template}"` : ''}`));
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return {

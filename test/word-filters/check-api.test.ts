@@ -5,6 +5,7 @@ import { buildApp, type BuiltApp } from '../../src/app.ts';
 import { MAX_TEXT_LENGTH } from '../../src/word-filters/engine/apply.ts';
 import { describeEachDatabase, type TestApp } from '../helpers/app.ts';
 import { signIn, type SignedIn } from '../helpers/auth.ts';
+import { threadCpuMs } from '../helpers/cpu.ts';
 import { createRule } from './helpers.ts';
 
 describeEachDatabase('checking text against the rules', (db) => {
@@ -76,18 +77,19 @@ describeEachDatabase('checking text against the rules', (db) => {
       });
       assert.equal(response.statusCode, 201);
       const text = `${'a'.repeat(100_000)}!`;
-      // The best of three: the engine's cost, not a busy machine's pauses. On
-      // a starved machine a run may use up the check's time budget and hold
-      // the text for moderation (the safe outcome); one run must decide.
+      // The best of three, in this thread's CPU time: the engine's cost, not a
+      // busy machine's pauses. On a starved machine a run may use up the
+      // check's time budget (wall time) and hold the text for moderation (the
+      // safe outcome); one run must decide.
       let ms = Number.POSITIVE_INFINITY;
       const actions = new Set<string>();
       for (let run = 0; run < 3; run++) {
-        const started = performance.now();
+        const started = threadCpuMs();
         actions.add((await t.services.wordFilters.check(text, 'private_messages')).action);
-        ms = Math.min(ms, performance.now() - started);
+        ms = Math.min(ms, threadCpuMs() - started);
       }
       assert.ok(actions.has('allow') && !actions.has('block'), [...actions].join(', '));
-      assert.ok(ms < 50, `took ${ms.toFixed(1)} ms`);
+      assert.ok(ms < 50, `took ${ms.toFixed(1)} ms of CPU`);
       assert.equal((await checkText('aaaa', 'private_messages')).json().data.action, 'block');
     });
 

@@ -6,6 +6,7 @@ import { describeEachDatabase, type TestApp } from '../helpers/app.ts';
 import { signIn, type SignedIn } from '../helpers/auth.ts';
 import { createForum, createTopic } from '../helpers/forum.ts';
 import { createUser } from '../helpers/auth.ts';
+import { threadCpuMs } from '../helpers/cpu.ts';
 import { WORD_FILTERS_TOPIC } from '../../src/word-filters/checker.ts';
 import { compileRegex } from '../../src/word-filters/engine/regex-patterns.ts';
 import { containsWord } from '../../src/word-filters/engine/word-patterns.ts';
@@ -123,11 +124,6 @@ describeEachDatabase('word filters cannot stall the server', (db) => {
     });
 
     const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-    const threadCpuMs = () => {
-      const { user, system } = process.threadCpuUsage();
-      return (user + system) / 1000;
-    };
 
     /**
      * The longest event-loop delay while `work` runs, in wall time (`wall`,

@@ -4,6 +4,7 @@ import { applyRules, MAX_REPORTED_MATCHES, MAX_TEXT_LENGTH, TextTooLongError, ty
 import { Matcher } from '../../src/word-filters/engine/matcher.ts';
 import { compileRegex, MAX_PROGRAM_SIZE, MAX_REPEAT, RegexProblem } from '../../src/word-filters/engine/regex-patterns.ts';
 import { containsWord } from '../../src/word-filters/engine/word-patterns.ts';
+import { threadCpuMs } from '../helpers/cpu.ts';
 import { costlyRules, costlyTexts } from './costly-rules.ts';
 import { RuleBook, type ActiveRule } from '../../src/word-filters/engine/rule-book.ts';
 import type { FilterType, PatternType } from '../../src/word-filters/rules.ts';
@@ -40,12 +41,11 @@ function matched(rules: ActiveRule[], text: string): string[] {
   return check(rules, text).matches.map((match) => match.match);
 }
 
-/** Milliseconds of this process's CPU for `work`: unlike wall time, not stretched by other processes on a busy machine. */
+/** Milliseconds of this thread's CPU for `work`: unlike wall time, not stretched by other processes on a busy machine. */
 function elapsed(work: () => void): number {
-  const started = process.cpuUsage();
+  const started = threadCpuMs();
   work();
-  const { user, system } = process.cpuUsage(started);
-  return (user + system) / 1000;
+  return threadCpuMs() - started;
 }
 
 describe('word-filter engine: exact patterns', () => {
@@ -286,12 +286,19 @@ describe('word-filter engine: hostile patterns and text', () => {
   it('costs about the same per character on short and long text (linear, not quadratic)', () => {
     const book = new RuleBook(Array.from({ length: 300 }, (_, i) => rule(`word${i}`, 'exact', 'replace')));
     const sentence = 'the quick brown fox jumps over word7 the lazy dog ';
-    const fastest = (text: string): number => Math.min(...Array.from({ length: 7 }, () => elapsed(() => book.check(text, 'posts'))));
     const short = sentence.repeat(200); // 10 KB
     const long = sentence.repeat(4000); // 200 KB: 20 times longer, so quadratic work would cost 20 times more per character
-    fastest(short);
-    const perCharShort = fastest(short) / short.length;
-    const perCharLong = fastest(long) / long.length;
+    // The same 800 KB of text both ways (the short text 80 times, the long one
+    // 4 times), so that each batch is tens of milliseconds of CPU: CPU clocks
+    // tick in milliseconds, and one check of the short text is less than one.
+    const perChar = (text: string): number => {
+      const times = 800_000 / text.length;
+      const batch = () => elapsed(() => Array.from({ length: times }, () => book.check(text, 'posts')));
+      return Math.min(batch(), batch(), batch()) / (times * text.length);
+    };
+    perChar(short);
+    const perCharShort = perChar(short);
+    const perCharLong = perChar(long);
     assert.ok(perCharLong < perCharShort * 5, `short ${(perCharShort * 1e6).toFixed(1)} ns/char, long ${(perCharLong * 1e6).toFixed(1)} ns/char`);
   });
 
@@ -407,17 +414,16 @@ describe('word-filter engine: what a rule may cost', () => {
       const wall: number[] = [];
       let result: CheckResult | undefined;
       for (let run = 0; run < 5; run++) {
-        const used = process.cpuUsage();
-        wall.push(elapsed(() => (result = book.check(text, 'posts'))));
-        const { user, system } = process.cpuUsage(used);
-        cpu.push((user + system) / 1000);
+        const started = performance.now();
+        cpu.push(elapsed(() => (result = book.check(text, 'posts'))));
+        wall.push(performance.now() - started);
       }
       const median = (values: number[]): number => [...values].sort((a, b) => a - b)[2]!;
       figures.push(
         `${name}: median ${median(cpu).toFixed(1)} ms of CPU, ${median(wall).toFixed(1)} ms on the clock (max ${Math.max(...wall).toFixed(1)}), ${result!.action}`,
       );
+      // Wall time is printed, not bounded: the check is synchronous, so its CPU time is the work.
       assert.ok(median(cpu) < 100, figures.join('; '));
-      assert.ok(Math.max(...wall) < 2000, figures.join('; '));
       if (name === 'runs of a and punctuation') assert.notEqual(result!.action, 'allow', 'a block rule (\\w{1,100}!) matches this text');
     }
     console.log(`2,000 costliest rules, 100 KB: ${figures.join('; ')}`);
@@ -431,14 +437,7 @@ describe('word-filter engine: what a rule may cost', () => {
     const text = 'a'.repeat(100_000);
     let result: CheckResult | undefined;
     // CPU time, the best of three (see above).
-    const ms = Math.min(
-      ...[1, 2, 3].map(() => {
-        const used = process.cpuUsage();
-        result = book.check(text, 'posts');
-        const { user, system } = process.cpuUsage(used);
-        return (user + system) / 1000;
-      }),
-    );
+    const ms = Math.min(...[1, 2, 3].map(() => elapsed(() => (result = book.check(text, 'posts')))));
     assert.ok(ms < 50, `took ${ms.toFixed(1)} ms of CPU`);
     assert.equal(result!.action, 'moderate', 'not all rules could be checked in time: a person decides');
     assert.equal(book.check('aaaaaxaxb', 'posts', { budgetMs: AMPLE_MS }).text, '***', 'with the time, they match');
