@@ -57,7 +57,7 @@ export function createTrackerServices(database: DatabaseHandle, config: Config, 
   });
   const bonus = new SeedBonus(database.db, database.dialect, swarm, settings, log);
   const figures = new TrackerFigures(database.db, swarm, settings.ratio, settings.announceInterval * 1500);
-  const torrents = new TorrentsService(new TorrentsRepository(database.db, database.dialect), topics, passkeys, swarm, database.changes, settings, clock);
+  const torrents = new TorrentsService(new TorrentsRepository(database.db, database.dialect), topics, passkeys, swarm, database.changes, settings, clock, log);
   let sweeper: NodeJS.Timeout | undefined;
   return {
     passkeys,

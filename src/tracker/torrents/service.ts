@@ -3,6 +3,7 @@
 // .torrent downloads (frozen statuses, the ratio rule, the daily limit).
 // Every change is published on the change feed (TORRENTS_TOPIC) so that the
 // announce path's cache on every instance forgets what it knew.
+import type { Logger } from 'pino';
 import { type Clock, isoNow, msNow } from '../../clock.ts';
 import type { AuthUser } from '../../auth/service.ts';
 import type { ChangeFeed } from '../../db/change-feed.ts';
@@ -64,6 +65,7 @@ export class TorrentsService {
   readonly #changes: ChangeFeed;
   readonly #settings: TrackerConfig;
   readonly #clock: Clock;
+  readonly #log: Logger;
 
   constructor(
     repository: TorrentsRepository,
@@ -73,8 +75,10 @@ export class TorrentsService {
     changes: ChangeFeed,
     settings: TrackerConfig,
     clock: Clock,
+    log: Logger,
   ) {
     this.#clock = clock;
+    this.#log = log;
     this.#repository = repository;
     this.#topics = topics;
     this.#passkeys = passkeys;
@@ -131,8 +135,7 @@ export class TorrentsService {
       if (winner !== undefined) throw duplicateError(winner, origin);
       throw ValidationError.field('topic_id', t('tracker.has_torrent'));
     }
-    if (existing !== undefined) await this.#swarm.dropSwarm(existing.id);
-    await this.#changes.publish(TORRENTS_TOPIC);
+    await this.#changed(existing?.id);
     return this.get(id, user);
   }
 
@@ -227,8 +230,7 @@ export class TorrentsService {
         if (newStatus !== undefined) await this.#repository.changeStatus(id, row.status, newStatus, moderator.id, at, trx);
         if (newFreeleech !== undefined) await this.#repository.setFreeleech(id, newFreeleech, trx);
       });
-      if (newStatus !== undefined && isFrozen(newStatus) && !isFrozen(row.status)) await this.#swarm.dropSwarm(id);
-      await this.#changes.publish(TORRENTS_TOPIC);
+      await this.#changed(newStatus !== undefined && isFrozen(newStatus) && !isFrozen(row.status) ? id : undefined);
     }
     return this.get(id, moderator);
   }
@@ -241,8 +243,7 @@ export class TorrentsService {
       if (isFrozen(row.status)) throw new ApiError('FORBIDDEN', t('tracker.remove_frozen', { status: statusLabel(row.status).toLowerCase() }));
     }
     await this.#repository.delete(id);
-    await this.#swarm.dropSwarm(id);
-    await this.#changes.publish(TORRENTS_TOPIC);
+    await this.#changed(id);
   }
 
   /**
@@ -288,6 +289,23 @@ export class TorrentsService {
   /** The personal announce URL (creates the passkey on first need). */
   async announceUrlFor(user: AuthUser, origin: string): Promise<string> {
     return personalAnnounceUrl(origin, await this.#passkeys.forUser(user.id));
+  }
+
+  /**
+   * After a committed change: every instance's announce path forgets what it
+   * knew of the torrents (so a frozen or removed torrent is refused at once),
+   * then the swarm of `dropped` goes. The change is published first and
+   * whatever the swarm store does: a store that fails (Redis away) leaves those
+   * peers to expire, and their announces are refused meanwhile.
+   */
+  async #changed(dropped?: number): Promise<void> {
+    await this.#changes.publish(TORRENTS_TOPIC);
+    if (dropped === undefined) return;
+    try {
+      await this.#swarm.dropSwarm(dropped);
+    } catch (error) {
+      this.#log.warn({ err: error, torrentId: dropped }, "dropping a torrent's swarm failed; its peers expire instead");
+    }
   }
 
   async #topicFor(topicId: number, viewer: AuthUser): Promise<TopicWithAuthor> {
