@@ -9,6 +9,7 @@ import type { AuthUser } from '../../auth/service.ts';
 import type { ChangeFeed } from '../../db/change-feed.ts';
 import { isUniqueViolation } from '../../db/dialect.ts';
 import type { TopicWithAuthor } from '../../forum/repository.ts';
+import { canSee } from '../../forum/access.ts';
 import { isStaff } from '../../forum/service.ts';
 import { ApiError, ModelNotFoundError, ValidationError } from '../../http/errors.ts';
 import type { PageRequest } from '../../http/pagination.ts';
@@ -102,7 +103,7 @@ export class TorrentsService {
     if (!staff && topic.author_id !== user.id) throw new ApiError('FORBIDDEN', t('tracker.attach_forbidden'));
     const existing = await this.#repository.findByTopic(topic.id);
     if (existing !== undefined && !staff) throw ValidationError.field('topic_id', t('tracker.has_torrent'));
-    const facts = await this.check(bytes, origin, existing?.id);
+    const facts = await this.check(bytes, origin, user, existing?.id);
 
     const at = isoNow(this.#clock);
     let id: number;
@@ -132,7 +133,7 @@ export class TorrentsService {
       if (!isUniqueViolation(error)) throw error;
       // Registered a moment ago by another request: the same torrent, or a second one on this topic.
       const winner = await this.#repository.findByHashes(facts.infoHashV1, facts.infoHashV2);
-      if (winner !== undefined) throw duplicateError(winner, origin);
+      if (winner !== undefined) throw duplicateError(winner, origin, user);
       throw ValidationError.field('topic_id', t('tracker.has_torrent'));
     }
     await this.#changed(existing?.id);
@@ -140,7 +141,7 @@ export class TorrentsService {
   }
 
   /** Validates a .torrent and refuses one already registered (422 on file), without registering it. */
-  async check(bytes: Buffer | undefined, origin: string, replacing?: number): Promise<Metainfo> {
+  async check(bytes: Buffer | undefined, origin: string, uploader: AuthUser, replacing?: number): Promise<Metainfo> {
     if (bytes === undefined) throw ValidationError.field('file', t('validation.required', { field: fieldName('file') }));
     let facts: Metainfo;
     try {
@@ -150,7 +151,7 @@ export class TorrentsService {
       throw error;
     }
     const duplicate = await this.#repository.findByHashes(facts.infoHashV1, facts.infoHashV2);
-    if (duplicate !== undefined && duplicate.id !== replacing) throw duplicateError(duplicate, origin);
+    if (duplicate !== undefined && duplicate.id !== replacing) throw duplicateError(duplicate, origin, uploader);
     return facts;
   }
 
@@ -256,6 +257,8 @@ export class TorrentsService {
     if (isFrozen(row.status)) {
       throw new ApiError('FORBIDDEN', t('tracker.download_frozen', { status: statusLabel(row.status).toLowerCase() }));
     }
+    // Its moderators and the author of a held topic see the torrent; nobody takes it while the topic is not public.
+    if (!isPublic(row)) throw new ApiError('FORBIDDEN', t(row.topic_hidden_at !== null ? 'tracker.download_hidden' : 'tracker.download_pending'));
     const now = msNow(this.#clock);
     const since = new Date(now - DAY_MS).toISOString();
     const own = row.uploader_id === user.id;
@@ -317,10 +320,10 @@ export class TorrentsService {
     }
   }
 
+  /** The torrent, if the viewer may see its topic (the forum's one rule: canSee). */
   async #visible(id: number, viewer: AuthUser | null): Promise<TorrentRow> {
     const row = await this.#repository.find(id);
-    const seen = row !== undefined && (row.topic_status === 'published' || isStaff(viewer) || (viewer !== null && row.topic_author_id === viewer.id));
-    if (!seen) throw new ModelNotFoundError('Torrent', id);
+    if (row === undefined || !canSee(topicOf(row), viewer, row.forum_id)) throw new ModelNotFoundError('Torrent', id);
     return row;
   }
 
@@ -353,9 +356,20 @@ export function torrentFilename(name: string): string {
   return `${cleaned === '' ? 'download' : cleaned}.torrent`;
 }
 
-function duplicateError(existing: TorrentRow, origin: string): ValidationError {
+/** The duplicate's topic is named only to an uploader who may see it (a hidden or held topic's title is not theirs to read). */
+function duplicateError(existing: TorrentRow, origin: string, uploader: AuthUser): ValidationError {
+  if (!canSee(topicOf(existing), uploader, existing.forum_id)) return ValidationError.field('file', t('tracker.duplicate_unlisted'));
   const link = `${origin}${topicPath({ id: existing.topic_id, title: existing.topic_title })}`;
   return ValidationError.field('file', t('tracker.duplicate', { link }));
+}
+
+function topicOf(row: TorrentRow): { status: TorrentRow['topic_status']; author_id: number | null; hidden_at: string | null } {
+  return { status: row.topic_status, author_id: row.topic_author_id, hidden_at: row.topic_hidden_at };
+}
+
+/** A published topic that is not hidden: what everyone may read. */
+function isPublic(row: TorrentRow): boolean {
+  return row.topic_status === 'published' && row.topic_hidden_at === null;
 }
 
 function compareBy(sort: TorrentSort, order: 'asc' | 'desc'): (a: TorrentRow, b: TorrentRow) => number {
