@@ -46,9 +46,14 @@ export function createTrackerServices(database: DatabaseHandle, config: Config, 
     redisPrefix: settings.redisPrefix,
     onError: throttledWarning(log, 'Redis peer store unreachable; announces are refused until it is back'),
   });
-  const accounting = new TrackerAccounting(batchWriterFor(config.database, database), log, settings.maxSpeedBytesPerSecond, (torrentId, count) =>
-    directory.completed(torrentId, count),
-  );
+  const peerLifetimeMs = settings.announceInterval * 1500;
+  const accounting = new TrackerAccounting(batchWriterFor(config.database, database), log, {
+    maxSpeedBytesPerSecond: settings.maxSpeedBytesPerSecond,
+    peerLifetimeMs,
+    // Uploads wait for the swarm's downloads for two announce intervals: every peer of the swarm has announced by then.
+    claimWindowMs: settings.announceInterval * 2000,
+    onCompleted: (torrentId, count) => directory.completed(torrentId, count),
+  });
   const announce = new AnnounceService(directory, swarm, accounting, {
     interval: settings.announceInterval,
     minInterval: settings.minInterval,

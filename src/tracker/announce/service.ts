@@ -147,12 +147,16 @@ export class AnnounceService {
     const torrent = await this.#directory.torrentByHash(infoHash);
     if (torrent === null) throw new TrackerRequestError('Torrent not registered with this tracker.');
     if (torrent.frozen !== null) throw new TrackerRequestError(`Torrent is not available (status: ${torrent.frozen}).`);
-    if (left > 0 && event === 'started') {
+    const now = this.#now();
+    // The ratio rule, on every announce of a leecher: only a download already in progress (a peer the
+    // swarm knows as leeching, continuing its session) goes on; a new session or another client does not.
+    if (left > 0) {
       const refusal = await this.#directory.leechRefusal(user.id);
-      if (refusal !== null) throw new TrackerRequestError(refusal);
+      if (refusal !== null && (event === 'started' || !(await this.#store.isLeeching(torrent.id, user.id, peerId, now)))) {
+        throw new TrackerRequestError(refusal);
+      }
     }
 
-    const now = this.#now();
     const result = await this.#store.announce({
       swarm: torrent.id,
       userId: user.id,

@@ -235,6 +235,11 @@ export class RedisSwarmStore implements SwarmStore {
     return result;
   }
 
+  async isLeeching(swarm: number, userId: number, peerId: Buffer, now: number): Promise<boolean> {
+    const packed = await this.#redis.hgetBuffer(`${this.#prefix}s:${swarm}:p`, member(userId, peerId));
+    return packed !== null && packed[32] === 0 && packed.readDoubleBE(16) > now - this.#expiryMs;
+  }
+
   async dropSwarm(swarm: number): Promise<void> {
     await this.#redis.trackerDrop(this.#prefix, String(swarm));
   }
