@@ -34,6 +34,7 @@ import { installSecurityHeaders, siteSecurityHeaders } from './http/security-hea
 import { installMultipart } from './http/multipart.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { RequestLogController } from './http/request-log.ts';
+import { trustFunction } from './http/proxy-trust.ts';
 import { lazySerializers } from './http/serialization.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { createServices, type Services } from './services.ts';
@@ -111,7 +112,9 @@ async function assemble(config: Config, options: BuildOptions, logger: Logger, o
 
   const securityHeaders = siteSecurityHeaders(config.baseUrl);
   // Announces and scrapes skip Fastify (tracker/announce/raw-listener.ts).
-  const tracker = trackerListener({ announce: services.tracker.announce, trustProxy: config.trustProxy, logger: logger as FastifyBaseLogger });
+  // One rule for the client's address, Fastify's request.ip and the tracker's listener alike.
+  const trustProxy = trustFunction(config.trustProxy);
+  const tracker = trackerListener({ announce: services.tracker.announce, trustProxy, logger: logger as FastifyBaseLogger });
   const app = Fastify({
     serverFactory: (handler, options) => {
       const server = createServer((request, response) => {
@@ -127,7 +130,7 @@ async function assemble(config: Config, options: BuildOptions, logger: Logger, o
     loggerInstance: logger as FastifyBaseLogger,
     logController: new RequestLogController(),
     genReqId: requestId,
-    trustProxy: config.trustProxy,
+    trustProxy: config.trustProxy.kind === 'none' ? false : trustProxy,
     bodyLimit: 1024 * 1024,
     // /api/v1/... is the same API as /api/...
     rewriteUrl: (request) => apiVersionless(request.url ?? '/'),
@@ -180,7 +183,7 @@ async function assemble(config: Config, options: BuildOptions, logger: Logger, o
   );
   installRateLimits(app, limiters, config.rateLimit);
   const metrics = new MetricsRegistry();
-  installMetrics(app, { registry: metrics, database, token: config.metricsToken, trustProxy: config.trustProxy });
+  installMetrics(app, { registry: metrics, database, token: config.metricsToken, trustProxy: config.trustProxy.kind !== 'none' });
   registerTrackerFigures(metrics, services.tracker, database);
   // Before CSRF protection: an upload form's _csrf field must be read by then.
   await installMultipart(app, { maxFileBytes: Math.max(IMAGE_RULES.sprites.maxBytes, AVATAR_RULES.maxBytes) });

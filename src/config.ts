@@ -3,6 +3,7 @@
 // one line that names the variable.
 import { parseHost } from './http/host-check.ts';
 import { loadTrackerConfig, type TrackerConfig } from './tracker/config.ts';
+import { parseProxyTrust, type ProxyTrust } from './http/proxy-trust.ts';
 
 export type DatabaseConfig =
   | { dialect: 'sqlite'; path: string } // a file path or ':memory:'
@@ -30,8 +31,8 @@ export interface Config {
   emojiCatalog: 'unicode' | 'none';
   tokenTtlDays: number;
   logLevel: LogLevel;
-  /** Trust X-Forwarded-* headers (client address, protocol) from a reverse proxy. */
-  trustProxy: boolean;
+  /** Which reverse proxies' X-Forwarded-* headers (client address, protocol) are believed (http/proxy-trust.ts). */
+  trustProxy: ProxyTrust;
   /** smtp(s):// URL for outgoing mail; null: mail is kept in the outbox only. */
   smtpUrl: string | null;
   /** Sender address of outgoing mail. */
@@ -82,7 +83,7 @@ export function loadConfig(env: Env = process.env): Config {
     emojiCatalog: oneOf('EMOJI_CATALOG', read('EMOJI_CATALOG'), ['unicode', 'none'] as const, 'unicode'),
     tokenTtlDays: integer('TOKEN_TTL_DAYS', read('TOKEN_TTL_DAYS'), 30, 1, 3650),
     logLevel: oneOf('LOG_LEVEL', read('LOG_LEVEL'), LOG_LEVELS, 'info'),
-    trustProxy: boolean('TRUST_PROXY', read('TRUST_PROXY'), false),
+    trustProxy: proxyTrust('TRUST_PROXY', read('TRUST_PROXY')),
     smtpUrl: smtpUrl(read('SMTP_URL')),
     mailFrom: read('MAIL_FROM') ?? 'Forum <forum@localhost>',
     uploadDir: uploadDir(read('UPLOAD_DIR') ?? './data/uploads'),
@@ -124,11 +125,13 @@ function integer(name: string, raw: string | undefined, fallback: number, min: n
   return Number(raw);
 }
 
-function boolean(name: string, raw: string | undefined, fallback: boolean): boolean {
-  if (raw === undefined) return fallback;
-  if (['1', 'true', 'yes'].includes(raw.toLowerCase())) return true;
-  if (['0', 'false', 'no'].includes(raw.toLowerCase())) return false;
-  throw new ConfigError(name, `must be true or false (got "${raw}")`);
+function proxyTrust(name: string, raw: string | undefined): ProxyTrust {
+  if (raw === undefined) return { kind: 'none' };
+  try {
+    return parseProxyTrust(raw);
+  } catch (error) {
+    throw new ConfigError(name, (error as Error).message);
+  }
 }
 
 function oneOf<T extends string>(name: string, raw: string | undefined, allowed: readonly T[], fallback: T): T {

@@ -5,7 +5,7 @@
 // The hot path: no template, no session, no ORM object. The passkey and the
 // torrent come from caches (directory.ts) that the change feed empties.
 import type { PeerEvent, SwarmStore } from '../swarm/store.ts';
-import { addressBytes } from './address.ts';
+import { addressBytes, isPeerAddress } from './address.ts';
 import { TrackerRequestError, binary20, count, flag, parseRawQuery, text } from './query.ts';
 import { compactReply, dictionaryReply, failureReply, scrapeReply, type ScrapeEntry } from './reply.ts';
 
@@ -143,6 +143,7 @@ export class AnnounceService {
     // ip / ipv4 / ipv6 are BEP 7 hints only: the address is the connection's.
     const ip = addressBytes(remoteAddress);
     if (ip === null) throw new TrackerRequestError('Your address could not be read.');
+    if (!isPeerAddress(ip)) throw new TrackerRequestError('Your address cannot be given to other peers.');
 
     const torrent = await this.#directory.torrentByHash(infoHash);
     if (torrent === null) throw new TrackerRequestError('Torrent not registered with this tracker.');
