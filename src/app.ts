@@ -29,6 +29,7 @@ import { torrentRoutes } from './tracker/torrents/routes.ts';
 import { trackerAddons, trackerPages } from './tracker/torrents/pages.ts';
 import { trackAllowedMethods } from './http/allowed-methods.ts';
 import { answerFrameworkError, installErrorHandling, isApiRequest } from './http/error-handler.ts';
+import { installFormBodyRule } from './http/form-bodies.ts';
 import { installHostCheck } from './http/host-check.ts';
 import { installSecurityHeaders, siteSecurityHeaders } from './http/security-headers.ts';
 import { installMultipart } from './http/multipart.ts';
@@ -182,6 +183,8 @@ async function assemble(config: Config, options: BuildOptions, logger: Logger, o
   const metrics = new MetricsRegistry();
   installMetrics(app, { registry: metrics, database, token: config.metricsToken, trustProxy: config.trustProxy });
   registerTrackerFigures(metrics, services.tracker, database);
+  // Before multipart and the body parsers: a page route refuses anything but a form unread (415).
+  installFormBodyRule(app);
   // Before CSRF protection: an upload form's _csrf field must be read by then.
   await installMultipart(app, { maxFileBytes: Math.max(IMAGE_RULES.sprites.maxBytes, AVATAR_RULES.maxBytes) });
   installCsrfProtection(app);
