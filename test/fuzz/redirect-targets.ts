@@ -110,6 +110,11 @@ export function offSiteTarget(): fc.Arbitrary<string> {
   );
 }
 
+/** Fields and query parameters whose value the site may redirect to (the login's `next`, an admin form's `return`, a torrent form's `return_to`). */
+export function isRedirectField(name: string): boolean {
+  return name === 'next' || name === 'return' || name === 'return_to';
+}
+
 /** A value for a `next` or `return` field or query parameter: mostly hostile, sometimes local. */
 export function redirectTarget(): fc.Arbitrary<string> {
   return fc.oneof({ weight: 3, arbitrary: offSiteTarget() }, { weight: 1, arbitrary: fc.constantFrom(...LOCAL_TARGETS.map(([target]) => target)) });
