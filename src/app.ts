@@ -6,7 +6,7 @@ import fastifyStatic from '@fastify/static';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import pino, { type Logger } from 'pino';
 import { adminPages } from './admin/index.ts';
 import { accountPages } from './accounts/pages/index.ts';
@@ -29,7 +29,9 @@ import { torrentRoutes } from './tracker/torrents/routes.ts';
 import { trackerAddons, trackerPages } from './tracker/torrents/pages.ts';
 import { trackAllowedMethods } from './http/allowed-methods.ts';
 import { answerFrameworkError, installErrorHandling, isApiRequest } from './http/error-handler.ts';
+import { installFormBodyRule } from './http/form-bodies.ts';
 import { installHostCheck } from './http/host-check.ts';
+import { createHttpServer } from './http/http-server.ts';
 import { installSecurityHeaders, siteSecurityHeaders } from './http/security-headers.ts';
 import { installMultipart } from './http/multipart.ts';
 import { registerOpenApi } from './http/openapi.ts';
@@ -116,17 +118,11 @@ async function assemble(config: Config, options: BuildOptions, logger: Logger, o
   const trustProxy = trustFunction(config.trustProxy);
   const tracker = trackerListener({ announce: services.tracker.announce, trustProxy, logger: logger as FastifyBaseLogger });
   const app = Fastify({
-    serverFactory: (handler, options) => {
-      const server = createServer((request, response) => {
+    // Every connection's time is bounded (REQUEST_/HEADERS_/KEEP_ALIVE_TIMEOUT_SECONDS).
+    serverFactory: (handler) =>
+      createHttpServer((request, response) => {
         if (!tracker(request, response)) handler(request, response);
-      });
-      // What Fastify sets on a server it creates itself (its defaults: keep-alive 72 s).
-      const settings = options as { keepAliveTimeout?: number; requestTimeout?: number; connectionTimeout?: number };
-      server.keepAliveTimeout = settings.keepAliveTimeout ?? 72_000;
-      server.requestTimeout = settings.requestTimeout ?? 0;
-      server.setTimeout(settings.connectionTimeout ?? 0);
-      return server;
-    },
+      }, config.timeouts),
     loggerInstance: logger as FastifyBaseLogger,
     logController: new RequestLogController(),
     genReqId: requestId,
@@ -185,6 +181,8 @@ async function assemble(config: Config, options: BuildOptions, logger: Logger, o
   const metrics = new MetricsRegistry();
   installMetrics(app, { registry: metrics, database, token: config.metricsToken, trustProxy: config.trustProxy.kind !== 'none' });
   registerTrackerFigures(metrics, services.tracker, database);
+  // Before multipart and the body parsers: a page route refuses anything but a form unread (415).
+  installFormBodyRule(app);
   // Before CSRF protection: an upload form's _csrf field must be read by then.
   await installMultipart(app, { maxFileBytes: Math.max(IMAGE_RULES.sprites.maxBytes, AVATAR_RULES.maxBytes) });
   installCsrfProtection(app);

@@ -47,7 +47,29 @@ export interface Config {
   metricsToken: string | null;
   /** The BitTorrent tracker's settings (TRACKER_* variables, tracker/config.ts). */
   tracker: TrackerConfig;
+  /** How long a client may take over a request and keep an idle connection (http/http-server.ts). */
+  timeouts: ServerTimeouts;
 }
+
+/** Bounds on each connection's time, in whole seconds (docs/operations.md, "Timeouts"). */
+export interface ServerTimeouts {
+  /** REQUEST_TIMEOUT_SECONDS: the whole request, headers and body, from its first byte. */
+  requestSeconds: number;
+  /** HEADERS_TIMEOUT_SECONDS: the request's headers; at most the request's bound. */
+  headersSeconds: number;
+  /** KEEP_ALIVE_TIMEOUT_SECONDS: an idle connection waiting for its next request. */
+  keepAliveSeconds: number;
+}
+
+/**
+ * The default bounds. A request may take 180 s: the largest upload (a 2 MiB
+ * avatar or sprite sheet) fits on a 128 kbit/s line (about 131 s), while a
+ * client that sends its body a byte at a time is cut after three minutes
+ * instead of never. Headers are a few hundred bytes: 30 s. Keep-alive stays
+ * Fastify's 72 s, above the 60 s idle timeout of common proxies and load
+ * balancers, so they never reuse a connection the server is closing.
+ */
+export const DEFAULT_TIMEOUTS: ServerTimeouts = { requestSeconds: 180, headersSeconds: 30, keepAliveSeconds: 72 };
 
 export class ConfigError extends Error {
   readonly variable: string;
@@ -93,6 +115,7 @@ export function loadConfig(env: Env = process.env): Config {
     tracker: loadTrackerConfig(read, (name, problem) => {
       throw new ConfigError(name, problem);
     }),
+    timeouts: serverTimeouts(read),
   };
   // Mail links (password reset, activation) are built from BASE_URL, else
   // from the listen address, which a real deployment's users cannot open.
@@ -132,6 +155,23 @@ function proxyTrust(name: string, raw: string | undefined): ProxyTrust {
   } catch (error) {
     throw new ConfigError(name, (error as Error).message);
   }
+}
+
+function serverTimeouts(read: (name: string) => string | undefined): ServerTimeouts {
+  const requestSeconds = integer('REQUEST_TIMEOUT_SECONDS', read('REQUEST_TIMEOUT_SECONDS'), DEFAULT_TIMEOUTS.requestSeconds, 1, 3600);
+  const headersSeconds = integer(
+    'HEADERS_TIMEOUT_SECONDS',
+    read('HEADERS_TIMEOUT_SECONDS'),
+    Math.min(DEFAULT_TIMEOUTS.headersSeconds, requestSeconds),
+    1,
+    3600,
+  );
+  // Node refuses a headers bound above the request's: the headers are part of the request.
+  if (headersSeconds > requestSeconds) {
+    throw new ConfigError('HEADERS_TIMEOUT_SECONDS', `must not be greater than REQUEST_TIMEOUT_SECONDS (${requestSeconds}; got "${headersSeconds}")`);
+  }
+  const keepAliveSeconds = integer('KEEP_ALIVE_TIMEOUT_SECONDS', read('KEEP_ALIVE_TIMEOUT_SECONDS'), DEFAULT_TIMEOUTS.keepAliveSeconds, 1, 3600);
+  return { requestSeconds, headersSeconds, keepAliveSeconds };
 }
 
 function oneOf<T extends string>(name: string, raw: string | undefined, allowed: readonly T[], fallback: T): T {
