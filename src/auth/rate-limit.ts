@@ -40,6 +40,6 @@ export function installRateLimits(app: FastifyInstance, limiters: LimiterFactory
 function setHeaders(reply: FastifyReply, limit: number, res: RateLimiterRes): void {
   reply.header('x-ratelimit-limit', limit);
   reply.header('x-ratelimit-remaining', Math.max(0, res.remainingPoints));
-  // Wall time on purpose: the limiter library keeps its windows in real time (src/clock.ts).
+  // eslint-disable-next-line no-restricted-syntax -- the limiter library keeps its windows in real time (src/clock.ts)
   reply.header('x-ratelimit-reset', Math.ceil((Date.now() + res.msBeforeNext) / 1000));
 }

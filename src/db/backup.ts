@@ -9,6 +9,7 @@
 // A restore goes only into an empty database (a missing SQLite file counts as
 // empty): it never overwrites data; move the old database aside first.
 // Wall time here on purpose: a CLI names files and measures durations (src/clock.ts).
+/* eslint-disable no-restricted-syntax -- a command-line tool: its durations and file names are wall time (src/clock.ts) */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';

@@ -109,7 +109,8 @@ function registerDatabaseFigures(registry: MetricsRegistry, database: DatabaseHa
 }
 
 function registerProcessFigures(app: FastifyInstance, registry: MetricsRegistry): void {
-  const started = Date.now() / 1000 - process.uptime(); // metrics: the process's real start
+  // eslint-disable-next-line no-restricted-syntax -- metrics: the process's real start
+  const started = Date.now() / 1000 - process.uptime();
   const loopDelay = monitorEventLoopDelay({ resolution: 20 });
   loopDelay.enable();
   app.addHook('onClose', async () => {

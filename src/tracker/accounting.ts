@@ -38,8 +38,8 @@ export interface AccountingRules {
   peerLifetimeMs: number;
   /** How long a reported upload waits for the swarm's downloads (and downloads for uploads). */
   claimWindowMs: number;
-  /** The tracker's own wall clock (default Date.now; the announce path's `now` must come from the same clock). */
-  now?: () => number;
+  /** The service's clock in ms (the announce path's `now` comes from the same clock). */
+  now: () => number;
   /** Told how many first completions each torrent got, after they are written. */
   onCompleted?: (torrentId: number, count: number) => void;
 }
@@ -50,7 +50,7 @@ export class TrackerAccounting implements AnnounceAccounting {
   readonly #maxSpeed: number;
   readonly #budget: TransferBudget;
   readonly #claimWindowMs: number;
-  /** The tracker's own clock (the announces' `now` comes from the same one). */
+  /** The service's clock (the announces' `now` comes from the same one). */
   readonly #now: () => number;
   /** Told how many first completions each torrent got, after they are written. */
   readonly #onCompleted: (torrentId: number, count: number) => void;
@@ -64,7 +64,7 @@ export class TrackerAccounting implements AnnounceAccounting {
     this.#maxSpeed = rules.maxSpeedBytesPerSecond;
     this.#budget = new TransferBudget(rules.maxSpeedBytesPerSecond, rules.peerLifetimeMs);
     this.#claimWindowMs = rules.claimWindowMs;
-    this.#now = rules.now ?? Date.now;
+    this.#now = rules.now;
     this.#onCompleted = rules.onCompleted ?? (() => {});
   }
 

@@ -22,6 +22,7 @@
 // only where it covers the price. A second submit of the same form finds the
 // key and changes nothing; two different submits never take the balance
 // below zero.
+import { type Clock, isoNow, msNow } from '../clock.ts';
 import { sql, type Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { isUniqueViolation, lockForTransaction, type Dialect } from '../db/dialect.ts';
@@ -62,17 +63,19 @@ export class SeedBonus {
   readonly #store: SwarmStore;
   readonly #settings: TrackerConfig;
   readonly #log: Logger;
+  readonly #clock: Clock;
   /** Time before which nothing is credited: this process's start. */
   readonly #startedAt: number;
   #timer: NodeJS.Timeout | undefined;
 
-  // The seed bonus runs on the tracker's own wall clock like the swarm it reads (src/clock.ts): its windows are real time.
-  constructor(db: Kysely<Database>, dialect: Dialect, store: SwarmStore, settings: TrackerConfig, log: Logger, startedAt = Date.now()) {
+  /** `clock`: the swarm's clock (its peers' times come from it); `startedAt` defaults to its now. */
+  constructor(db: Kysely<Database>, dialect: Dialect, store: SwarmStore, settings: TrackerConfig, log: Logger, clock: Clock, startedAt = msNow(clock)) {
     this.#db = db;
     this.#dialect = dialect;
     this.#store = store;
     this.#settings = settings;
     this.#log = log;
+    this.#clock = clock;
     this.#startedAt = startedAt;
   }
 
@@ -83,7 +86,7 @@ export class SeedBonus {
   /** Runs the job shortly after each window ends. */
   start(): void {
     const schedule = () => {
-      const now = Date.now();
+      const now = msNow(this.#clock);
       const next = Math.floor(now / this.windowMs) * this.windowMs + this.windowMs;
       this.#timer = setTimeout(
         () => {
@@ -112,7 +115,7 @@ export class SeedBonus {
       this.#settings.announceInterval * 1000,
       this.#settings.bonus.tiers,
     );
-    const now = new Date().toISOString();
+    const now = isoNow(this.#clock);
     try {
       return await this.#db.transaction().execute(async (trx) => {
         await lockForTransaction(trx, this.#dialect, `tracker_bonus_window:${windowStart}`);
@@ -192,7 +195,7 @@ export class SeedBonus {
     const key = `${userId}:${idempotencyKey}`;
     try {
       return await this.#db.transaction().execute(async (trx) => {
-        const now = new Date().toISOString();
+        const now = isoNow(this.#clock);
         await trx
           .insertInto('tracker_bonus_history')
           .values({

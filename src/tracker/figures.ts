@@ -1,6 +1,7 @@
 // The tracker's figures: a user's (profile, bonus page) and the site's
 // (GET /api/tracker/stats), plus the human form of points (bytes:
 // i18n/sizes.ts).
+import { type Clock, msNow } from '../clock.ts';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { RatioRule } from './config.ts';
@@ -36,17 +37,18 @@ export class TrackerFigures {
   readonly #store: SwarmStore;
   readonly #ratio: RatioRule;
   readonly #expiryMs: number;
+  readonly #clock: Clock;
 
-  constructor(db: Kysely<Database>, store: SwarmStore, ratio: RatioRule, expiryMs: number) {
+  constructor(db: Kysely<Database>, store: SwarmStore, ratio: RatioRule, expiryMs: number, clock: Clock) {
     this.#db = db;
     this.#store = store;
     this.#ratio = ratio;
     this.#expiryMs = expiryMs;
+    this.#clock = clock;
   }
 
   async forUser(userId: number): Promise<UserFigures> {
-    // Peers' activity is stamped with the tracker's own wall clock (src/clock.ts).
-    const since = new Date(Date.now() - this.#expiryMs).toISOString();
+    const since = new Date(msNow(this.#clock) - this.#expiryMs).toISOString();
     const [stats, active] = await Promise.all([
       this.#db.selectFrom('tracker_user_stats').select(['uploaded', 'downloaded', 'bonus_points']).where('user_id', '=', userId).executeTakeFirst(),
       this.#db

@@ -40,7 +40,10 @@ const SWEEP_MS = 60_000;
 export function createTrackerServices(database: DatabaseHandle, config: Config, log: Logger, topics: TopicFinder, clock: Clock): TrackerServices {
   const settings = config.tracker;
   const passkeys = new PasskeyService(database.db, database.changes, clock);
-  const directory = new TrackerDirectory(database.db, database.changes, passkeys, settings.ratio);
+  // One clock for every time rule of the tracker (tests move it): the announce path, the swarm's expiry,
+  // the accounting windows, the seed bonus. Clock.nowMs() makes no Date, so the hot path stays cheap.
+  const now = () => clock.nowMs();
+  const directory = new TrackerDirectory(database.db, database.changes, passkeys, settings.ratio, clock);
   const swarm = createSwarmStore(config.redisUrl, {
     expiryMs: settings.announceInterval * 1500,
     redisPrefix: settings.redisPrefix,
@@ -52,16 +55,23 @@ export function createTrackerServices(database: DatabaseHandle, config: Config, 
     peerLifetimeMs,
     // Uploads wait for the swarm's downloads for two announce intervals: every peer of the swarm has announced by then.
     claimWindowMs: settings.announceInterval * 2000,
+    now,
     onCompleted: (torrentId, count) => directory.completed(torrentId, count),
   });
-  const announce = new AnnounceService(directory, swarm, accounting, {
-    interval: settings.announceInterval,
-    minInterval: settings.minInterval,
-    numwantDefault: settings.numwant.default,
-    numwantMax: settings.numwant.max,
-  });
-  const bonus = new SeedBonus(database.db, database.dialect, swarm, settings, log);
-  const figures = new TrackerFigures(database.db, swarm, settings.ratio, settings.announceInterval * 1500);
+  const announce = new AnnounceService(
+    directory,
+    swarm,
+    accounting,
+    {
+      interval: settings.announceInterval,
+      minInterval: settings.minInterval,
+      numwantDefault: settings.numwant.default,
+      numwantMax: settings.numwant.max,
+    },
+    now,
+  );
+  const bonus = new SeedBonus(database.db, database.dialect, swarm, settings, log, clock);
+  const figures = new TrackerFigures(database.db, swarm, settings.ratio, settings.announceInterval * 1500, clock);
   const torrents = new TorrentsService(new TorrentsRepository(database.db, database.dialect), topics, passkeys, swarm, database.changes, settings, clock, log);
   let sweeper: NodeJS.Timeout | undefined;
   return {
@@ -77,8 +87,7 @@ export function createTrackerServices(database: DatabaseHandle, config: Config, 
       accounting.start();
       bonus.start();
       sweeper = setInterval(() => {
-        // The swarm runs on the tracker's own wall clock (see src/clock.ts).
-        swarm.sweep(Date.now()).catch((error: unknown) => log.warn({ err: error }, 'sweeping expired peers failed'));
+        swarm.sweep(now()).catch((error: unknown) => log.warn({ err: error }, 'sweeping expired peers failed'));
       }, SWEEP_MS);
       sweeper.unref();
     },
@@ -98,8 +107,10 @@ export function createTrackerServices(database: DatabaseHandle, config: Config, 
 function throttledWarning(log: Logger, message: string): (error: Error) => void {
   let last = 0;
   return (error) => {
-    if (Date.now() - last < 60_000) return;
-    last = Date.now();
+    // eslint-disable-next-line no-restricted-syntax -- logging: how often a warning is written is wall time
+    const now = Date.now();
+    if (now - last < 60_000) return;
+    last = now;
     log.warn({ err: error }, message);
   };
 }

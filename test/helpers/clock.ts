@@ -13,6 +13,10 @@ export class TestClock implements Clock {
     return new Date(this.#ms);
   }
 
+  nowMs(): number {
+    return this.#ms;
+  }
+
   set(at: Date | string): void {
     this.#ms = new Date(at).getTime();
   }

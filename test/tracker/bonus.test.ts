@@ -6,6 +6,7 @@ import { SeedBonus, creditsFor, tierRate } from '../../src/tracker/bonus.ts';
 import { MemorySwarmStore } from '../../src/tracker/swarm/memory.ts';
 import type { SeedingPeer } from '../../src/tracker/swarm/store.ts';
 import { describeEachDatabase, type TestApp } from '../helpers/app.ts';
+import { TestClock } from '../helpers/clock.ts';
 import { createUser } from '../helpers/auth.ts';
 import { registerTorrent } from '../helpers/tracker.ts';
 
@@ -58,7 +59,9 @@ describeEachDatabase('seed-bonus job', (db) => {
   function job(day: number, startedAt: number) {
     const store = new MemorySwarmStore({ expiryMs: INTERVAL * 1.5 });
     const base = T0 + day * 24 * HOUR;
-    return { store, base, bonus: new SeedBonus(t.database.db, t.database.dialect, store, settings, log, base + startedAt) };
+    // The job's clock stands at the day's start; the windows it credits are named by their ends.
+    const clock = new TestClock(new Date(base));
+    return { store, base, clock, bonus: new SeedBonus(t.database.db, t.database.dialect, store, settings, log, clock, base + startedAt) };
   }
 
   function seed(store: MemorySwarmStore, userId: number, swarm: number, at: number, left = 0, peer = 1) {
@@ -105,7 +108,7 @@ describeEachDatabase('seed-bonus job', (db) => {
     const user = await createUser(t);
     const torrent = await registerTorrent(t);
     const a = job(2, -HOUR);
-    const b = { bonus: new SeedBonus(t.database.db, t.database.dialect, a.store, settings, log, a.base - HOUR) };
+    const b = { bonus: new SeedBonus(t.database.db, t.database.dialect, a.store, settings, log, a.clock, a.base - HOUR) };
     seed(a.store, user.id, torrent.id, a.base - MIN);
     const results = await Promise.all([a.bonus.creditWindowEndingAt(a.base + WINDOW), b.bonus.creditWindowEndingAt(a.base + WINDOW)]);
     assert.deepEqual(results.map((result) => result.credited).sort(), [false, true]);

@@ -33,6 +33,26 @@ export default tseslint.config(
     },
   },
   {
+    // Time is an input (src/clock.ts): a rule that reads the wall clock cannot be tested by moving a
+    // clock. Where wall time is meant (a duration logged, a probe's timestamp), the line says why:
+    // `// eslint-disable-next-line no-restricted-syntax -- <why>`.
+    files: ['src/**/*.ts'],
+    ignores: ['src/clock.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']",
+          message: 'Read the time from the Clock the service was built with (src/clock.ts), or say on the line before why wall time is meant.',
+        },
+        {
+          selector: "NewExpression[callee.name='Date'][arguments.length=0]",
+          message: 'Read the time from the Clock the service was built with (src/clock.ts), or say on the line before why wall time is meant.',
+        },
+      ],
+    },
+  },
+  {
     // Rules that need the types: a promise nobody awaits or handles, an await of something that is no promise, a
     // promise where a plain value is expected (a condition, a callback whose result is ignored).
     files: ['src/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts'],

@@ -6,6 +6,7 @@
 // Ids are copied as they are and PostgreSQL sequences are moved past them.
 // Uploaded files are not in the database and are not touched.
 // Wall time here on purpose: a CLI names files and measures durations (src/clock.ts).
+/* eslint-disable no-restricted-syntax -- a command-line tool: its durations and file names are wall time (src/clock.ts) */
 import { sql } from 'kysely';
 import type { Logger } from 'pino';
 import type { DatabaseHandle } from '../database.ts';

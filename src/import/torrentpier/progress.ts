@@ -2,6 +2,7 @@
 // at most one line every `intervalMs` (and one when a table is done), so a
 // million-row table neither floods a log file nor looks stuck.
 // Wall time on purpose: progress is about real elapsed time (src/clock.ts).
+/* eslint-disable no-restricted-syntax -- a command-line tool: its durations and file names are wall time (src/clock.ts) */
 
 export type ProgressSink = (line: string) => void;
 

@@ -3,6 +3,7 @@
 // them up; a million orphans do not make a million lines), and notes for rows
 // that moved with a change worth knowing (a renamed duplicate user, a repaired
 // info hash).
+/* eslint-disable no-restricted-syntax -- a command-line tool: its durations and file names are wall time (src/clock.ts) */
 
 /** How many example ids a reason or a note keeps. */
 const EXAMPLES = 5;

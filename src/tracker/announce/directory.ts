@@ -9,6 +9,7 @@
 // TORRENT_TTL_MS as a safety net). A torrent whose topic is not public (held
 // for moderation, hidden) is unknown here: refused on announce, left out of scrape.
 
+import type { Clock } from '../../clock.ts';
 import type { Kysely } from 'kysely';
 import { prepare, type PreparedQuery } from '../../db/prepared.ts';
 import type { ChangeFeed } from '../../db/change-feed.ts';
@@ -50,6 +51,8 @@ export class TrackerDirectory implements AnnounceDirectory {
   /** The cached torrent objects by id (a hybrid torrent is cached under two hashes). */
   readonly #torrentsById = new Map<number, TrackerTorrent[]>();
   #generation = 0;
+  /** Cache lifetimes and ban ends are read on this clock (Clock.nowMs makes no Date: cheap on every announce). */
+  readonly #clock: Clock;
   // Built and compiled once: a cache miss costs only the query itself.
   readonly #userQuery: PreparedQuery<
     { id: number },
@@ -60,8 +63,9 @@ export class TrackerDirectory implements AnnounceDirectory {
     { id: number; status: TorrentStatus; freeleech: TrackerTorrent['freeleech']; completed_count: number }
   >;
 
-  constructor(db: Kysely<Database>, changes: ChangeFeed, passkeys: PasskeyService, ratio: RatioRule) {
+  constructor(db: Kysely<Database>, changes: ChangeFeed, passkeys: PasskeyService, ratio: RatioRule, clock: Clock) {
     this.#db = db;
+    this.#clock = clock;
     this.#passkeys = passkeys;
     this.#ratio = ratio;
     changes.subscribe(TORRENTS_TOPIC, () => this.invalidateTorrents());
@@ -94,7 +98,7 @@ export class TrackerDirectory implements AnnounceDirectory {
 
   /** Status and transfer totals of a user, from memory for USER_TTL_MS. */
   async #userFacts(userId: number): Promise<CachedUser> {
-    const now = Date.now(); // the announce hot path's own cheap clock (src/clock.ts)
+    const now = this.#clock.nowMs();
     const cached = this.#users.get(userId);
     if (cached !== undefined && cached.until > now) return cached;
     const [row] = await this.#userQuery({ id: userId });
@@ -111,7 +115,7 @@ export class TrackerDirectory implements AnnounceDirectory {
 
   async torrentByHash(hash: Buffer): Promise<TrackerTorrent | null> {
     const key = hash.toString('latin1');
-    const now = Date.now(); // the announce hot path's own cheap clock (src/clock.ts)
+    const now = this.#clock.nowMs();
     const cached = this.#torrents.get(key);
     if (cached !== undefined && cached.until > now) return cached.torrent;
     const generation = this.#generation;

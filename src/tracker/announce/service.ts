@@ -82,7 +82,7 @@ export class AnnounceService {
   readonly #settings: AnnounceSettings;
   readonly #now: () => number;
 
-  constructor(directory: AnnounceDirectory, store: SwarmStore, accounting: AnnounceAccounting, settings: AnnounceSettings, now: () => number = Date.now) {
+  constructor(directory: AnnounceDirectory, store: SwarmStore, accounting: AnnounceAccounting, settings: AnnounceSettings, now: () => number) {
     this.#directory = directory;
     this.#store = store;
     this.#accounting = accounting;

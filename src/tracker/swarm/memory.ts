@@ -17,8 +17,12 @@ interface Swarm {
   slots: Map<string, number>;
   seeders: number[];
   leechers: number[];
-  /** Last time this swarm was searched for expired peers (ms). */
-  prunedAt: number;
+  /**
+   * No peer of this swarm was last seen before this (ms): the oldest last-seen
+   * at the last prune, or the swarm's start. Peers only ever announce later, so
+   * it stays a lower bound; a prune is due once it is past the expiry.
+   */
+  oldestSeen: number;
 }
 
 const INITIAL_CAPACITY = 1024;
@@ -26,8 +30,6 @@ const INITIAL_CAPACITY = 1024;
 export class MemorySwarmStore implements SwarmStore {
   readonly kind = 'memory' as const;
   readonly #expiryMs: number;
-  /** Expired peers of a swarm are searched for at most this often on announce. */
-  readonly #pruneEveryMs: number;
   readonly #swarms = new Map<number, Swarm>();
   #capacity = 0;
   #used = 0; // slots ever handed out (high-water mark)
@@ -49,7 +51,6 @@ export class MemorySwarmStore implements SwarmStore {
 
   constructor(options: SwarmStoreOptions) {
     this.#expiryMs = options.expiryMs;
-    this.#pruneEveryMs = Math.max(1000, Math.floor(options.expiryMs / 60));
     this.#grow(INITIAL_CAPACITY);
   }
 
@@ -61,7 +62,7 @@ export class MemorySwarmStore implements SwarmStore {
   announceNow(input: AnnounceInput): AnnounceResult {
     const { now } = input;
     let swarm = this.#swarms.get(input.swarm);
-    if (swarm !== undefined && now - swarm.prunedAt >= this.#pruneEveryMs) {
+    if (swarm !== undefined && this.#mayHoldExpired(swarm, now)) {
       this.#prune(swarm, now);
       swarm = this.#swarms.get(input.swarm); // gone when it emptied
     }
@@ -88,7 +89,7 @@ export class MemorySwarmStore implements SwarmStore {
     let self = slot ?? -1;
     if (!throttled) {
       if (swarm === undefined) {
-        swarm = { id: input.swarm, slots: new Map(), seeders: [], leechers: [], prunedAt: now };
+        swarm = { id: input.swarm, slots: new Map(), seeders: [], leechers: [], oldestSeen: now };
         this.#swarms.set(input.swarm, swarm);
       }
       if (self === -1) {
@@ -123,7 +124,7 @@ export class MemorySwarmStore implements SwarmStore {
     return swarms.map((id) => {
       const swarm = this.#swarms.get(id);
       if (swarm === undefined) return { complete: 0, incomplete: 0 };
-      if (now - swarm.prunedAt >= this.#pruneEveryMs) this.#prune(swarm, now);
+      if (this.#mayHoldExpired(swarm, now)) this.#prune(swarm, now);
       return this.#countsOf(swarm);
     });
   }
@@ -175,19 +176,28 @@ export class MemorySwarmStore implements SwarmStore {
     return { complete: swarm.seeders.length, incomplete: swarm.leechers.length };
   }
 
+  /** Counts and lists are exact: a swarm whose oldest peer may have expired is pruned before it answers. */
+  #mayHoldExpired(swarm: Swarm, now: number): boolean {
+    return swarm.oldestSeen <= now - this.#expiryMs;
+  }
+
   #prune(swarm: Swarm, now: number): number {
-    swarm.prunedAt = now;
     const cutoff = now - this.#expiryMs;
     let removed = 0;
+    let oldest = now;
     for (const list of [swarm.seeders, swarm.leechers]) {
       for (let i = list.length - 1; i >= 0; i--) {
         const slot = list[i]!;
-        if (this.#lastSeen[slot]! > cutoff) continue;
+        if (this.#lastSeen[slot]! > cutoff) {
+          oldest = Math.min(oldest, this.#lastSeen[slot]!);
+          continue;
+        }
         this.#remove(swarm, slot, peerKey(this.#user[slot]!, this.#peerIdOf(slot)));
         removed++;
         if (i > list.length) i = list.length;
       }
     }
+    swarm.oldestSeen = oldest;
     if (swarm.slots.size === 0) this.#swarms.delete(swarm.id);
     return removed;
   }

@@ -202,8 +202,7 @@ export class TorrentsService {
     }
     // Seeders and leechers live in the swarm store: rank the matching torrents in memory.
     const ids = await this.#repository.allIds(filters);
-    // The swarm keeps the tracker's own wall clock (src/clock.ts).
-    const counts = await this.#swarm.counts(ids, Date.now());
+    const counts = await this.#swarm.counts(ids, msNow(this.#clock));
     let ranked = ids.map((id, index) => ({ id, seeders: counts[index]!.complete, leechers: counts[index]!.incomplete }));
     if ((query.minSeeders ?? 0) > 0) ranked = ranked.filter((entry) => entry.seeders >= query.minSeeders!);
     if (query.sort === 'seeders' || query.sort === 'leechers') {
@@ -329,10 +328,9 @@ export class TorrentsService {
 
   async #withSwarm(rows: TorrentRow[]): Promise<TorrentView[]> {
     if (rows.length === 0) return [];
-    // The swarm keeps the tracker's own wall clock (src/clock.ts).
     const counts = await this.#swarm.counts(
       rows.map((row) => row.id),
-      Date.now(),
+      msNow(this.#clock),
     );
     return rows.map((row, index) => ({ ...row, seeders: counts[index]?.complete ?? 0, leechers: counts[index]?.incomplete ?? 0 }));
   }
