@@ -16,7 +16,11 @@
 // prefix is checked against the bytes that remain before anything is sliced,
 // digit runs are bounded, duplicate keys and trailing bytes are refused.
 // The decoder records where each value of a top-level dictionary lies in the
-// input (`spans`), so a caller can hash the original bytes of `info`.
+// input (`spans`), and each member of such a value that is itself a
+// dictionary (`memberSpans`), so a caller can hash the original bytes of
+// `info` or rewrite one member of it without encoding the rest again; and
+// whether every dictionary had its keys in order (`canonical`), in which
+// case encoding the decoded value gives back the input byte for byte.
 
 export type BencodeValue = number | bigint | Buffer | BencodeValue[] | BencodeDict;
 export type BencodeDict = Map<string, BencodeValue>;
@@ -130,10 +134,20 @@ export interface DecodeOptions {
   maxBytes?: number;
 }
 
+/** Where a value lies in the input: [start, end) byte offsets. */
+export interface Span {
+  start: number;
+  end: number;
+}
+
 export interface Decoded {
   value: BencodeValue;
-  /** For a top-level dictionary: each key's value as [start, end) byte offsets in the input. */
-  spans: Map<string, { start: number; end: number }>;
+  /** For a top-level dictionary: where each key's value lies in the input. */
+  spans: Map<string, Span>;
+  /** For each member of a top-level dictionary that is a dictionary: where each of its values lies. */
+  memberSpans: Map<string, Map<string, Span>>;
+  /** Every dictionary's keys were in order, so `encode(value)` is the input itself. */
+  canonical: boolean;
 }
 
 export const DEFAULT_MAX_DEPTH = 64;
@@ -168,14 +182,18 @@ export function decodeDocument(input: Uint8Array, options: DecodeOptions = {}): 
   if (decoder.position !== buffer.length) {
     throw new BencodeError({ code: 'trailing_bytes' }, decoder.position);
   }
-  return { value, spans: decoder.spans };
+  return { value, spans: decoder.spans, memberSpans: decoder.memberSpans, canonical: decoder.canonical };
 }
 
 class Decoder {
   readonly input: Buffer;
   readonly maxDepth: number;
   position = 0;
-  readonly spans = new Map<string, { start: number; end: number }>();
+  readonly spans = new Map<string, Span>();
+  readonly memberSpans = new Map<string, Map<string, Span>>();
+  canonical = true;
+  /** The top-level key whose value is being read, while at depth 2. */
+  #member: Map<string, Span> | null = null;
 
   constructor(input: Buffer, maxDepth: number) {
     this.input = input;
@@ -256,15 +274,26 @@ class Decoder {
   dict(depth: number): BencodeDict {
     this.position++; // 'd'
     const map: BencodeDict = new Map();
+    const member = depth === 2 ? this.#member : null;
+    let previous: string | null = null;
     while (this.peek() !== CHAR_E) {
       const keyStart = this.position;
       const byte = this.peek();
       if (byte < CHAR_0 || byte > CHAR_9) throw new BencodeError({ code: 'key_not_string' }, keyStart);
       const key = this.bytes().toString('latin1');
       if (map.has(key)) throw new BencodeError({ code: 'duplicate_key' }, keyStart);
+      // Byte strings compare as their bytes do (one code unit per byte).
+      if (previous !== null && key < previous) this.canonical = false;
+      previous = key;
       const valueStart = this.position;
+      if (depth === 1) this.#member = this.input[valueStart] === CHAR_D ? new Map() : null;
       map.set(key, this.value(depth + 1));
-      if (depth === 1) this.spans.set(key, { start: valueStart, end: this.position });
+      if (depth === 1) {
+        this.spans.set(key, { start: valueStart, end: this.position });
+        if (this.#member !== null) this.memberSpans.set(key, this.#member);
+      } else if (member !== null) {
+        member.set(key, { start: valueStart, end: this.position });
+      }
     }
     this.position++;
     return map;
