@@ -12,7 +12,9 @@
 // Integers decode to `number` when they are safe integers and to `bigint`
 // otherwise, so nothing is rounded and everything re-encodes as it was.
 //
-// Nothing in the input is trusted: nesting is limited (`maxDepth`), a length
+// Nothing in the input is trusted: nesting is limited (`maxDepth`), and so is
+// the number of values and keys (`maxItems`, counted as they are read, so a
+// file of a million tiny lists stops being decoded at the limit), a length
 // prefix is checked against the bytes that remain before anything is sliced,
 // digit runs are bounded, duplicate keys and trailing bytes are refused.
 // The decoder records where each value of a top-level dictionary lies in the
@@ -45,6 +47,7 @@ export type BencodeProblem =
   | { code: 'empty' }
   | { code: 'trailing_bytes' }
   | { code: 'too_deep'; limit: number }
+  | { code: 'too_many_items'; limit: number }
   | { code: 'unexpected_byte'; byte: number }
   | { code: 'end_of_input' }
   | { code: 'integer_unterminated' }
@@ -70,6 +73,8 @@ function english(problem: BencodeProblem): string {
       return 'unexpected bytes after the end of the value';
     case 'too_deep':
       return `nesting deeper than ${problem.limit} levels`;
+    case 'too_many_items':
+      return `more than ${problem.limit} values and keys`;
     case 'unexpected_byte':
       return `unexpected byte ${byteHex(problem.byte)}`;
     case 'end_of_input':
@@ -132,6 +137,8 @@ export interface DecodeOptions {
   maxDepth?: number;
   /** Largest input accepted, in bytes. Default: no limit beyond the input's own length. */
   maxBytes?: number;
+  /** Most values and dictionary keys read, all levels together. Default: no limit beyond the input's length. */
+  maxItems?: number;
 }
 
 /** Where a value lies in the input: [start, end) byte offsets. */
@@ -176,7 +183,7 @@ export function decodeDocument(input: Uint8Array, options: DecodeOptions = {}): 
     throw new BencodeError({ code: 'too_large', size: input.length, limit: options.maxBytes }, 0);
   }
   const buffer = Buffer.isBuffer(input) ? input : Buffer.from(input.buffer, input.byteOffset, input.length);
-  const decoder = new Decoder(buffer, maxDepth);
+  const decoder = new Decoder(buffer, maxDepth, options.maxItems ?? Number.POSITIVE_INFINITY);
   if (buffer.length === 0) throw new BencodeError({ code: 'empty' }, 0);
   const value = decoder.value(1);
   if (decoder.position !== buffer.length) {
@@ -188,6 +195,8 @@ export function decodeDocument(input: Uint8Array, options: DecodeOptions = {}): 
 class Decoder {
   readonly input: Buffer;
   readonly maxDepth: number;
+  readonly maxItems: number;
+  items = 0;
   position = 0;
   readonly spans = new Map<string, Span>();
   readonly memberSpans = new Map<string, Map<string, Span>>();
@@ -195,12 +204,19 @@ class Decoder {
   /** The top-level key whose value is being read, while at depth 2. */
   #member: Map<string, Span> | null = null;
 
-  constructor(input: Buffer, maxDepth: number) {
+  constructor(input: Buffer, maxDepth: number, maxItems: number) {
     this.input = input;
     this.maxDepth = maxDepth;
+    this.maxItems = maxItems;
+  }
+
+  /** Counts a value or key about to be read. */
+  item(): void {
+    if (++this.items > this.maxItems) throw new BencodeError({ code: 'too_many_items', limit: this.maxItems }, this.position);
   }
 
   value(depth: number): BencodeValue {
+    this.item();
     const byte = this.peek();
     if (byte === CHAR_I) return this.integer();
     if (byte >= CHAR_0 && byte <= CHAR_9) return this.bytes();
@@ -248,6 +264,19 @@ class Decoder {
   }
 
   bytes(): Buffer {
+    const start = this.stringStart();
+    return this.input.subarray(start, this.position);
+  }
+
+  /** A dictionary key: read straight into a byte string, with no Buffer made for it. */
+  key(): string {
+    this.item();
+    const start = this.stringStart();
+    return this.input.toString('latin1', start, this.position);
+  }
+
+  /** Reads a string's length prefix and moves past the string; gives where its bytes start. */
+  stringStart(): number {
     const start = this.position;
     const digits = this.digits(MAX_LENGTH_DIGITS, 'length_too_long');
     if (digits > 1 && this.input[start] === CHAR_0) throw new BencodeError({ code: 'length_leading_zero' }, start);
@@ -258,9 +287,9 @@ class Decoder {
     if (length > remaining) {
       throw new BencodeError({ code: 'string_too_long', length, remaining }, start);
     }
-    const value = this.input.subarray(this.position, this.position + length);
+    const bytesStart = this.position;
     this.position += length;
-    return value;
+    return bytesStart;
   }
 
   list(depth: number): BencodeValue[] {
@@ -280,7 +309,7 @@ class Decoder {
       const keyStart = this.position;
       const byte = this.peek();
       if (byte < CHAR_0 || byte > CHAR_9) throw new BencodeError({ code: 'key_not_string' }, keyStart);
-      const key = this.bytes().toString('latin1');
+      const key = this.key();
       if (map.has(key)) throw new BencodeError({ code: 'duplicate_key' }, keyStart);
       // Byte strings compare as their bytes do (one code unit per byte).
       if (previous !== null && key < previous) this.canonical = false;

@@ -81,6 +81,11 @@ export const MAX_PIECE_LENGTH = 512 * 1024 * 1024;
  * TRACKER_MAX_TORRENT_BYTES is raised, and bounds the work of one upload.
  */
 export const MAX_FILES = 50_000;
+/**
+ * Most values and keys decoded: a limit that no file within the size limit reaches with real content (a 1 MiB
+ * file holds at most about 500,000), so that a raised TRACKER_MAX_TORRENT_BYTES still bounds a worker's memory.
+ */
+export const MAX_ITEMS = 1_000_000;
 /** Top-level members left out of the stored file and of downloads: web seeds (BEP 19, BEP 17). */
 const WEB_SEEDS = ['url-list', 'httpseeds'];
 
@@ -135,7 +140,7 @@ function decodeTorrent(bytes: Uint8Array, maxBytes: number): Decoded & { top: Be
   }
   let decoded: Decoded;
   try {
-    decoded = decodeDocument(bytes, { maxDepth: MAX_DEPTH });
+    decoded = decodeDocument(bytes, { maxDepth: MAX_DEPTH, maxItems: MAX_ITEMS });
   } catch (error) {
     if (error instanceof BencodeError) throw new MetainfoError(bencodeRefusal(error));
     throw error;
@@ -427,6 +432,7 @@ function bencodeProblem(problem: BencodeProblem): string {
     case 'too_large':
       return t('metainfo.bencode.too_large', { size: exactBytes(problem.size), limit: exactBytes(problem.limit) });
     case 'too_deep':
+    case 'too_many_items':
     case 'integer_too_long':
     case 'length_too_long':
       return tn(`metainfo.bencode.${problem.code}`, problem.limit);

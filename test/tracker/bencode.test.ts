@@ -164,6 +164,12 @@ describe('bencode decode', () => {
     refuses('e', /unexpected byte 0x65/);
   });
 
+  it('stops at the most values and keys it is allowed to read, as it reads them', () => {
+    assert.deepEqual(decode(b('d1:ali1ei2eee'), { maxItems: 5 }), new Map([['a', [1, 2]]])); // the dictionary, its key, the list, two integers
+    refuses('d1:ali1ei2eee', /more than 4 values and keys \(at byte 8\)/, { maxItems: 4 });
+    refuses(`l${'le'.repeat(100_000)}e`, /more than 1000 values and keys \(at byte 1999\)/, { maxItems: 1000 });
+  });
+
   it('refuses dictionary keys that are not strings and duplicate keys', () => {
     refuses('di1ei2ee', /key is not a byte string/);
     refuses('dli1ee1:ae', /key is not a byte string/);

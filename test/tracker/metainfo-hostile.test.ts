@@ -6,8 +6,9 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, it } from 'node:test';
+import { asReader } from '../../src/i18n/context.ts';
 import { decode, encode, type BencodeDict, type Encodable } from '../../src/tracker/bencode.ts';
-import { MAX_FILES, MAX_PIECE_LENGTH, MetainfoError, parseTorrent, torrentForUser, type Metainfo } from '../../src/tracker/metainfo.ts';
+import { MAX_FILES, MAX_ITEMS, MAX_PIECE_LENGTH, MetainfoError, parseTorrent, torrentForUser, type Metainfo } from '../../src/tracker/metainfo.ts';
 import { makeTorrent } from '../helpers/torrents.ts';
 
 const options = { maxBytes: 1024 * 1024, announceUrl: 'https://tracker.example/bt/announce.php' };
@@ -245,6 +246,18 @@ describe('cheap limits come before the expensive work', () => {
     const leaves = names.map((name) => `${name}d0:d6:lengthi0eee`).sort(); // keys in any order: sorting is not what is tested
     const v2 = `d8:announce1:x4:infod9:file treed${leaves.join('')}e12:meta versioni2e4:name4:many12:piece lengthi16384eee`;
     assert.throws(() => parseTorrent(Buffer.from(v2, 'latin1'), { ...options, maxBytes: 4 * 1024 * 1024 }), /more than 50,000 files/);
+  });
+
+  it(`stops decoding past ${MAX_ITEMS.toLocaleString('en')} values and keys (where the size limit is raised to let them in)`, () => {
+    const bomb = Buffer.from(`d4:infol${'le'.repeat(MAX_ITEMS)}ee`, 'latin1');
+    assert.throws(
+      () => parseTorrent(bomb, { ...options, maxBytes: 4 * 1024 * 1024 }),
+      /The file is not a valid \.torrent \(bencode\): more than 1,000,000 values and keys \(at byte 2000002\)\./,
+    );
+    assert.throws(
+      () => asReader({ locale: 'ru', timeZone: 'UTC' }, () => parseTorrent(bomb, { ...options, maxBytes: 4 * 1024 * 1024 })),
+      /больше 1\u00a0000\u00a0000 значений и ключей/,
+    );
   });
 
   it('counts the pieces against the size before reading any path', () => {
