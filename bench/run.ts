@@ -5,6 +5,7 @@ import { callApi, machine, measure, printTable, startBareServer, startService, t
 import { importBench } from './import-torrentpier.ts';
 import { searchBench } from './search.ts';
 import { trackerBench } from './tracker.ts';
+import { uploadBench } from './torrent-upload.ts';
 import { wordFilters } from './word-filters.ts';
 
 type Group = () => Promise<void>;
@@ -72,6 +73,7 @@ const groups: Record<string, Group> = {
   },
   'word-filters': wordFilters,
   tracker: trackerBench,
+  upload: uploadBench,
   import: importBench,
   search: searchBench,
 

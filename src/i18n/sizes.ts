@@ -27,3 +27,8 @@ export function formatBytes(bytes: number): string {
   }
   return t(UNITS[unit]!, { size: format.format(value) });
 }
+
+/** An exact count of bytes ("16,384 bytes"), where a rounded size would hide a mismatch or a limit. */
+export function exactBytes(bytes: number): string {
+  return tn('size.bytes', bytes, { bytes });
+}

@@ -12,11 +12,17 @@
 // Integers decode to `number` when they are safe integers and to `bigint`
 // otherwise, so nothing is rounded and everything re-encodes as it was.
 //
-// Nothing in the input is trusted: nesting is limited (`maxDepth`), a length
+// Nothing in the input is trusted: nesting is limited (`maxDepth`), and so is
+// the number of values and keys (`maxItems`, counted as they are read, so a
+// file of a million tiny lists stops being decoded at the limit), a length
 // prefix is checked against the bytes that remain before anything is sliced,
 // digit runs are bounded, duplicate keys and trailing bytes are refused.
 // The decoder records where each value of a top-level dictionary lies in the
-// input (`spans`), so a caller can hash the original bytes of `info`.
+// input (`spans`), and each member of such a value that is itself a
+// dictionary (`memberSpans`), so a caller can hash the original bytes of
+// `info` or rewrite one member of it without encoding the rest again; and
+// whether every dictionary had its keys in order (`canonical`), in which
+// case encoding the decoded value gives back the input byte for byte.
 
 export type BencodeValue = number | bigint | Buffer | BencodeValue[] | BencodeDict;
 export type BencodeDict = Map<string, BencodeValue>;
@@ -41,6 +47,7 @@ export type BencodeProblem =
   | { code: 'empty' }
   | { code: 'trailing_bytes' }
   | { code: 'too_deep'; limit: number }
+  | { code: 'too_many_items'; limit: number }
   | { code: 'unexpected_byte'; byte: number }
   | { code: 'end_of_input' }
   | { code: 'integer_unterminated' }
@@ -66,6 +73,8 @@ function english(problem: BencodeProblem): string {
       return 'unexpected bytes after the end of the value';
     case 'too_deep':
       return `nesting deeper than ${problem.limit} levels`;
+    case 'too_many_items':
+      return `more than ${problem.limit} values and keys`;
     case 'unexpected_byte':
       return `unexpected byte ${byteHex(problem.byte)}`;
     case 'end_of_input':
@@ -128,12 +137,24 @@ export interface DecodeOptions {
   maxDepth?: number;
   /** Largest input accepted, in bytes. Default: no limit beyond the input's own length. */
   maxBytes?: number;
+  /** Most values and dictionary keys read, all levels together. Default: no limit beyond the input's length. */
+  maxItems?: number;
+}
+
+/** Where a value lies in the input: [start, end) byte offsets. */
+export interface Span {
+  start: number;
+  end: number;
 }
 
 export interface Decoded {
   value: BencodeValue;
-  /** For a top-level dictionary: each key's value as [start, end) byte offsets in the input. */
-  spans: Map<string, { start: number; end: number }>;
+  /** For a top-level dictionary: where each key's value lies in the input. */
+  spans: Map<string, Span>;
+  /** For each member of a top-level dictionary that is a dictionary: where each of its values lies. */
+  memberSpans: Map<string, Map<string, Span>>;
+  /** Every dictionary's keys were in order, so `encode(value)` is the input itself. */
+  canonical: boolean;
 }
 
 export const DEFAULT_MAX_DEPTH = 64;
@@ -162,27 +183,40 @@ export function decodeDocument(input: Uint8Array, options: DecodeOptions = {}): 
     throw new BencodeError({ code: 'too_large', size: input.length, limit: options.maxBytes }, 0);
   }
   const buffer = Buffer.isBuffer(input) ? input : Buffer.from(input.buffer, input.byteOffset, input.length);
-  const decoder = new Decoder(buffer, maxDepth);
+  const decoder = new Decoder(buffer, maxDepth, options.maxItems ?? Number.POSITIVE_INFINITY);
   if (buffer.length === 0) throw new BencodeError({ code: 'empty' }, 0);
   const value = decoder.value(1);
   if (decoder.position !== buffer.length) {
     throw new BencodeError({ code: 'trailing_bytes' }, decoder.position);
   }
-  return { value, spans: decoder.spans };
+  return { value, spans: decoder.spans, memberSpans: decoder.memberSpans, canonical: decoder.canonical };
 }
 
 class Decoder {
   readonly input: Buffer;
   readonly maxDepth: number;
+  readonly maxItems: number;
+  items = 0;
   position = 0;
-  readonly spans = new Map<string, { start: number; end: number }>();
+  readonly spans = new Map<string, Span>();
+  readonly memberSpans = new Map<string, Map<string, Span>>();
+  canonical = true;
+  /** The top-level key whose value is being read, while at depth 2. */
+  #member: Map<string, Span> | null = null;
 
-  constructor(input: Buffer, maxDepth: number) {
+  constructor(input: Buffer, maxDepth: number, maxItems: number) {
     this.input = input;
     this.maxDepth = maxDepth;
+    this.maxItems = maxItems;
+  }
+
+  /** Counts a value or key about to be read. */
+  item(): void {
+    if (++this.items > this.maxItems) throw new BencodeError({ code: 'too_many_items', limit: this.maxItems }, this.position);
   }
 
   value(depth: number): BencodeValue {
+    this.item();
     const byte = this.peek();
     if (byte === CHAR_I) return this.integer();
     if (byte >= CHAR_0 && byte <= CHAR_9) return this.bytes();
@@ -230,6 +264,19 @@ class Decoder {
   }
 
   bytes(): Buffer {
+    const start = this.stringStart();
+    return this.input.subarray(start, this.position);
+  }
+
+  /** A dictionary key: read straight into a byte string, with no Buffer made for it. */
+  key(): string {
+    this.item();
+    const start = this.stringStart();
+    return this.input.toString('latin1', start, this.position);
+  }
+
+  /** Reads a string's length prefix and moves past the string; gives where its bytes start. */
+  stringStart(): number {
     const start = this.position;
     const digits = this.digits(MAX_LENGTH_DIGITS, 'length_too_long');
     if (digits > 1 && this.input[start] === CHAR_0) throw new BencodeError({ code: 'length_leading_zero' }, start);
@@ -240,9 +287,9 @@ class Decoder {
     if (length > remaining) {
       throw new BencodeError({ code: 'string_too_long', length, remaining }, start);
     }
-    const value = this.input.subarray(this.position, this.position + length);
+    const bytesStart = this.position;
     this.position += length;
-    return value;
+    return bytesStart;
   }
 
   list(depth: number): BencodeValue[] {
@@ -256,15 +303,26 @@ class Decoder {
   dict(depth: number): BencodeDict {
     this.position++; // 'd'
     const map: BencodeDict = new Map();
+    const member = depth === 2 ? this.#member : null;
+    let previous: string | null = null;
     while (this.peek() !== CHAR_E) {
       const keyStart = this.position;
       const byte = this.peek();
       if (byte < CHAR_0 || byte > CHAR_9) throw new BencodeError({ code: 'key_not_string' }, keyStart);
-      const key = this.bytes().toString('latin1');
+      const key = this.key();
       if (map.has(key)) throw new BencodeError({ code: 'duplicate_key' }, keyStart);
+      // Byte strings compare as their bytes do (one code unit per byte).
+      if (previous !== null && key < previous) this.canonical = false;
+      previous = key;
       const valueStart = this.position;
+      if (depth === 1) this.#member = this.input[valueStart] === CHAR_D ? new Map() : null;
       map.set(key, this.value(depth + 1));
-      if (depth === 1) this.spans.set(key, { start: valueStart, end: this.position });
+      if (depth === 1) {
+        this.spans.set(key, { start: valueStart, end: this.position });
+        if (this.#member !== null) this.memberSpans.set(key, this.#member);
+      } else if (member !== null) {
+        member.set(key, { start: valueStart, end: this.position });
+      }
     }
     this.position++;
     return map;

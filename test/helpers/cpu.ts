@@ -14,3 +14,28 @@ export function processCpuMs(): number {
   const { user, system } = process.cpuUsage();
   return (user + system) / 1000;
 }
+
+/**
+ * Runs `work` and gives the longest time the event loop went without a turn
+ * meanwhile, in CPU time of this thread between two ticks of a 1 ms timer
+ * (what a busy machine does not stretch), and the wall time `work` took.
+ */
+export async function longestLoopBlock(work: () => Promise<void>): Promise<{ blockedMs: number; wallMs: number }> {
+  let running = true;
+  let blocked = 0;
+  let last = threadCpuMs();
+  const tick = () => {
+    const now = threadCpuMs();
+    blocked = Math.max(blocked, now - last);
+    last = now;
+    if (running) setTimeout(tick, 1);
+  };
+  setTimeout(tick, 1);
+  const started = performance.now();
+  try {
+    await work();
+  } finally {
+    running = false;
+  }
+  return { blockedMs: blocked, wallMs: performance.now() - started };
+}

@@ -119,3 +119,36 @@ function merkle(data: Buffer, pieceLength: number): { root: Buffer; layer: Buffe
 function sha256(data: Buffer): Buffer {
   return createHash('sha256').update(data).digest();
 }
+
+/**
+ * The costliest upload that is accepted: a valid v1 torrent of as many files
+ * as `maxBytes` holds (one byte each, the shortest unique paths), written out
+ * by hand (the encoder takes seconds over tens of thousands of entries).
+ * `extraPieces` adds piece hashes its size does not need: such a file is
+ * refused, but only once all of it is decoded. `name` is ASCII.
+ */
+export function crowdedTorrent(maxBytes: number, options: { name?: string; extraPieces?: number } = {}): Buffer {
+  const name = options.name ?? `crowded-${process.pid}-${++counter}`;
+  const pieceLength = 16 * 1024;
+  const entry = (index: number) => {
+    const path = index.toString(36);
+    return `d6:lengthi1e4:pathl${path.length}:${path}ee`;
+  };
+  const piecesOf = (count: number) => 20 * (Math.ceil(count / pieceLength) + (options.extraPieces ?? 0));
+  const around = (count: number, files: string) => {
+    const pieces = piecesOf(count);
+    return `d8:announce1:x4:infod5:filesl${files}e4:name${name.length}:${name}12:piece lengthi${pieceLength}e6:pieces${pieces}:${'\u0000'.repeat(pieces)}ee`;
+  };
+  // As many entries as fit, counted before anything is written.
+  const frame = around(0, '').length - piecesOf(0) - String(piecesOf(0)).length;
+  let count = 0;
+  let entries = 0;
+  for (;;) {
+    const next = entries + entry(count).length;
+    const pieces = piecesOf(count + 1);
+    if (frame + next + pieces + String(pieces).length > maxBytes) break;
+    entries = next;
+    count++;
+  }
+  return Buffer.from(around(count, Array.from({ length: count }, (_, index) => entry(index)).join('')), 'latin1');
+}

@@ -43,7 +43,9 @@ const withPath = (path: unknown[]) => withFiles([{ length: 100, path }]);
  */
 function assertRussian(message: string): void {
   assert.match(message, /[а-яё]/i, `Cyrillic: ${message}`);
-  const left = message.replace(/«[^»]*»/g, '').replace(/\.torrent|\bbencode\b|\binfo\b|\bSHA-1\b|\bv[12]\b|\b0x[0-9a-f]{2}\b/g, '');
+  const left = message
+    .replace(/«[^»]*»/g, '')
+    .replace(/\.torrent|\bbencode\b|\binfo\b|\bSHA-1\b|\bUTF-8\b|\bU\+[0-9A-F]{4,6}\b|\bv[12]\b|\b0x[0-9a-f]{2}\b/g, '');
   assert.doesNotMatch(left, /[a-z]/i, `no English left in: ${message}`);
 }
 
@@ -157,6 +159,67 @@ describe('malformed .torrent diagnostics in the reader’s language', () => {
       }),
       'Запись «d» в «file tree» — одновременно и файл, и папка.',
       'The "file tree" entry "d" is both a file and a folder.',
+    ],
+    ['a name over 255 bytes', raw({ ...v1Info, name: 'a'.repeat(300) }), 'Имя торрента длиннее 255 байт.', "The torrent's name is longer than 255 bytes."],
+    [
+      'a path over 4,096 bytes',
+      withPath(['dir', 'c'.repeat(250), ...Array.from({ length: 16 }, () => 'd'.repeat(250))]),
+      `Путь файла «dir/${'c'.repeat(96)}…» вместе с именем торрента длиннее 4\u00a0096 байт.`,
+      `The file path "dir/${'c'.repeat(96)}…" with the torrent's name is longer than 4,096 bytes.`,
+    ],
+    [
+      'a control character in the name',
+      raw({ ...v1Info, name: 'a\nb' }),
+      'Имя торрента содержит управляющий символ (U+000A).',
+      "The torrent's name contains a control character (U+000A).",
+    ],
+    [
+      'a right-to-left override in a path',
+      withPath(['movie\u202evaa.exe']),
+      'Путь файла «movie\ufffdvaa.exe» не принят: одна из его частей содержит невидимый символ форматирования U+202E.',
+      'The file path "movie\ufffdvaa.exe" is refused: a part contains the invisible formatting character U+202E.',
+    ],
+    [
+      'a name that is not UTF-8',
+      raw({ ...v1Info, name: Buffer.from([0x66, 0xff]) }),
+      'Имя торрента — не текст в UTF-8.',
+      "The torrent's name is not UTF-8 text.",
+    ],
+    [
+      'a name and a name.utf-8 that differ',
+      raw({ ...v1Info, name: 'Movie', 'name.utf-8': 'Other' }),
+      '«name» и «name.utf-8» торрента — разные имена («Movie» и «Other»); создайте .torrent заново современным клиентом.',
+      'The "name" and "name.utf-8" of the torrent are different names ("Movie" and "Other"); make the .torrent again with a current client.',
+    ],
+    [
+      'a path and a path.utf-8 that differ',
+      withFiles([{ length: 100, path: ['setup.exe'], 'path.utf-8': ['movie.mkv'] }]),
+      '«path» и «path.utf-8» файла называют разные файлы («setup.exe» и «movie.mkv»); создайте .torrent заново современным клиентом.',
+      'The "path" and "path.utf-8" of a file name different files ("setup.exe" and "movie.mkv"); make the .torrent again with a current client.',
+    ],
+    [
+      'a file that is the folder of another',
+      withFiles([
+        { length: 50, path: ['a'] },
+        { length: 50, path: ['a', 'b'] },
+      ]),
+      'Путь «a» — одновременно и файл, и папка файла «a/b».',
+      'The path "a" is both a file and the folder of "a/b".',
+    ],
+    [
+      'padding longer than a piece',
+      withFiles([
+        { length: 10, path: ['a'] },
+        { length: 16385, path: ['.pad', '16385'], attr: 'p' },
+      ]),
+      'Файл выравнивания «.pad/16385» длиннее части (16\u00a0384 байта).',
+      'The padding file ".pad/16385" is longer than a piece (16,384 bytes).',
+    ],
+    [
+      'pieces of 1 GiB',
+      raw({ ...v1Info, 'piece length': 2 ** 30 }),
+      'В словаре info значение «piece length» должно быть не больше 512 МиБ.',
+      'The info dictionary needs a "piece length" of at most 512 MiB.',
     ],
   ];
 

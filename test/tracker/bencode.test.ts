@@ -88,6 +88,32 @@ describe('bencode decode', () => {
     assert.ok((value as BencodeDict).has('info'));
   });
 
+  it("reports the spans of the members of each top-level dictionary (info's own members)", () => {
+    const torrent = b('d8:announce3:url4:infod6:lengthi5e4:name3:abc5:piecel1:xee3:subi1ee');
+    const { memberSpans } = decodeDocument(torrent);
+    const info = memberSpans.get('info')!;
+    const at = (key: string) => torrent.toString('latin1', info.get(key)!.start, info.get(key)!.end);
+    assert.deepEqual([...info.keys()], ['length', 'name', 'piece']);
+    assert.equal(at('length'), 'i5e');
+    assert.equal(at('name'), '3:abc');
+    assert.equal(at('piece'), 'l1:xe');
+    assert.deepEqual([...memberSpans.keys()], ['info'], 'only dictionaries have members');
+  });
+
+  it('tells whether every dictionary had its keys in order, that is, whether encoding gives the input back', () => {
+    for (const [input, canonical] of [
+      ['d1:ai1e1:bd1:xi1e1:yi2eee', true],
+      ['d1:bi2e1:ai1ee', false],
+      ['d1:ad1:yi1e1:xi2eee', false], // nested
+      ['ld1:bi1e1:ai2eee', false], // in a list
+      ['d1:ald2:zz0:2:aa0:eee', false], // deep down
+    ] as const) {
+      const decoded = decodeDocument(b(input));
+      assert.equal(decoded.canonical, canonical, input);
+      assert.equal(encode(decoded.value).equals(b(input)), canonical, input);
+    }
+  });
+
   it('refuses integers that are not canonical (leading zero, -0, no digits)', () => {
     refuses('i03e', /leading zero/);
     refuses('i-0e', /negative zero/);
@@ -136,6 +162,12 @@ describe('bencode decode', () => {
     refuses('3:abcx', /after the end/);
     refuses('x', /unexpected byte 0x78/);
     refuses('e', /unexpected byte 0x65/);
+  });
+
+  it('stops at the most values and keys it is allowed to read, as it reads them', () => {
+    assert.deepEqual(decode(b('d1:ali1ei2eee'), { maxItems: 5 }), new Map([['a', [1, 2]]])); // the dictionary, its key, the list, two integers
+    refuses('d1:ali1ei2eee', /more than 4 values and keys \(at byte 8\)/, { maxItems: 4 });
+    refuses(`l${'le'.repeat(100_000)}e`, /more than 1000 values and keys \(at byte 1999\)/, { maxItems: 1000 });
   });
 
   it('refuses dictionary keys that are not strings and duplicate keys', () => {

@@ -115,9 +115,9 @@ describe('parseTorrent: v1, v2 and hybrid', () => {
     assert.equal(facts.size, 40_000);
   });
 
-  it('prefers name.utf-8 and keeps non-ASCII names', () => {
-    const facts = parse(makeTorrent({ name: 'Фильм (2024)', info: { 'name.utf-8': 'Фильм (2024) ✓' } }));
-    assert.equal(facts.name, 'Фильм (2024) ✓');
+  it('keeps non-ASCII names, with or without a name.utf-8 beside them', () => {
+    assert.equal(parse(makeTorrent({ name: 'Фильм (2024) ✓', info: { 'name.utf-8': 'Фильм (2024) ✓' } })).name, 'Фильм (2024) ✓');
+    assert.equal(parse(makeTorrent({ name: '映画 2024' })).name, '映画 2024');
   });
 });
 
@@ -154,6 +154,32 @@ describe('parseTorrent: the rewrite that makes a torrent ours', () => {
     const again = parse(first.torrent);
     assert.equal(again.infoHashV1, first.infoHashV1);
     assert.equal(again.infoHashV2, first.infoHashV2);
+  });
+
+  it('writes the same bytes as encoding the whole file again, whether its keys were in order or not', () => {
+    for (const version of ['v1', 'v2', 'hybrid'] as const) {
+      const original = makeTorrent({ version, top: { comment: 'hi', 'url-list': ['http://seed.example/'] }, info: { source: 'X' } });
+      const top = decode(original) as BencodeDict;
+      const expected = new Map(top);
+      const info = new Map(top.get('info') as BencodeDict);
+      info.set('private', 1);
+      expected.set('info', info);
+      expected.delete('url-list');
+      expected.set('announce', Buffer.from(ANNOUNCE));
+      assert.deepEqual(parse(original).torrent, encode(expected), `${version}, keys in order`);
+      // The same file with its info keys written backwards, as some old tools did.
+      const span = decodeDocument(original).spans.get('info')!;
+      const members = decodeDocument(original).memberSpans.get('info')!;
+      const backwards = Buffer.concat([
+        original.subarray(0, span.start),
+        Buffer.from('d'),
+        ...[...members].reverse().flatMap(([key, at]) => [Buffer.from(`${key.length}:${key}`, 'latin1'), original.subarray(at.start, at.end)]),
+        Buffer.from('e'),
+        original.subarray(span.end),
+      ]);
+      assert.equal(decodeDocument(backwards).canonical, false);
+      assert.deepEqual(parse(backwards).torrent, encode(expected), `${version}, keys out of order`);
+    }
   });
 
   it('keeps the v2 piece layers', () => {

@@ -1,5 +1,6 @@
 // SQL of the torrent registry: torrents with their files and status history,
 // .torrent downloads (the daily limit) and users' transfer totals.
+import { setImmediate } from 'node:timers/promises';
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import { containsText, type Dialect } from '../../db/dialect.ts';
 import type { ContentStatus, Database, TorrentsTable } from '../../db/schema.ts';
@@ -173,8 +174,10 @@ export class TorrentsRepository {
       })
       .returning('id')
       .executeTakeFirstOrThrow();
-    // In chunks: a torrent may list thousands of files, and databases cap bound parameters.
+    // In chunks: a torrent may list thousands of files, and databases cap bound parameters. SQLite runs each
+    // chunk on the event loop, so the loop turns between them (50,000 files at once held it for 0.1-0.3 s).
     for (let start = 0; start < torrent.files.length; start += 500) {
+      if (start > 0) await setImmediate();
       await trx
         .insertInto('torrent_files')
         .values(torrent.files.slice(start, start + 500).map((file, index) => ({ torrent_id: id, position: start + index, path: file.path, size: file.size })))

@@ -16,7 +16,8 @@ import type { PageRequest } from '../../http/pagination.ts';
 import { topicPath } from '../../urls/paths.ts';
 import { TORRENTS_TOPIC } from '../announce/directory.ts';
 import type { TrackerConfig } from '../config.ts';
-import { MetainfoError, parseTorrent, torrentForUser, type Metainfo } from '../metainfo.ts';
+import { MetainfoError, torrentForUser, type Metainfo } from '../metainfo.ts';
+import { MetainfoBusyError, metainfoPool } from '../metainfo-pool.ts';
 import type { PasskeyService } from '../passkeys.ts';
 import { ratioVerdict } from '../ratio.ts';
 import type { SwarmStore } from '../swarm/store.ts';
@@ -67,6 +68,8 @@ export class TorrentsService {
   readonly #settings: TrackerConfig;
   readonly #clock: Clock;
   readonly #log: Logger;
+  /** Uploads parsed during their request, by the request's file (see #parse). */
+  readonly #parsed = new WeakMap<Buffer, { origin: string; facts: Promise<Metainfo> }>();
 
   constructor(
     repository: TorrentsRepository,
@@ -145,13 +148,27 @@ export class TorrentsService {
     if (bytes === undefined) throw ValidationError.field('file', t('validation.required', { field: fieldName('file') }));
     let facts: Metainfo;
     try {
-      facts = parseTorrent(bytes, { maxBytes: this.#settings.maxTorrentBytes, announceUrl: announceUrl(origin) });
+      facts = await this.#parse(bytes, origin);
     } catch (error) {
       if (error instanceof MetainfoError) throw ValidationError.field('file', error.message);
+      if (error instanceof MetainfoBusyError)
+        throw new ApiError('SERVICE_UNAVAILABLE', error.message, { headers: { 'retry-after': String(error.retryAfter) } });
       throw error;
     }
     const duplicate = await this.#repository.findByHashes(facts.infoHashV1, facts.infoHashV2);
     if (duplicate !== undefined && duplicate.id !== replacing) throw duplicateError(duplicate, origin, uploader);
+    return facts;
+  }
+
+  /**
+   * Parses on a worker thread: a large .torrent is seconds of work the event loop must not do. A page that checks
+   * the file before it starts a topic and then registers it gets the first result again, not a second parse.
+   */
+  #parse(bytes: Buffer, origin: string): Promise<Metainfo> {
+    const known = this.#parsed.get(bytes);
+    if (known !== undefined && known.origin === origin) return known.facts;
+    const facts = metainfoPool.parse(bytes, { maxBytes: this.#settings.maxTorrentBytes, announceUrl: announceUrl(origin) });
+    this.#parsed.set(bytes, { origin, facts });
     return facts;
   }
 
