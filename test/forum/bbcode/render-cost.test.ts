@@ -1,0 +1,51 @@
+// What rendering a stored text may cost (issue 27): the costliest bodies of
+// costly-bodies.ts at the body limit each render, as a page and as the words
+// search reads, within RENDER_BUDGET_MS of CPU. A text that long is not kept
+// by the render cache, so every view of it pays this; before the fix some
+// of them threw (the recursion ran out of stack) and others took seconds.
+// `npm run bench render` measures the same bodies.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { bbcodeText } from '../../../src/forum/bbcode/bbcode.ts';
+import { renderBody, type EmojiFinder } from '../../../src/forum/render.ts';
+import type { EmojiRow } from '../../../src/emoji/resource.ts';
+import { threadCpuMs } from '../../helpers/cpu.ts';
+import { BODY_LIMIT, COSTLY_BODIES } from './costly-bodies.ts';
+
+/** The target of issue 27. */
+const RENDER_BUDGET_MS = 20;
+/** Renders measured together: the thread's CPU clock may tick only every few milliseconds. */
+const RUNS = 10;
+
+const thumbsUp = {
+  emoji_text: '👍',
+  image_url: null,
+  sprite_sheet: null,
+  sprite_width: null,
+  sprite_height: null,
+  sprite_x: null,
+  sprite_y: null,
+  title: 'thumbs up',
+};
+const find: EmojiFinder = (code) => (code === ':+1:' ? (thumbsUp as unknown as EmojiRow) : undefined);
+
+/** CPU milliseconds per call of `work`, after one call to compile it. */
+function cpuPerRun(work: () => void): number {
+  work();
+  const started = threadCpuMs();
+  for (let i = 0; i < RUNS; i++) work();
+  return (threadCpuMs() - started) / RUNS;
+}
+
+describe('render cost at the body limit', () => {
+  for (const body of COSTLY_BODIES) {
+    it(`renders ${body.name} within ${RENDER_BUDGET_MS} ms of CPU`, () => {
+      const text = body.build(BODY_LIMIT);
+      assert.equal([...text].length, BODY_LIMIT);
+      const page = cpuPerRun(() => renderBody(text, find));
+      const words = cpuPerRun(() => bbcodeText(text));
+      assert.ok(page < RENDER_BUDGET_MS, `rendering took ${page.toFixed(1)} ms of CPU`);
+      assert.ok(words < RENDER_BUDGET_MS, `the words took ${words.toFixed(1)} ms of CPU`);
+    });
+  }
+});
