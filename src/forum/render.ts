@@ -45,7 +45,14 @@ function emojiCodes(find: EmojiFinder): EmojiCodes {
 
 function withEmoji(escaped: string, codes: EmojiCodes): string {
   if (!escaped.includes(':')) return escaped;
-  return escaped.replace(CODE, (code) => codes(code) ?? code);
+  let out = '';
+  let last = 0;
+  CODE.lastIndex = 0;
+  for (let match = CODE.exec(escaped); match !== null; match = CODE.exec(escaped)) {
+    out += escaped.slice(last, match.index) + (codes(match[0]) ?? match[0]);
+    last = CODE.lastIndex;
+  }
+  return out + escaped.slice(last);
 }
 
 /** A title or other one-line text. */
@@ -59,29 +66,40 @@ export function renderBody(text: string, find: EmojiFinder): SafeHtml {
   // A body with BBCode is rendered as one block (tags may span blank lines);
   // its plain text gets the same escaping, links and emoji as any other body.
   if (hasBbcode(text)) return raw(`<div class="bb">${renderBbcode(text.replace(/\r\n?/g, '\n').trim(), (part) => richText(part, codes))}</div>`);
-  const paragraphs = text
-    .replace(/\r\n?/g, '\n')
-    .split(/\n{2,}/)
-    .map((paragraph) => paragraph.trim())
-    .filter((paragraph) => paragraph !== '');
-  return raw(paragraphs.map((paragraph) => `<p>${richText(paragraph, codes).replace(/\n/g, '<br>')}</p>`).join(''));
+  let paragraphs = '';
+  for (const paragraph of text.replace(/\r\n?/g, '\n').split(/\n{2,}/)) {
+    const trimmed = paragraph.trim();
+    if (trimmed !== '') paragraphs += `<p>${richText(trimmed, codes)}</p>`;
+  }
+  return raw(paragraphs);
 }
 
-// Links are found in the raw text (so quotes and ampersands around them are
-// seen as what they are) and never get emoji inside their address.
+// Text as HTML: escaped, line breaks as <br>, links and emoji. Links are
+// found in the raw text (so quotes and ampersands around them are seen as
+// what they are) and never get emoji inside their address.
 function richText(text: string, codes: EmojiCodes): string {
   // BBCode gives one call per piece of text between tags, often a word: most
   // have no link, and matchAll copies its pattern on every call.
-  if (!text.includes('://')) return withEmoji(escapeHtml(text), codes);
+  if (!text.includes('://')) return prose(text, codes);
   let out = '';
   let last = 0;
   for (const match of text.matchAll(LINK)) {
     const url = withoutTrailingPunctuation(match[0]);
-    out += withEmoji(escapeHtml(text.slice(last, match.index)), codes);
+    out += prose(text.slice(last, match.index), codes);
     out += html`<a href="${url}" rel="nofollow ugc noopener">${url}</a>`.value;
     last = match.index + url.length;
   }
-  return out + withEmoji(escapeHtml(text.slice(last)), codes);
+  return out + prose(text.slice(last), codes);
+}
+
+/**
+ * Text without links as HTML. Line breaks become <br> here, before emoji
+ * grow the text: done on the finished HTML, the search for them read every
+ * emoji's markup too (a 60,000-character body of `:+1:` is 1 MB of HTML).
+ */
+function prose(text: string, codes: EmojiCodes): string {
+  const escaped = escapeHtml(text);
+  return withEmoji(escaped.includes('\n') ? escaped.replace(/\n/g, '<br>') : escaped, codes);
 }
 
 const TRAILING_PUNCTUATION = '.,;:!?)';

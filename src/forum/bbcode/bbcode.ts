@@ -11,7 +11,7 @@
 // of input (each such run is scanned once).
 import { escapeHtml, html } from '../../web/html.ts';
 
-/** How plain text between tags becomes HTML (escaping, emoji, bare links). */
+/** How plain text between tags becomes HTML (escaping, line breaks, emoji, bare links). */
 export type TextRenderer = (text: string) => string;
 
 /** Tags whose content is taken as raw text up to their closer (and `[url]` without an argument). */
@@ -239,7 +239,7 @@ export function renderBbcode(text: string, renderText: TextRenderer): string {
 // copies what it joins, and each level of nesting would copy all it holds again.
 function renderNodes(nodes: Node[], renderText: TextRenderer): string {
   let out = '';
-  for (const node of nodes) out += node.kind === 'text' ? renderText(node.text).replace(/\n/g, '<br>') : renderElement(node, renderText);
+  for (const node of nodes) out += node.kind === 'text' ? renderText(node.text) : renderElement(node, renderText);
   return out;
 }
 

@@ -4,6 +4,8 @@
 // long runs that once made a pattern backtrack. The renderer tests, the
 // render bench (bench/render.ts) and the fuzz suite (test/fuzz/nesting.ts)
 // all draw from this one list.
+import type { EmojiRow } from '../../../src/emoji/resource.ts';
+import type { EmojiFinder } from '../../../src/forum/render.ts';
 import { POST_BODY_MAX } from '../../../src/forum/routes.ts';
 
 /** A hostile body: its name for reports, and the text at `length` characters (code points, as the body limit counts). */
@@ -74,7 +76,7 @@ export const COSTLY_BODIES: readonly CostlyBody[] = [
   // Bodies without BBCode take the paragraph path.
   { name: ':+1: × n, no BBCode', build: (n) => fill(n, ':+1: ') },
   { name: 'http://a.b × n, no BBCode', build: (n) => fill(n, 'http://a.b ') },
-  { name: 'x\n\n × n (paragraphs), no BBCode', build: (n) => fill(n, 'x\n\n') },
+  { name: 'x\\n\\n × n (paragraphs), no BBCode', build: (n) => fill(n, 'x\n\n') },
   // Long runs inside one token: each once backtracked quadratically.
   { name: '[list][*] with a run of line breaks', build: (n) => fill(n, '\n', '[list][*]x', 'x[/list]') },
   { name: 'link with a run of punctuation', build: (n) => fill(n, '.', '[b]http://a.b/', 'x') },
@@ -94,3 +96,17 @@ function nestedAndClosed(length: number): string {
 
 /** The body limit, the length every costly body is measured at. */
 export const BODY_LIMIT = POST_BODY_MAX;
+
+const thumbsUp = {
+  emoji_text: '👍',
+  image_url: null,
+  sprite_sheet: null,
+  sprite_width: null,
+  sprite_height: null,
+  sprite_x: null,
+  sprite_y: null,
+  title: 'thumbs up',
+};
+
+/** The catalog the costly bodies are rendered with: it knows `:+1:`, which some of them repeat. */
+export const findThumbsUp: EmojiFinder = (code) => (code === ':+1:' ? (thumbsUp as unknown as EmojiRow) : undefined);

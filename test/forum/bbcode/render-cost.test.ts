@@ -7,27 +7,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { bbcodeText } from '../../../src/forum/bbcode/bbcode.ts';
-import { renderBody, type EmojiFinder } from '../../../src/forum/render.ts';
-import type { EmojiRow } from '../../../src/emoji/resource.ts';
+import { renderBody } from '../../../src/forum/render.ts';
 import { threadCpuMs } from '../../helpers/cpu.ts';
-import { BODY_LIMIT, COSTLY_BODIES } from './costly-bodies.ts';
+import { BODY_LIMIT, COSTLY_BODIES, findThumbsUp as find } from './costly-bodies.ts';
 
 /** The target of issue 27. */
 const RENDER_BUDGET_MS = 20;
 /** Renders measured together: the thread's CPU clock may tick only every few milliseconds. */
 const RUNS = 10;
-
-const thumbsUp = {
-  emoji_text: '👍',
-  image_url: null,
-  sprite_sheet: null,
-  sprite_width: null,
-  sprite_height: null,
-  sprite_x: null,
-  sprite_y: null,
-  title: 'thumbs up',
-};
-const find: EmojiFinder = (code) => (code === ':+1:' ? (thumbsUp as unknown as EmojiRow) : undefined);
 
 /** CPU milliseconds per call of `work`, after one call to compile it. */
 function cpuPerRun(work: () => void): number {
