@@ -20,9 +20,10 @@ const CLOSER: Readonly<Record<string, RegExp>> = { code: /\[\/code\]/i, img: /\[
 
 /**
  * How many tags may be open at once. An opening tag past it stays text, and so
- * does the closer that pairs with it, as phpBB (s9e TextFormatter's nesting
- * limit) and Discourse (markdown-it's maxNesting, 20) leave tags nested too deep;
- * `[hr]` and the verbatim tags open nothing and are kept at any depth.
+ * does the closer that pairs with it, as phpBB's renderer (s9e TextFormatter's
+ * per-tag nesting limit) and Discourse's (markdown-it's maxNesting: 20 in its
+ * CommonMark preset) leave what is nested too deep; `[hr]` and the verbatim
+ * tags open nothing and are kept at any depth.
  */
 export const MAX_NESTING = 20;
 const TAG = /\[(\/?)(b|i|u|s|url|img|quote|code|spoiler|list|\*|color|size|hr)((?:=|\s)[^[\]\n]*)?\]/gi;
