@@ -3,6 +3,7 @@
 // same run. Results are printed as Markdown tables for bench/RESULTS.md.
 import { callApi, machine, measure, printTable, startBareServer, startService, type Measurement } from './lib.ts';
 import { importBench } from './import-torrentpier.ts';
+import { renderBench } from './render.ts';
 import { searchBench } from './search.ts';
 import { trackerBench } from './tracker.ts';
 import { uploadBench } from './torrent-upload.ts';
@@ -76,6 +77,7 @@ const groups: Record<string, Group> = {
   upload: uploadBench,
   import: importBench,
   search: searchBench,
+  render: renderBench,
 
   async emoji() {
     const service = await startService({ EMOJI_CATALOG: 'unicode' });

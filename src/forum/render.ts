@@ -28,41 +28,89 @@ function cssUrlSafe(name: string): string {
   return encodeURIComponent(name).replace(/['()]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 
-function withEmoji(escaped: string, find: EmojiFinder): string {
-  return escaped.replace(CODE, (whole, name: string) => {
-    const emoji = find(`:${name}:`);
-    return emoji === undefined ? whole : emojiHtml(emoji, whole).value;
-  });
+/** The HTML of an emoji code, or undefined for a code the catalog does not know. */
+type EmojiCodes = (code: string) => string | undefined;
+
+/** Each code's HTML built once per text, however often the text uses it. */
+function emojiCodes(find: EmojiFinder): EmojiCodes {
+  const built = new Map<string, string | undefined>();
+  return (code) => {
+    if (built.has(code)) return built.get(code);
+    const emoji = find(code);
+    const value = emoji === undefined ? undefined : emojiHtml(emoji, code).value;
+    built.set(code, value);
+    return value;
+  };
+}
+
+function withEmoji(escaped: string, codes: EmojiCodes): string {
+  if (!escaped.includes(':')) return escaped;
+  let out = '';
+  let last = 0;
+  CODE.lastIndex = 0;
+  for (let match = CODE.exec(escaped); match !== null; match = CODE.exec(escaped)) {
+    out += escaped.slice(last, match.index) + (codes(match[0]) ?? match[0]);
+    last = CODE.lastIndex;
+  }
+  return out + escaped.slice(last);
 }
 
 /** A title or other one-line text. */
 export function renderInline(text: string, find: EmojiFinder): SafeHtml {
-  return raw(withEmoji(escapeHtml(text), find));
+  return raw(withEmoji(escapeHtml(text), emojiCodes(find)));
 }
 
 /** A post body: paragraphs, line breaks, links and emoji. */
 export function renderBody(text: string, find: EmojiFinder): SafeHtml {
+  const codes = emojiCodes(find);
   // A body with BBCode is rendered as one block (tags may span blank lines);
   // its plain text gets the same escaping, links and emoji as any other body.
-  if (hasBbcode(text)) return raw(`<div class="bb">${renderBbcode(text.replace(/\r\n?/g, '\n').trim(), (part) => richText(part, find))}</div>`);
-  const paragraphs = text
-    .replace(/\r\n?/g, '\n')
-    .split(/\n{2,}/)
-    .map((paragraph) => paragraph.trim())
-    .filter((paragraph) => paragraph !== '');
-  return raw(paragraphs.map((paragraph) => `<p>${richText(paragraph, find).replace(/\n/g, '<br>')}</p>`).join(''));
+  if (hasBbcode(text)) return raw(`<div class="bb">${renderBbcode(text.replace(/\r\n?/g, '\n').trim(), (part) => richText(part, codes))}</div>`);
+  let paragraphs = '';
+  for (const paragraph of text.replace(/\r\n?/g, '\n').split(/\n{2,}/)) {
+    const trimmed = paragraph.trim();
+    if (trimmed !== '') paragraphs += `<p>${richText(trimmed, codes)}</p>`;
+  }
+  return raw(paragraphs);
 }
 
-// Links are found in the raw text (so quotes and ampersands around them are
-// seen as what they are) and never get emoji inside their address.
-function richText(text: string, find: EmojiFinder): string {
+// Text as HTML: escaped, line breaks as <br>, links and emoji. Links are
+// found in the raw text (so quotes and ampersands around them are seen as
+// what they are) and never get emoji inside their address.
+function richText(text: string, codes: EmojiCodes): string {
+  // BBCode gives one call per piece of text between tags, often a word: most
+  // have no link, and matchAll copies its pattern on every call.
+  if (!text.includes('://')) return prose(text, codes);
   let out = '';
   let last = 0;
   for (const match of text.matchAll(LINK)) {
-    const url = match[0].replace(/[.,;:!?)]+$/, '');
-    out += withEmoji(escapeHtml(text.slice(last, match.index)), find);
+    const url = withoutTrailingPunctuation(match[0]);
+    out += prose(text.slice(last, match.index), codes);
     out += html`<a href="${url}" rel="nofollow ugc noopener">${url}</a>`.value;
     last = match.index + url.length;
   }
-  return out + withEmoji(escapeHtml(text.slice(last)), find);
+  return out + prose(text.slice(last), codes);
+}
+
+/**
+ * Text without links as HTML. Line breaks become <br> here, before emoji
+ * grow the text: done on the finished HTML, the search for them read every
+ * emoji's markup too (a 60,000-character body of `:+1:` is 1 MB of HTML).
+ */
+function prose(text: string, codes: EmojiCodes): string {
+  const escaped = escapeHtml(text);
+  return withEmoji(escaped.includes('\n') ? escaped.replace(/\n/g, '<br>') : escaped, codes);
+}
+
+const TRAILING_PUNCTUATION = '.,;:!?)';
+
+/**
+ * A bare link without the punctuation that ends its sentence. Done by hand: a
+ * pattern anchored at the end, `[.,;:!?)]+$`, tries every character of a long
+ * run of punctuation inside the link, each to the run's end: quadratic in the run.
+ */
+function withoutTrailingPunctuation(link: string): string {
+  let end = link.length;
+  while (end > 0 && TRAILING_PUNCTUATION.includes(link[end - 1]!)) end -= 1;
+  return link.slice(0, end);
 }

@@ -4,6 +4,7 @@
 // bodies (urlencoded and multipart) from a page's form fields.
 import fc from 'fast-check';
 import { FILTER_STRESS, filteredText, hostileText, isFilteredField, JSON_NUMBERS, wordyText } from './hostile.ts';
+import { nestedBbcode } from './nesting.ts';
 import { isRedirectField, redirectTarget } from './redirect-targets.ts';
 
 export interface JsonSchema {
@@ -175,7 +176,13 @@ function plausibleFor(schema: JsonSchema, name: string, depth: number): fc.Arbit
       if (schema.pattern !== undefined && /:/.test(schema.pattern)) return fc.stringMatching(/^:[a-z0-9_]{1,20}:$/);
       if (schema.format === 'email') return fc.constantFrom('fuzz@example.test', 'someone@example.org');
       return (
-        isFilteredField(name) ? fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...FILTER_STRESS) }, { weight: 2, arbitrary: wordyText() }) : wordyText()
+        isFilteredField(name)
+          ? fc.oneof(
+              { weight: 3, arbitrary: fc.constantFrom(...FILTER_STRESS) },
+              { weight: 2, arbitrary: wordyText() },
+              { weight: 2, arbitrary: nestedBbcode() },
+            )
+          : wordyText()
       )
         .map(cut)
         .filter((text) => text.trim() !== '');

@@ -2,6 +2,7 @@
 // parser may get wrong, text that breaks databases and encoders, sizes past
 // every limit, and the URL, header and body shapes built from them.
 import fc from 'fast-check';
+import { nestedBbcode } from './nesting.ts';
 
 /** Integers written the ways a lenient parser accepts and a strict one refuses, and ranges past every column. */
 export const NUMBER_SPELLINGS = [
@@ -162,9 +163,13 @@ export const FILTER_STRESS = [
   'ab1'.repeat(20_000),
 ];
 
-/** Text for fields whose text the word filters read (titles, bodies, messages, signatures). */
+/** Text for fields whose text the word filters read and pages show (titles, bodies, messages, signatures). */
 export function filteredText(): fc.Arbitrary<string> {
-  return fc.oneof({ weight: 2, arbitrary: fc.constantFrom(...FILTER_STRESS) }, { weight: 3, arbitrary: hostileText() });
+  return fc.oneof(
+    { weight: 2, arbitrary: fc.constantFrom(...FILTER_STRESS) },
+    { weight: 3, arbitrary: hostileText() },
+    { weight: 2, arbitrary: nestedBbcode() },
+  );
 }
 
 /** Does a field of this name carry text that word filters read? */

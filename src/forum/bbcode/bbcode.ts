@@ -3,13 +3,29 @@
 // user text reaches the output through escapeHtml or an html`` template, so the
 // markup is safe by construction: no attribute takes user text except a checked
 // URL, an allow-listed colour or size, or escaped names.
+//
+// Every text stored renders, in time linear in its length: the tree is at most
+// MAX_NESTING + 1 deep whatever is written (so the recursive walks below stay
+// far from the stack's end), a closer looks through at most MAX_NESTING open
+// tags, and no regular expression here or in render.ts backtracks over a run
+// of input (each such run is scanned once).
 import { escapeHtml, html } from '../../web/html.ts';
 
-/** How plain text between tags becomes HTML (escaping, emoji, bare links). */
+/** How plain text between tags becomes HTML (escaping, line breaks, emoji, bare links). */
 export type TextRenderer = (text: string) => string;
 
-/** Tags whose content is taken as raw text up to their closer. */
+/** Tags whose content is taken as raw text up to their closer (and `[url]` without an argument). */
 const VERBATIM = new Set(['code', 'img']);
+const CLOSER: Readonly<Record<string, RegExp>> = { code: /\[\/code\]/i, img: /\[\/img\]/i, url: /\[\/url\]/i };
+
+/**
+ * How many tags may be open at once. An opening tag past it stays text, and so
+ * does the closer that pairs with it, as phpBB's renderer (s9e TextFormatter's
+ * per-tag nesting limit) and Discourse's (markdown-it's maxNesting: 20 in its
+ * CommonMark preset) leave what is nested too deep; `[hr]` and the verbatim
+ * tags open nothing and are kept at any depth.
+ */
+export const MAX_NESTING = 20;
 const TAG = /\[(\/?)(b|i|u|s|url|img|quote|code|spoiler|list|\*|color|size|hr)((?:=|\s)[^[\]\n]*)?\]/gi;
 
 type Node = { kind: 'text'; text: string } | Element;
@@ -66,7 +82,15 @@ export function hasBbcode(text: string): boolean {
 export function parse(text: string): Node[] {
   const root: Element = { kind: 'tag', name: '', arg: '', source: '', children: [] };
   const stack: Element[] = [root];
+  // Openers left as text at the nesting limit, by name. They are inside the
+  // innermost open tag (nothing opens while the limit holds), so a closer
+  // pairs with one of them first, and they end when that tag ends.
+  const literal = new Map<string, number>();
   const top = (): Element => stack[stack.length - 1]!;
+  const closeTo = (depth: number): void => {
+    stack.length = depth;
+    if (literal.size > 0) literal.clear();
+  };
   const pushText = (value: string): void => {
     if (value === '') return;
     const last = top().children.at(-1);
@@ -80,14 +104,20 @@ export function parse(text: string): Node[] {
     at = match.index + match[0].length;
     const closing = match[1] === '/';
     const name = match[2]!.toLowerCase();
-    const arg = (match[3] ?? '').replace(/^=/, '').trim();
     if (closing) {
-      const depth = stack.findLastIndex((element) => element.name === name);
-      if (depth <= 0) {
+      const unpaired = literal.get(name) ?? 0;
+      if (unpaired > 0) {
+        literal.set(name, unpaired - 1);
         pushText(match[0]);
         continue;
       }
-      stack.length = depth; // closes the tag and every tag opened inside it
+      let depth = stack.length - 1;
+      while (depth > 0 && stack[depth]!.name !== name) depth -= 1;
+      if (depth === 0) {
+        pushText(match[0]);
+        continue;
+      }
+      closeTo(depth); // closes the tag and every tag opened inside it
       continue;
     }
     if (name === 'hr') {
@@ -95,18 +125,24 @@ export function parse(text: string): Node[] {
       continue;
     }
     if (name === '*') {
-      if (top().name === '*') stack.pop();
+      if (top().name === '*') closeTo(stack.length - 1);
       if (top().name !== 'list') {
         pushText(match[0]);
         continue;
       }
     }
+    const arg = match[3] === undefined ? '' : match[3].replace(/^=/, '').trim();
+    const verbatim = VERBATIM.has(name) || (name === 'url' && arg === '');
+    if (!verbatim && stack.length > MAX_NESTING) {
+      literal.set(name, (literal.get(name) ?? 0) + 1);
+      pushText(match[0]);
+      continue;
+    }
     const element: Element = { kind: 'tag', name, arg, source: match[0], children: [] };
     top().children.push(element);
-    if (VERBATIM.has(name) || (name === 'url' && arg === '')) {
-      const closer = new RegExp(`\\[/${name === '*' ? '\\*' : name}\\]`, 'i');
+    if (verbatim) {
       const rest = text.slice(at);
-      const end = rest.search(closer);
+      const end = rest.search(CLOSER[name]!);
       const body = end < 0 ? rest : rest.slice(0, end);
       if (body !== '') element.children.push({ kind: 'text', text: body });
       at += end < 0 ? rest.length : end + `[/${name}]`.length;
@@ -151,10 +187,18 @@ function size(value: string): number | undefined {
 export function quoteAttributes(arg: string): { name: string; post: number | undefined } {
   let rest = arg;
   let post: number | undefined;
-  const postMatch = /(?:\s+post|\s*;\s*p|\s+p)\s*=\s*"?(\d{1,12})"?\s*$/i.exec(rest);
+  // The post number is read first and its separator (white space, or `;` before
+  // `p`) checked by hand: a pattern starting with `\s+` would try every position
+  // of a long run of spaces in the argument, each to the run's end.
+  const postMatch = /(post|p)\s*=\s*"?(\d{1,12})"?\s*$/i.exec(rest);
   if (postMatch !== null) {
-    post = Number(postMatch[1]);
-    rest = rest.slice(0, postMatch.index);
+    const before = rest.slice(0, postMatch.index);
+    const trimmed = before.trimEnd();
+    const afterSemicolon = postMatch[1]!.length === 1 && trimmed.endsWith(';');
+    if (afterSemicolon || trimmed.length < before.length) {
+      post = Number(postMatch[2]);
+      rest = afterSemicolon ? trimmed.slice(0, -1) : trimmed;
+    }
   }
   const name = rest
     .trim()
@@ -164,7 +208,9 @@ export function quoteAttributes(arg: string): { name: string; post: number | und
 }
 
 function plain(nodes: Node[]): string {
-  return nodes.map((node) => (node.kind === 'text' ? node.text : plain(node.children))).join('');
+  let out = '';
+  for (const node of nodes) out += node.kind === 'text' ? node.text : plain(node.children);
+  return out;
 }
 
 /**
@@ -176,22 +222,26 @@ export function bbcodeText(text: string): string {
 }
 
 function readable(nodes: Node[]): string {
-  return nodes
-    .map((node) => {
-      if (node.kind === 'text') return node.text;
-      if (node.name === 'img') return ' ';
-      if (node.name === 'hr' || node.name === '*') return `\n${readable(node.children)}`;
-      return readable(node.children);
-    })
-    .join('');
+  let out = '';
+  for (const node of nodes) {
+    if (node.kind === 'text') out += node.text;
+    else if (node.name === 'img') out += ' ';
+    else if (node.name === 'hr' || node.name === '*') out += `\n${readable(node.children)}`;
+    else out += readable(node.children);
+  }
+  return out;
 }
 
 export function renderBbcode(text: string, renderText: TextRenderer): string {
   return renderNodes(parse(text), renderText);
 }
 
+// Pieces are concatenated (here, in plain and in readable), not joined: a join
+// copies what it joins, and each level of nesting would copy all it holds again.
 function renderNodes(nodes: Node[], renderText: TextRenderer): string {
-  return nodes.map((node) => (node.kind === 'text' ? renderText(node.text).replace(/\n/g, '<br>') : renderElement(node, renderText))).join('');
+  let out = '';
+  for (const node of nodes) out += node.kind === 'text' ? renderText(node.text) : renderElement(node, renderText);
+  return out;
 }
 
 function renderElement(element: Element, renderText: TextRenderer): string {
@@ -239,7 +289,9 @@ function renderElement(element: Element, renderText: TextRenderer): string {
       const ordered = /^[1aAiI]$/.test(element.arg);
       const type = ordered ? html` type="${element.arg}"`.value : '';
       const lead = element.children.filter((child) => !(child.kind === 'tag' && child.name === '*') && !(child.kind === 'text' && child.text.trim() === ''));
-      return `${renderNodes(lead, renderText)}<${ordered ? 'ol' : 'ul'}${type}>${items.map((item) => `<li>${renderNodes(item.children, renderText).replace(/^(<br>)+|(<br>)+$/g, '')}</li>`).join('')}</${ordered ? 'ol' : 'ul'}>`;
+      let listed = '';
+      for (const item of items) listed += `<li>${withoutOuterBreaks(renderNodes(item.children, renderText))}</li>`;
+      return `${renderNodes(lead, renderText)}<${ordered ? 'ol' : 'ul'}${type}>${listed}</${ordered ? 'ol' : 'ul'}>`;
     }
     case 'color': {
       const value = colour(element.arg);
@@ -252,4 +304,17 @@ function renderElement(element: Element, renderText: TextRenderer): string {
     default:
       return asWritten();
   }
+}
+
+/**
+ * A list item without the line breaks it begins and ends with. (A pattern
+ * anchored at the end, `(<br>)+$`, tries every `<br>` of a long run of them
+ * inside the item, each to the run's end: quadratic in the run.)
+ */
+function withoutOuterBreaks(item: string): string {
+  let start = 0;
+  let end = item.length;
+  while (item.startsWith('<br>', start)) start += 4;
+  while (end - 4 >= start && item.startsWith('<br>', end - 4)) end -= 4;
+  return item.slice(start, end);
 }
