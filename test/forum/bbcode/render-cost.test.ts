@@ -11,8 +11,13 @@ import { renderBody } from '../../../src/forum/render.ts';
 import { threadCpuMs } from '../../helpers/cpu.ts';
 import { BODY_LIMIT, COSTLY_BODIES, findThumbsUp as find } from './costly-bodies.ts';
 
-/** The target of issue 27. */
-const RENDER_BUDGET_MS = 20;
+/**
+ * Twice the target of issue 27 (20 ms, measured by `npm run bench render`,
+ * bench/RESULTS.md): the test fails on any render that grows worse than
+ * linear (the old renderer took seconds, or threw), never on a loaded
+ * machine's noise (a batch once measured 28.7 ms beside the fuzz suite).
+ */
+const RENDER_BUDGET_MS = 40;
 /** Renders measured together: the thread's CPU clock may tick only every few milliseconds. */
 const BATCH = 4;
 const BATCHES = 5;
