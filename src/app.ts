@@ -37,7 +37,6 @@ import { RequestLogController } from './http/request-log.ts';
 import { lazySerializers } from './http/serialization.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { createServices, type Services } from './services.ts';
-import { IMAGE_RULES } from './emoji/images/store.ts';
 import { imageFileRoutes, imageUploadRoutes } from './emoji/images/routes.ts';
 import { MetricsRegistry } from './system/metrics.ts';
 import { installMetrics } from './system/metrics-routes.ts';
@@ -55,7 +54,6 @@ import { userRoutes } from './users/routes.ts';
 import { memberRoutes } from './users/member-routes.ts';
 import { installLocale } from './i18n/context.ts';
 import { avatarFileRoutes, avatarRoutes } from './users/avatars/avatar-routes.ts';
-import { AVATAR_RULES } from './users/avatars/avatar-image.ts';
 import { renderErrorPage } from './web/error-page.ts';
 import { wordFilterRoutes } from './word-filters/routes.ts';
 
@@ -183,7 +181,7 @@ async function assemble(config: Config, options: BuildOptions, logger: Logger, o
   installMetrics(app, { registry: metrics, database, token: config.metricsToken, trustProxy: config.trustProxy });
   registerTrackerFigures(metrics, services.tracker, database);
   // Before CSRF protection: an upload form's _csrf field must be read by then.
-  await installMultipart(app, { maxFileBytes: Math.max(IMAGE_RULES.sprites.maxBytes, AVATAR_RULES.maxBytes) });
+  installMultipart(app);
   installCsrfProtection(app);
   // Browsers and crawlers ask for /favicon.ico whatever the page says; the icon is an SVG among the assets.
   app.get('/favicon.ico', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/assets/favicon.svg', 301));
