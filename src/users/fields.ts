@@ -18,7 +18,7 @@ export const Username = Type.String({
   visible: true,
   noInvisible: true,
   pattern: '^[\\p{L}\\p{M}\\p{N}_.\\-](?:[\\p{L}\\p{M}\\p{N} _.\\-]*[\\p{L}\\p{M}\\p{N}_.\\-])?$',
-  description: `${USERNAME_MIN}-${USERNAME_MAX} characters: letters (any script), digits, space, _ - .`,
+  description: `${USERNAME_MIN}-${USERNAME_MAX} characters: letters (any script), digits, space, _ - .; no invisible characters, and not a name that looks like a member's`,
 });
 
 export const Email = Type.String({ format: 'email', maxLength: 255, description: 'Unique e-mail address' });
