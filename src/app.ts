@@ -6,7 +6,7 @@ import fastifyStatic from '@fastify/static';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import pino, { type Logger } from 'pino';
 import { adminPages } from './admin/index.ts';
 import { accountPages } from './accounts/pages/index.ts';
@@ -29,11 +29,14 @@ import { torrentRoutes } from './tracker/torrents/routes.ts';
 import { trackerAddons, trackerPages } from './tracker/torrents/pages.ts';
 import { trackAllowedMethods } from './http/allowed-methods.ts';
 import { answerFrameworkError, installErrorHandling, isApiRequest } from './http/error-handler.ts';
+import { installFormBodyRule } from './http/form-bodies.ts';
 import { installHostCheck } from './http/host-check.ts';
+import { createHttpServer } from './http/http-server.ts';
 import { installSecurityHeaders, siteSecurityHeaders } from './http/security-headers.ts';
 import { installMultipart } from './http/multipart.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { RequestLogController } from './http/request-log.ts';
+import { trustFunction } from './http/proxy-trust.ts';
 import { lazySerializers } from './http/serialization.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { createServices, type Services } from './services.ts';
@@ -109,23 +112,19 @@ async function assemble(config: Config, options: BuildOptions, logger: Logger, o
 
   const securityHeaders = siteSecurityHeaders(config.baseUrl);
   // Announces and scrapes skip Fastify (tracker/announce/raw-listener.ts).
-  const tracker = trackerListener({ announce: services.tracker.announce, trustProxy: config.trustProxy, logger: logger as FastifyBaseLogger });
+  // One rule for the client's address, Fastify's request.ip and the tracker's listener alike.
+  const trustProxy = trustFunction(config.trustProxy);
+  const tracker = trackerListener({ announce: services.tracker.announce, trustProxy, logger: logger as FastifyBaseLogger });
   const app = Fastify({
-    serverFactory: (handler, options) => {
-      const server = createServer((request, response) => {
+    // Every connection's time is bounded (REQUEST_/HEADERS_/KEEP_ALIVE_TIMEOUT_SECONDS).
+    serverFactory: (handler) =>
+      createHttpServer((request, response) => {
         if (!tracker(request, response)) handler(request, response);
-      });
-      // What Fastify sets on a server it creates itself (its defaults: keep-alive 72 s).
-      const settings = options as { keepAliveTimeout?: number; requestTimeout?: number; connectionTimeout?: number };
-      server.keepAliveTimeout = settings.keepAliveTimeout ?? 72_000;
-      server.requestTimeout = settings.requestTimeout ?? 0;
-      server.setTimeout(settings.connectionTimeout ?? 0);
-      return server;
-    },
+      }, config.timeouts),
     loggerInstance: logger as FastifyBaseLogger,
     logController: new RequestLogController(),
     genReqId: requestId,
-    trustProxy: config.trustProxy,
+    trustProxy: config.trustProxy.kind === 'none' ? false : trustProxy,
     bodyLimit: 1024 * 1024,
     // /api/v1/... is the same API as /api/...
     rewriteUrl: (request) => apiVersionless(request.url ?? '/'),
@@ -178,8 +177,10 @@ async function assemble(config: Config, options: BuildOptions, logger: Logger, o
   );
   installRateLimits(app, limiters, config.rateLimit);
   const metrics = new MetricsRegistry();
-  installMetrics(app, { registry: metrics, database, token: config.metricsToken, trustProxy: config.trustProxy });
+  installMetrics(app, { registry: metrics, database, token: config.metricsToken, trustProxy: config.trustProxy.kind !== 'none' });
   registerTrackerFigures(metrics, services.tracker, database);
+  // Before multipart and the body parsers: a page route refuses anything but a form unread (415).
+  installFormBodyRule(app);
   // Before CSRF protection: an upload form's _csrf field must be read by then.
   installMultipart(app);
   installCsrfProtection(app);

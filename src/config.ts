@@ -3,6 +3,7 @@
 // one line that names the variable.
 import { parseHost } from './http/host-check.ts';
 import { loadTrackerConfig, type TrackerConfig } from './tracker/config.ts';
+import { parseProxyTrust, type ProxyTrust } from './http/proxy-trust.ts';
 
 export type DatabaseConfig =
   | { dialect: 'sqlite'; path: string } // a file path or ':memory:'
@@ -30,8 +31,8 @@ export interface Config {
   emojiCatalog: 'unicode' | 'none';
   tokenTtlDays: number;
   logLevel: LogLevel;
-  /** Trust X-Forwarded-* headers (client address, protocol) from a reverse proxy. */
-  trustProxy: boolean;
+  /** Which reverse proxies' X-Forwarded-* headers (client address, protocol) are believed (http/proxy-trust.ts). */
+  trustProxy: ProxyTrust;
   /** smtp(s):// URL for outgoing mail; null: mail is kept in the outbox only. */
   smtpUrl: string | null;
   /** Sender address of outgoing mail. */
@@ -46,7 +47,29 @@ export interface Config {
   metricsToken: string | null;
   /** The BitTorrent tracker's settings (TRACKER_* variables, tracker/config.ts). */
   tracker: TrackerConfig;
+  /** How long a client may take over a request and keep an idle connection (http/http-server.ts). */
+  timeouts: ServerTimeouts;
 }
+
+/** Bounds on each connection's time, in whole seconds (docs/operations.md, "Timeouts"). */
+export interface ServerTimeouts {
+  /** REQUEST_TIMEOUT_SECONDS: the whole request, headers and body, from its first byte. */
+  requestSeconds: number;
+  /** HEADERS_TIMEOUT_SECONDS: the request's headers; at most the request's bound. */
+  headersSeconds: number;
+  /** KEEP_ALIVE_TIMEOUT_SECONDS: an idle connection waiting for its next request. */
+  keepAliveSeconds: number;
+}
+
+/**
+ * The default bounds. A request may take 180 s: the largest upload (a 2 MiB
+ * avatar or sprite sheet) fits on a 128 kbit/s line (about 131 s), while a
+ * client that sends its body a byte at a time is cut after three minutes
+ * instead of never. Headers are a few hundred bytes: 30 s. Keep-alive stays
+ * Fastify's 72 s, above the 60 s idle timeout of common proxies and load
+ * balancers, so they never reuse a connection the server is closing.
+ */
+export const DEFAULT_TIMEOUTS: ServerTimeouts = { requestSeconds: 180, headersSeconds: 30, keepAliveSeconds: 72 };
 
 export class ConfigError extends Error {
   readonly variable: string;
@@ -82,7 +105,7 @@ export function loadConfig(env: Env = process.env): Config {
     emojiCatalog: oneOf('EMOJI_CATALOG', read('EMOJI_CATALOG'), ['unicode', 'none'] as const, 'unicode'),
     tokenTtlDays: integer('TOKEN_TTL_DAYS', read('TOKEN_TTL_DAYS'), 30, 1, 3650),
     logLevel: oneOf('LOG_LEVEL', read('LOG_LEVEL'), LOG_LEVELS, 'info'),
-    trustProxy: boolean('TRUST_PROXY', read('TRUST_PROXY'), false),
+    trustProxy: proxyTrust('TRUST_PROXY', read('TRUST_PROXY')),
     smtpUrl: smtpUrl(read('SMTP_URL')),
     mailFrom: read('MAIL_FROM') ?? 'Forum <forum@localhost>',
     uploadDir: uploadDir(read('UPLOAD_DIR') ?? './data/uploads'),
@@ -92,6 +115,7 @@ export function loadConfig(env: Env = process.env): Config {
     tracker: loadTrackerConfig(read, (name, problem) => {
       throw new ConfigError(name, problem);
     }),
+    timeouts: serverTimeouts(read),
   };
   // Mail links (password reset, activation) are built from BASE_URL, else
   // from the listen address, which a real deployment's users cannot open.
@@ -124,11 +148,30 @@ function integer(name: string, raw: string | undefined, fallback: number, min: n
   return Number(raw);
 }
 
-function boolean(name: string, raw: string | undefined, fallback: boolean): boolean {
-  if (raw === undefined) return fallback;
-  if (['1', 'true', 'yes'].includes(raw.toLowerCase())) return true;
-  if (['0', 'false', 'no'].includes(raw.toLowerCase())) return false;
-  throw new ConfigError(name, `must be true or false (got "${raw}")`);
+function proxyTrust(name: string, raw: string | undefined): ProxyTrust {
+  if (raw === undefined) return { kind: 'none' };
+  try {
+    return parseProxyTrust(raw);
+  } catch (error) {
+    throw new ConfigError(name, (error as Error).message);
+  }
+}
+
+function serverTimeouts(read: (name: string) => string | undefined): ServerTimeouts {
+  const requestSeconds = integer('REQUEST_TIMEOUT_SECONDS', read('REQUEST_TIMEOUT_SECONDS'), DEFAULT_TIMEOUTS.requestSeconds, 1, 3600);
+  const headersSeconds = integer(
+    'HEADERS_TIMEOUT_SECONDS',
+    read('HEADERS_TIMEOUT_SECONDS'),
+    Math.min(DEFAULT_TIMEOUTS.headersSeconds, requestSeconds),
+    1,
+    3600,
+  );
+  // Node refuses a headers bound above the request's: the headers are part of the request.
+  if (headersSeconds > requestSeconds) {
+    throw new ConfigError('HEADERS_TIMEOUT_SECONDS', `must not be greater than REQUEST_TIMEOUT_SECONDS (${requestSeconds}; got "${headersSeconds}")`);
+  }
+  const keepAliveSeconds = integer('KEEP_ALIVE_TIMEOUT_SECONDS', read('KEEP_ALIVE_TIMEOUT_SECONDS'), DEFAULT_TIMEOUTS.keepAliveSeconds, 1, 3600);
+  return { requestSeconds, headersSeconds, keepAliveSeconds };
 }
 
 function oneOf<T extends string>(name: string, raw: string | undefined, allowed: readonly T[], fallback: T): T {

@@ -77,15 +77,12 @@ export class AuthService {
    * Only once the password is right does a pending or banned account say so (403).
    */
   async checkCredentials(username: string, password: string, address: string): Promise<UserRow> {
-    const nameKey = usernameKey(username);
-    await this.#throttle.assertAllowed(nameKey, address);
+    // Reserved before the slow hash, so guesses sent at once cannot all get past the limit; a failure keeps it.
+    const attempt = await this.#throttle.reserve(usernameKey(username), address);
     let user = await this.#users.findByUsername(username);
     const valid = user === undefined ? await this.#passwords.verifyAgainstNobody(password) : await this.#passwords.verify(password, user.password_hash);
-    if (user === undefined || !valid) {
-      await this.#throttle.recordFailure(nameKey, address);
-      throw new ApiError('UNAUTHENTICATED', t('auth.wrong_credentials'));
-    }
-    await this.#throttle.recordSuccess(nameKey);
+    if (user === undefined || !valid) throw new ApiError('UNAUTHENTICATED', t('auth.wrong_credentials'));
+    await this.#throttle.succeeded(attempt);
     // An imported (bcrypt, md5) or cheaper hash becomes ours once the password is known.
     if (this.#passwords.needsRehash(user.password_hash)) {
       await this.#users.update(user.id, { password_hash: await this.#passwords.hash(password) });

@@ -19,9 +19,9 @@ export interface UsersTable {
   username: string;
   /** Lower-cased username: the case-insensitive unique key. */
   username_key: string;
-  /** What the name looks like (db/username-skeleton.ts, migration 0026): unique among names that are not look-alikes kept from before. */
+  /** What the name looks like (db/username-skeleton.ts, migration 0027): unique among names that are not look-alikes kept from before. */
   username_skeleton: string;
-  /** A name kept from before migration 0026 that looks like an older member's (it shares their skeleton). */
+  /** A name kept from before migration 0027 that looks like an older member's (it shares their skeleton). */
   username_lookalike: FlagWithDefault;
   email: string;
   /** Lower-cased e-mail address: the unique key. */
@@ -344,6 +344,18 @@ export interface TrackerUserTorrentsTable {
   seeding: Flag;
   active: Flag;
   last_announce_at: Timestamp;
+  /** Upload reported and not yet matched by the swarm's downloads (migration 0026). */
+  pending_upload: Generated<number>;
+  /** Since when (epoch ms) pending_upload has waited; null when nothing waits. */
+  pending_since_ms: ColumnType<number | null, number | null | undefined, number | null>;
+}
+
+/** Per torrent: downloads its leechers reported, not yet matched by uploads (migration 0026). */
+export interface TrackerSwarmPoolsTable {
+  torrent_id: number;
+  bytes: number;
+  /** When (epoch ms) bytes were last added. */
+  added_at_ms: number;
 }
 
 /** A seed-bonus window, once credited. */
@@ -478,6 +490,7 @@ export interface Database {
   torrent_downloads: TorrentDownloadsTable;
   tracker_user_stats: TrackerUserStatsTable;
   tracker_user_torrents: TrackerUserTorrentsTable;
+  tracker_swarm_pools: TrackerSwarmPoolsTable;
   tracker_bonus_windows: TrackerBonusWindowsTable;
   tracker_bonus_history: TrackerBonusHistoryTable;
   import_attachments: ImportAttachmentsTable;

@@ -2,7 +2,7 @@
 // take for each other (`admin` and `Аdmin` with a Cyrillic А, `paypal` and
 // `𝔭𝒶ỿ𝕡𝕒ℓ`, `Ivan` and `lvan`) have the same skeleton (Unicode TR 39,
 // "Confusable Detection"). Stored per user (`users.username_skeleton`,
-// migration 0026) and unique among the names chosen since, so it is defined
+// migration 0027) and unique among the names chosen since, so it is defined
 // here beside the schema: users/, the TorrentPier import and the migration
 // all compute it with this one function. docs/members.md, "Look-alike names".
 //

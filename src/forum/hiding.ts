@@ -95,6 +95,7 @@ export class Hiding {
         trx,
       );
     });
+    await this.#topics.visibilityChanged();
     return this.#topics.get(id, moderator);
   }
 }

@@ -72,6 +72,7 @@ export class ModerationQueue {
     });
     const approved = await posts.get(id, moderator);
     const topic = await topics.get(approved.topic_id, moderator);
+    if (topic.status === 'published' && (await repository.firstPostId(topic.id)) === id) await topics.visibilityChanged();
     if (approved.author_id !== null) await this.#deps.watchlist.notify(topic, { id: approved.author_id }, approved.id);
     return approved;
   }
@@ -91,7 +92,7 @@ export class ModerationQueue {
         trx,
       );
     });
-    if (opening) await topics.deleted();
+    if (opening) await topics.visibilityChanged();
     const to = post.author_email;
     if (to !== null) {
       const [heading, body] = await Promise.all([this.#deps.naming.heading(topic), this.#deps.screen.check(post.body, 'posts')]);

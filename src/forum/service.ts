@@ -44,7 +44,7 @@ export interface ForumServiceOptions {
   /** New topics and replies are `posts` writes (FLOOD_INTERVAL_SECONDS). */
   flood: FloodControl;
   naming: TopicNaming;
-  /** Where topic deletions are announced to every instance (TOPICS_DELETED_TOPIC). */
+  /** Where changes of which topics exist and who sees them are announced to every instance (TOPIC_VISIBILITY_TOPIC). */
   changes: ChangeFeed;
   /** The search index, written in the transaction of every post and title write. */
   searchIndex: SearchRepository;

@@ -16,8 +16,12 @@ import type { Publishing } from './publishing.ts';
 import type { ForumRepository, ForumRow, LastPost, TopicInList, TopicWithAuthor } from './repository.ts';
 import type { SearchRepository } from './search/repository.ts';
 
-/** Published after topics are deleted (change feed): what hangs on them, such as a torrent, is gone too. */
-export const TOPICS_DELETED_TOPIC = 'forum_topics_deleted';
+/**
+ * Published (change feed) after topics are deleted, hidden, restored or
+ * published by an approval: what hangs on them, such as a torrent, follows
+ * (the tracker's caches listen).
+ */
+export const TOPIC_VISIBILITY_TOPIC = 'forum_topic_visibility';
 
 export interface NewTopicInput {
   forum_id: number;
@@ -137,11 +141,11 @@ export class Topics {
         trx,
       );
     });
-    await this.deleted();
+    await this.visibilityChanged();
   }
 
-  /** Tells every instance that topics are gone (with their torrents: the tracker's caches listen). */
-  async deleted(): Promise<void> {
-    await this.#changes.publish(TOPICS_DELETED_TOPIC);
+  /** Tells every instance that topics were deleted, hidden, restored or published. */
+  async visibilityChanged(): Promise<void> {
+    await this.#changes.publish(TOPIC_VISIBILITY_TOPIC);
   }
 }

@@ -25,6 +25,7 @@ parentPort!.on('message', async (request: WorkerRequest) => {
     await writeInSlices(
       database.db,
       queued,
+      request.flush,
       (slice) => {
         for (const [torrentId, count] of slice) completions.set(torrentId, (completions.get(torrentId) ?? 0) + count);
       },

@@ -8,7 +8,7 @@ import { Worker } from 'node:worker_threads';
 import type { DatabaseConfig } from '../config.ts';
 import type { DatabaseHandle } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
-import { ACCOUNTING_TABLES, packTransfers, unpackTransfers, UnwrittenTransfers, writeInSlices, type PendingTransfer } from './accounting-batch.ts';
+import { ACCOUNTING_TABLES, packTransfers, unpackTransfers, UnwrittenTransfers, writeInSlices, type Flush, type PendingTransfer } from './accounting-batch.ts';
 
 export interface BatchWriter {
   /**
@@ -17,13 +17,14 @@ export interface BatchWriter {
    * UnwrittenTransfers naming what was not written; any other error means
    * the outcome is unknown (the writer died), and nothing may be retried.
    */
-  writeAll(queued: PendingTransfer[], onCompleted: (completions: Map<number, number>) => void): Promise<void>;
+  writeAll(queued: PendingTransfer[], flush: Flush, onCompleted: (completions: Map<number, number>) => void): Promise<void>;
   close(): Promise<void>;
 }
 
 export interface WorkerRequest {
   id: number;
   packed: Float64Array<ArrayBuffer>;
+  flush: Flush;
 }
 
 export type WorkerReply =
@@ -36,7 +37,7 @@ export function batchWriterFor(config: DatabaseConfig, database: DatabaseHandle)
 
 export function inProcessWriter(db: Kysely<Database>): BatchWriter {
   return {
-    writeAll: (queued, onCompleted) => writeInSlices(db, queued, onCompleted, () => new Promise((resolve) => setImmediate(resolve))),
+    writeAll: (queued, flush, onCompleted) => writeInSlices(db, queued, flush, onCompleted, () => new Promise((resolve) => setImmediate(resolve))),
     close: async () => {},
   };
 }
@@ -60,7 +61,7 @@ export class WorkerWriter implements BatchWriter {
     this.#onWritten = onWritten;
   }
 
-  writeAll(queued: PendingTransfer[], onCompleted: (completions: Map<number, number>) => void): Promise<void> {
+  writeAll(queued: PendingTransfer[], flush: Flush, onCompleted: (completions: Map<number, number>) => void): Promise<void> {
     const worker = (this.#worker ??= this.#start());
     const id = ++this.#nextId;
     const packed = packTransfers(queued);
@@ -68,7 +69,7 @@ export class WorkerWriter implements BatchWriter {
       this.#waiting.set(id, { onCompleted, resolve, reject });
       // Held open only while a queue is out, so that a stop (SIGTERM) waits for it and an idle worker never keeps the process alive.
       worker.ref();
-      worker.postMessage({ id, packed } satisfies WorkerRequest, [packed.buffer]);
+      worker.postMessage({ id, packed, flush } satisfies WorkerRequest, [packed.buffer]);
     });
   }
 

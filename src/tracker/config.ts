@@ -85,6 +85,15 @@ export const TRACKER_VARIABLES = {
   redisPrefix: 'TRACKER_REDIS_PREFIX',
 } as const;
 
+/**
+ * The shortest announce interval accepted, in seconds. Clients built on
+ * libtorrent (qBittorrent, Deluge, libtorrent's own tools) announce at most
+ * every 300 s whatever the tracker asks; a peer is dropped 1.5 intervals after
+ * its last announce, so a shorter interval drops them between announces, and
+ * their next announce finds no previous counters and credits nothing.
+ */
+export const MIN_ANNOUNCE_INTERVAL = 300;
+
 type Read = (name: string) => string | undefined;
 type Fail = (name: string, problem: string) => never;
 
@@ -108,7 +117,7 @@ export function loadTrackerConfig(read: Read, fail: Fail): TrackerConfig {
     return Math.round(Number(raw) * 100);
   };
 
-  const announceInterval = integer(v.announceInterval, d.announceInterval, 60, 86_400);
+  const announceInterval = integer(v.announceInterval, d.announceInterval, MIN_ANNOUNCE_INTERVAL, 86_400);
   const minInterval = integer(v.minInterval, Math.min(d.minInterval, announceInterval), 0, announceInterval);
   const numwantMax = integer(v.numwantMax, d.numwant.max, 1, 1000);
   const numwantDefault = integer(v.numwantDefault, Math.min(d.numwant.default, numwantMax), 0, numwantMax);

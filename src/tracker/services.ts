@@ -46,9 +46,14 @@ export function createTrackerServices(database: DatabaseHandle, config: Config, 
     redisPrefix: settings.redisPrefix,
     onError: throttledWarning(log, 'Redis peer store unreachable; announces are refused until it is back'),
   });
-  const accounting = new TrackerAccounting(batchWriterFor(config.database, database), log, settings.maxSpeedBytesPerSecond, (torrentId, count) =>
-    directory.completed(torrentId, count),
-  );
+  const peerLifetimeMs = settings.announceInterval * 1500;
+  const accounting = new TrackerAccounting(batchWriterFor(config.database, database), log, {
+    maxSpeedBytesPerSecond: settings.maxSpeedBytesPerSecond,
+    peerLifetimeMs,
+    // Uploads wait for the swarm's downloads for two announce intervals: every peer of the swarm has announced by then.
+    claimWindowMs: settings.announceInterval * 2000,
+    onCompleted: (torrentId, count) => directory.completed(torrentId, count),
+  });
   const announce = new AnnounceService(directory, swarm, accounting, {
     interval: settings.announceInterval,
     minInterval: settings.minInterval,
@@ -57,7 +62,7 @@ export function createTrackerServices(database: DatabaseHandle, config: Config, 
   });
   const bonus = new SeedBonus(database.db, database.dialect, swarm, settings, log);
   const figures = new TrackerFigures(database.db, swarm, settings.ratio, settings.announceInterval * 1500);
-  const torrents = new TorrentsService(new TorrentsRepository(database.db, database.dialect), topics, passkeys, swarm, database.changes, settings, clock);
+  const torrents = new TorrentsService(new TorrentsRepository(database.db, database.dialect), topics, passkeys, swarm, database.changes, settings, clock, log);
   let sweeper: NodeJS.Timeout | undefined;
   return {
     passkeys,

@@ -72,7 +72,7 @@ export class UsersRepository {
   /**
    * Which keys are already held by a user other than `exceptId`: the name
    * (ignoring case), what it looks like (`skeleton`: any user, look-alikes kept
-   * from before migration 0026 included) and the e-mail address.
+   * from before migration 0027 included) and the e-mail address.
    */
   async takenKeys(
     keys: { username?: string | undefined; skeleton?: string | undefined; email?: string | undefined },

@@ -4,6 +4,7 @@
 // bodies (urlencoded and multipart) from a page's form fields.
 import fc from 'fast-check';
 import { FILTER_STRESS, filteredText, hostileText, isFilteredField, JSON_NUMBERS, wordyText } from './hostile.ts';
+import { isRedirectField, redirectTarget } from './redirect-targets.ts';
 
 export interface JsonSchema {
   type?: string | string[];
@@ -318,6 +319,7 @@ export interface FormField {
 }
 
 function fieldValue(field: FormField): fc.Arbitrary<string> {
+  if (isRedirectField(field.name)) return fc.oneof({ weight: 1, arbitrary: fc.constant(field.value ?? '/') }, { weight: 3, arbitrary: redirectTarget() });
   const plausible =
     field.options.length > 0
       ? fc.constantFrom(...field.options)

@@ -3,6 +3,7 @@
 // is fuzzed without anyone listing it here.
 import fc from 'fast-check';
 import { formFields, multipartBody, uploadFile, urlencoded, type FormField } from './bodies.ts';
+import { deepJsonForm, jsonNesting } from './form-json.ts';
 import { encodeLoose, hostileHeaders } from './hostile.ts';
 import type { FuzzRequest } from './oracle.ts';
 import type { Operation } from './operations.ts';
@@ -127,12 +128,15 @@ export function formRequests(form: Form, world: World): fc.Arbitrary<FuzzRequest
   const anyone = fc.constantFrom(...world.callers());
   const fields = form.fields.filter((field) => field.name !== '_csrf' && field.type !== 'file');
   const files = form.fields.filter((field) => field.type === 'file');
+  // JSON, flat and deeply nested, always with the token: page forms must refuse it (415), never read it.
+  const deepJson = { weight: 1, arbitrary: fc.constant('deep json' as const) };
   const encoding = form.multipart
-    ? fc.constant('multipart' as const)
+    ? fc.oneof({ weight: 10, arbitrary: fc.constant('multipart' as const) }, deepJson)
     : fc.oneof(
         { weight: 10, arbitrary: fc.constant('urlencoded' as const) },
         { weight: 2, arbitrary: fc.constant('multipart' as const) },
         { weight: 1, arbitrary: fc.constantFrom('json' as const, 'none' as const) },
+        deepJson,
       );
   return fc
     .record({
@@ -145,8 +149,9 @@ export function formRequests(form: Form, world: World): fc.Arbitrary<FuzzRequest
       csrf: fc.oneof({ weight: 9, arbitrary: fc.constant('right') }, { weight: 1, arbitrary: fc.constantFrom('none', 'wrong', 'twice') }),
       headers: fc.oneof({ weight: 4, arbitrary: fc.constant({}) }, { weight: 1, arbitrary: hostileHeaders() }),
       remoteAddress: fc.constantFrom('127.0.0.1', '192.0.2.8', '::1', '198.51.100.3'),
+      nesting: jsonNesting(),
     })
-    .map(({ caller, pairs, file, broken, encoding: kind, csrf, headers, remoteAddress }): FuzzRequest => {
+    .map(({ caller, pairs, file, broken, encoding: kind, csrf, headers, remoteAddress, nesting }): FuzzRequest => {
       const token = caller.csrf ?? world.guestCsrf;
       const withToken: Array<[string, string]> =
         csrf === 'right'
@@ -173,6 +178,11 @@ export function formRequests(form: Form, world: World): fc.Arbitrary<FuzzRequest
       } else if (kind === 'json') {
         payload = JSON.stringify(Object.fromEntries(withToken));
         sent['content-type'] = 'application/json';
+      } else if (kind === 'deep json') {
+        const deep = deepJsonForm(withToken, nesting.levels, nesting.shape);
+        payload = deep.payload;
+        sent['content-type'] = 'application/json';
+        return { method: 'POST', url: form.action, caller, headers: sent, payload, bodyKind: `${deep.kind}, csrf ${csrf}`, remoteAddress };
       }
       return { method: 'POST', url: form.action, caller, headers: sent, payload, bodyKind: `${kind} form, csrf ${csrf}`, remoteAddress };
     });

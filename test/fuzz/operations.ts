@@ -5,6 +5,7 @@ import type { TestApp } from '../helpers/app.ts';
 import { formFields, jsonBody, multipartBody, uploadFile, type Body, type FormField, type JsonSchema } from './bodies.ts';
 import { encodeLoose, hostileHeaders, hostileQuery, hostileSegment, hostileText, nonCanonicalSpellingOf } from './hostile.ts';
 import type { FuzzRequest } from './oracle.ts';
+import { isRedirectField, redirectTarget } from './redirect-targets.ts';
 import type { Caller, World } from './world.ts';
 import { brokenMultipartBody, multipartBreakage, uploadPaths } from './multipart.ts';
 
@@ -164,7 +165,7 @@ export function operationRequests(operation: Operation, world: World, extraQuery
   const queryParameters = operation.parameters.filter((p) => p.in === 'query');
   const queryNames = [...new Set([...queryParameters.map((p) => p.name), ...extraQueryNames])];
   const querySchemas = new Map(queryParameters.map((p) => [p.name, p.schema]));
-  const query = hostileQuery(queryNames, (name) => plausibleQueryValue(querySchemas.get(name)));
+  const query = hostileQuery(queryNames, (name) => (isRedirectField(name) ? redirectTarget() : plausibleQueryValue(querySchemas.get(name))));
   const write = operation.method !== 'GET' && operation.method !== 'HEAD' && operation.method !== 'OPTIONS';
   const page = !operation.path.startsWith('/api/');
   const upload = write && uploadPaths(world).has(operation.path);

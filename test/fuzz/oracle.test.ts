@@ -37,6 +37,8 @@ describeEachDatabase('fuzz oracle', ({ start, kind }) => {
     });
     t.app.post('/__fuzz/refuse', async (_request, reply) => reply.code(422).send({ message: 'refused', errors: {} }));
     t.app.get('/__fuzz/away', async (_request, reply) => reply.redirect('/\t/evil.example/', 303));
+    t.app.get('/__fuzz/away-normalised', async (_request, reply) => reply.redirect('//evil.example/', 303));
+    t.app.get('/__fuzz/away-encoded', async (_request, reply) => reply.redirect('/%2F/evil.example/', 303));
     t.app.get('/__fuzz/home', async (_request, reply) => reply.redirect('/forum/x.1/', 303));
     t.app.post('/__fuzz/nul', async (_request, reply) => {
       await createForum(t, 'Nul\u0000name');
@@ -100,6 +102,8 @@ describeEachDatabase('fuzz oracle', ({ start, kind }) => {
 
   it('fails on a redirect off the site, not on one within it', async () => {
     assert.equal(await failureOf(request('GET', '/__fuzz/away')), 'redirect off this site');
+    assert.equal(await failureOf(request('GET', '/__fuzz/away-normalised')), 'redirect off this site');
+    assert.equal(await failureOf(request('GET', '/__fuzz/away-encoded')), 'redirect off this site', 'another host once a proxy decodes the path');
     assert.equal(await failureOf(request('GET', '/__fuzz/home')), 'no failure');
   });
 

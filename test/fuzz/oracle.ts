@@ -3,7 +3,7 @@
 //   - never slower than 1 s (a slow answer is sent once more and must be slow
 //     again, and by our own work, to count: see isSlow);
 //   - a refused (4xx) write changes no row of any table;
-//   - a redirect stays on this site;
+//   - a redirect stays on this site, also once a proxy decoded its path (redirect-targets.ts);
 //   - an id spelt in a non-canonical way (`+1`, `01`) is refused, not read as the canonical one;
 //   - no NUL character reaches a stored row (SQLite can store one; PostgreSQL answers 500);
 //   - a forged Host header never becomes the origin of a link (page, JSON, redirect, mail);
@@ -12,6 +12,7 @@
 import type { TestApp } from '../helpers/app.ts';
 import { threadCpuMs } from '../helpers/cpu.ts';
 import { rowsWithNul, snapshotDifferences, snapshotTables, type Snapshot } from '../helpers/table-snapshot.ts';
+import { staysOnSite } from './redirect-targets.ts';
 import type { Caller, World } from './world.ts';
 
 export const SLOW_MS = 1000;
@@ -32,8 +33,6 @@ function isSlow(answer: { ms: number; cpuMs: number }): boolean {
 /** FUZZ_LOG=1: one line per request. */
 const LOG = process.env['FUZZ_LOG'] === '1';
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-/** The origin the test requests claim (light-my-request's default Host). */
-const ORIGIN = 'http://localhost';
 
 export interface FuzzRequest {
   method: string;
@@ -151,7 +150,7 @@ export class Oracle {
       (status >= 400 && status < 500) ||
       (status >= 300 && status < 400 && typeof location === 'string' && location.startsWith('/login/') && !request.url.startsWith('/login/'));
     if (status >= 300 && status < 400) {
-      if (typeof location === 'string' && !sameSite(location))
+      if (typeof location === 'string' && !staysOnSite(location))
         failures.push(new FuzzFailure('redirect off this site', request, `${status} Location: ${short(location, 300)}`));
     }
     const missing = missingSecurityHeaders(headers);
@@ -271,15 +270,6 @@ function visibleText(body: string): string {
     .replace(/[\s\S]*<main[^>]*>/, '')
     .replace(/<[^>]+>/g, ' ')
     .replace(/\s+/g, ' ');
-}
-
-function sameSite(location: string): boolean {
-  if (!location.startsWith('/')) return false;
-  try {
-    return new URL(location, `${ORIGIN}/`).origin === ORIGIN;
-  } catch {
-    return false;
-  }
 }
 
 export function short(text: string, length: number): string {

@@ -6,7 +6,7 @@ import { usernameSkeleton } from '../../src/db/username-skeleton.ts';
 
 const at = '2026-01-01T00:00:00.000Z';
 
-/** An active member named `name`; their id. Before migration 0026 users have no skeleton column. */
+/** An active member named `name`; their id. Before migration 0027 users have no skeleton column. */
 export async function insertUser(db: Kysely<Database>, name: string): Promise<number> {
   const tables = await db.introspection.getTables();
   const skeletons = tables.some((table) => table.name === 'users' && table.columns.some((column) => column.name === 'username_skeleton'));

@@ -45,8 +45,12 @@ describeEachDatabase('error pages in Russian', (db) => {
       headers: { 'accept-language': 'ru', 'content-type': 'application/json' },
       payload: '{"not json',
     });
-    assert.equal(unreadable.statusCode, 400);
+    assert.equal(unreadable.statusCode, 415, 'a page form takes form encodings only');
     assert.equal(dom(unreadable.body).one('h1').textContent, 'Неверный запрос');
+    assert.equal(
+      dom(unreadable.body).text('main p'),
+      'Этот адрес принимает только формы: отправьте форму как application/x-www-form-urlencoded или multipart/form-data.',
+    );
   });
 
   it('leave the API’s envelope English for a Russian browser', async () => {

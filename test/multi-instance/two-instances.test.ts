@@ -147,7 +147,7 @@ describe('two instances on one PostgreSQL and one Redis', { skip: missing, timeo
   });
 
   /** A user with a passkey and a checked torrent, written straight into the shared database. */
-  const trackerFixture = async (): Promise<{ passkey: string; hash: Buffer }> => {
+  const trackerFixture = async (): Promise<{ passkey: string; hash: Buffer; torrentId: number }> => {
     const handle = openDatabase({ dialect: 'postgres', url: database.url }, pino({ level: 'silent' }));
     try {
       const now = new Date().toISOString();
@@ -172,7 +172,7 @@ describe('two instances on one PostgreSQL and one Redis', { skip: missing, timeo
       await handle.db.insertInto('passkeys').values({ user_id: user.id, passkey, created_at: now }).execute();
       const topic = await newTopic(a, `Release ${name}`, 'A release');
       const hash = createHash('sha1').update(randomBytes(16)).digest();
-      await handle.db
+      const torrent = await handle.db
         .insertInto('torrents')
         .values({
           topic_id: topic.id,
@@ -192,8 +192,9 @@ describe('two instances on one PostgreSQL and one Redis', { skip: missing, timeo
           registered_at: now,
           status_changed_at: now,
         })
-        .execute();
-      return { passkey, hash };
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return { passkey, hash, torrentId: torrent.id };
     } finally {
       await handle.close();
     }
@@ -219,6 +220,33 @@ describe('two instances on one PostgreSQL and one Redis', { skip: missing, timeo
       assert.equal(entry.get('complete'), 1, `complete on ${on.url}`);
       assert.equal(entry.get('incomplete'), 1, `incomplete on ${on.url}`);
     }
+  });
+
+  it('freeze a torrent whatever its swarm holds (none, seeders only, leechers only): refused at once on the other instance, totals exact', async () => {
+    const stats = async (): Promise<{ seeders: number; leechers: number }> => {
+      const { seeders, leechers } = ((await (await a.fetch('/api/tracker/stats')).json()) as { data: { seeders: number; leechers: number } }).data;
+      return { seeders, leechers };
+    };
+    const before = await stats();
+    for (const [swarm, peers] of [
+      ['empty', []],
+      ['seeders only', [0, 0]],
+      ['leechers only', [100]],
+    ] as const) {
+      const { passkey, hash, torrentId } = await trackerFixture();
+      for (const left of peers) {
+        const answer = await announce(a, announceUrl({ passkey, infoHash: hash, peerId: peerId(), left, event: 'started' }), '203.0.113.20');
+        assert.equal(answer.get('failure reason'), undefined, `${swarm}: ${String(answer.get('failure reason'))}`);
+      }
+      // B has looked the torrent up (and cached it) before it is frozen on A.
+      const scrape = await announce(b, scrapeUrl(passkey, [hash]), '203.0.113.21');
+      assert.equal(scrape.get('failure reason'), undefined);
+      const frozen = await a.fetch(`/api/torrents/${torrentId}`, { method: 'PATCH', headers: admin, json: { status: 'closed' } });
+      assert.equal(frozen.status, 200, `${swarm}: ${await frozen.clone().text()}`);
+      const refused = await announce(b, announceUrl({ passkey, infoHash: hash, peerId: peerId(), left: 100, event: 'started' }), '203.0.113.22');
+      assert.match(String(refused.get('failure reason') ?? ''), /not available/, `${swarm}: refused on B at once`);
+    }
+    assert.deepEqual(await stats(), before, 'the frozen swarms are gone from the totals, which never go below them');
   });
 
   /** Every outage a limiter logged has been followed by its return, on both instances. */
@@ -361,7 +389,7 @@ describe('two instances on one PostgreSQL and one Redis', { skip: missing, timeo
       try {
         const { user_id: userId } = await handle.db.selectFrom('passkeys').select('user_id').where('passkey', '=', passkey).executeTakeFirstOrThrow();
         const stored = async () =>
-          (await handle.db.selectFrom('tracker_user_stats').select('uploaded').where('user_id', '=', userId).executeTakeFirst())?.uploaded ?? 0;
+          (await handle.db.selectFrom('tracker_user_stats').select('downloaded').where('user_id', '=', userId).executeTakeFirst())?.downloaded ?? 0;
         const id = peerId();
         const STEP = 64 * 1024;
         /** Bytes reported so far, and when each total was answered. */
@@ -370,7 +398,8 @@ describe('two instances on one PostgreSQL and one Redis', { skip: missing, timeo
         const send = async (event?: string) => {
           const body = await announce(
             c,
-            announceUrl({ passkey, infoHash: hash, peerId: id, port: 6881, left: 0, uploaded: total, ...(event === undefined ? {} : { event }) }),
+            // Download is counted as it comes (upload waits to be matched by the swarm's downloads, which would blur the bound).
+            announceUrl({ passkey, infoHash: hash, peerId: id, port: 6881, left: 1 << 30, downloaded: total, ...(event === undefined ? {} : { event }) }),
             '203.0.113.30',
           );
           assert.equal(body.get('failure reason'), undefined);

@@ -14,9 +14,22 @@ import { usernameSkeleton } from '../../src/db/username-skeleton.ts';
 
 const log = pino({ level: 'silent' });
 const NOW = Date.parse('2026-11-23T12:00:00.000Z');
+const FLUSH = { nowMs: NOW, claimWindowMs: 3600_000 };
 
+/** Each transfer's own download covers its upload, so every upload is credited (accounting-batch.ts matches them); silver freeleech counts half of it. */
 function transfer(userId: number, torrentId: number, overrides: Partial<PendingTransfer> = {}): PendingTransfer {
-  return { userId, torrentId, uploaded: 100, downloaded: 50, completed: false, seeding: false, active: true, lastAnnounce: NOW, ...overrides };
+  return {
+    userId,
+    torrentId,
+    uploaded: 100,
+    downloaded: 50,
+    swarmDownloaded: 100,
+    completed: false,
+    seeding: false,
+    active: true,
+    lastAnnounce: NOW,
+    ...overrides,
+  };
 }
 
 /** A migrated SQLite file with `users` users and `torrents` torrents (ids 1…n). */
@@ -124,7 +137,7 @@ for (const kind of ['worker', 'event loop'] as const) {
       assert.ok(queued.length > FLUSH_SLICE);
       const completions = new Map<number, number>();
       heard = 0;
-      await writer.writeAll(queued, (slice) => {
+      await writer.writeAll(queued, FLUSH, (slice) => {
         for (const [torrent, count] of slice) completions.set(torrent, (completions.get(torrent) ?? 0) + count);
       });
       assert.deepEqual(await totalsOf(database), { rows: 1200, uploaded: 120_000, users: 30, userUploaded: 120_000 });
@@ -135,7 +148,7 @@ for (const kind of ['worker', 'event loop'] as const) {
     });
 
     it('adds to the rows already there, and skips users or torrents deleted since the announce', async () => {
-      await writer.writeAll([transfer(1, 1, { uploaded: 5 }), transfer(1, 999), transfer(999, 1)], () => {});
+      await writer.writeAll([transfer(1, 1, { uploaded: 5 }), transfer(1, 999), transfer(999, 1)], FLUSH, () => {});
       const row = await database.db
         .selectFrom('tracker_user_torrents')
         .select('uploaded')
@@ -152,7 +165,7 @@ for (const kind of ['worker', 'event loop'] as const) {
       try {
         const queued = [transfer(2, 2), transfer(3, 3)];
         await assert.rejects(
-          writer.writeAll(queued, () => {}),
+          writer.writeAll(queued, FLUSH, () => {}),
           (error: unknown) => {
             assert.ok(error instanceof UnwrittenTransfers);
             assert.deepEqual(
@@ -190,10 +203,10 @@ describe('the accounting worker', () => {
     const { testDatabase, database } = await seededFile(2, 2);
     const writer = new WorkerWriter((testDatabase.config as { path: string }).path, () => {});
     try {
-      const pending = writer.writeAll([transfer(1, 1)], () => {});
+      const pending = writer.writeAll([transfer(1, 1)], FLUSH, () => {});
       await writer.close();
       await assert.rejects(pending, (error: unknown) => !(error instanceof UnwrittenTransfers));
-      await writer.writeAll([transfer(2, 2)], () => {});
+      await writer.writeAll([transfer(2, 2)], FLUSH, () => {});
       const row = await database.db.selectFrom('tracker_user_torrents').select('uploaded').where('user_id', '=', 2).executeTakeFirstOrThrow();
       assert.equal(row.uploaded, 100);
     } finally {

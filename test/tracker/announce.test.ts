@@ -251,6 +251,37 @@ describeEachTrackerSetup('GET /bt/announce.php', (setup) => {
     const seed = await trackerGet(t, announceUrl({ passkey: low.passkey, infoHash: torrent.v1!, peerId: peerId(), left: 0, event: 'started' }));
     assert.equal(failure(seed.body), undefined);
   });
+
+  it('judges the ratio rule on every leecher announce, not only on started: only a download in progress goes on', async () => {
+    const low = await trackerUser(t);
+    const setRatio = async (uploaded: number) => {
+      await t.database.db
+        .insertInto('tracker_user_stats')
+        .values({ user_id: low.user.id, uploaded, downloaded: 20 * GIB, updated_at: new Date().toISOString() })
+        .onConflict((oc) => oc.column('user_id').doUpdateSet({ uploaded }))
+        .execute();
+      t.services.tracker.directory.invalidateUsers();
+    };
+    await setRatio(2 * GIB);
+    const refusal = 'Your ratio is 0.10, below the minimum of 0.30: seed what you have to raise it.';
+    const withoutEvent = await trackerGet(t, announceUrl({ passkey: low.passkey, infoHash: torrent.v1!, peerId: peerId(), left: 100 }));
+    assert.equal(failure(withoutEvent.body), refusal, 'no event: still a new leecher');
+    assert.equal(withoutEvent.body.get('peers'), undefined, 'and no peers handed out');
+
+    // A download that started while the ratio was fine is not cut off when it drops.
+    await setRatio(20 * GIB);
+    const client = peerId();
+    assert.equal(
+      failure((await trackerGet(t, announceUrl({ passkey: low.passkey, infoHash: torrent.v1!, peerId: client, left: 100, event: 'started' }))).body),
+      undefined,
+    );
+    await setRatio(2 * GIB);
+    assert.equal(failure((await trackerGet(t, announceUrl({ passkey: low.passkey, infoHash: torrent.v1!, peerId: client, left: 50 }))).body), undefined);
+    const restarted = await trackerGet(t, announceUrl({ passkey: low.passkey, infoHash: torrent.v1!, peerId: client, left: 50, event: 'started' }));
+    assert.equal(failure(restarted.body), refusal, 'a new session is judged again');
+    const secondClient = await trackerGet(t, announceUrl({ passkey: low.passkey, infoHash: torrent.v1!, peerId: peerId(), left: 50 }));
+    assert.equal(failure(secondClient.body), refusal, 'another client of the same member is a new leecher');
+  });
 });
 
 describeEachTrackerSetup('announce sooner than min interval', (setup) => {

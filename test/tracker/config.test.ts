@@ -68,6 +68,10 @@ describe('tracker configuration (TRACKER_* variables)', () => {
 
   it('stops start-up on a bad value, naming the variable', () => {
     refused({ TRACKER_ANNOUNCE_INTERVAL: 'soon' }, 'TRACKER_ANNOUNCE_INTERVAL');
+    // Shorter than libtorrent's own minimum between announces: its peers would expire in between.
+    refused({ TRACKER_ANNOUNCE_INTERVAL: '200' }, 'TRACKER_ANNOUNCE_INTERVAL');
+    refused({ TRACKER_ANNOUNCE_INTERVAL: '299' }, 'TRACKER_ANNOUNCE_INTERVAL');
+    assert.equal(loadConfig({ TRACKER_ANNOUNCE_INTERVAL: '300' }).tracker.announceInterval, 300);
     refused({ TRACKER_ANNOUNCE_INTERVAL: '600', TRACKER_MIN_INTERVAL: '900' }, 'TRACKER_MIN_INTERVAL');
     refused({ TRACKER_NUMWANT_MAX: '100', TRACKER_NUMWANT_DEFAULT: '150' }, 'TRACKER_NUMWANT_DEFAULT');
     refused({ TRACKER_RATIO_MINIMUM: '-1' }, 'TRACKER_RATIO_MINIMUM');

@@ -20,6 +20,31 @@ it('passkeys are 20 random letters and digits', () => {
 it('a passkey in an announce or scrape URL never reaches the request log', () => {
   assert.equal(redactUrl('/bt/announce.php?info_hash=%AA&uk=AbCdEfGhIjKlMnOpQrSt&port=6881'), '/bt/announce.php?info_hash=%AA&uk=***&port=6881');
   assert.equal(redactUrl('/bt/scrape?uk=AbCdEfGhIjKlMnOpQrSt'), '/bt/scrape?uk=***');
+  // The path style of other trackers, which clients keep: not served here, but logged as a 404.
+  assert.equal(redactUrl('/bt/AbCdEfGhIjKlMnOpQrSt/announce?info_hash=%AA'), '/bt/***/announce?info_hash=%AA');
+  assert.equal(redactUrl('/announce/AbCdEfGhIjKlMnOpQrSt'), '/announce/***');
+  assert.equal(redactUrl('/AbCdEfGhIjKlMnOpQrSt/announce.php?port=1'), '/***/announce.php?port=1');
+  assert.equal(redactUrl('/bt/scrape/AbCdEfGhIjKlMnOpQrSt?x=1'), '/bt/scrape/***?x=1');
+  assert.equal(redactUrl('/topic/abcdefghijabcdefghij/'), '/topic/abcdefghijabcdefghij/', 'elsewhere a segment is only a segment');
+});
+
+describeEachDatabase('the request log', (db) => {
+  it('never carries a passkey put in the path of a tracker URL', async () => {
+    const lines: string[] = [];
+    const t = await db.start({ logger: pino({ level: 'info' }, { write: (line: string) => void lines.push(line) }) });
+    try {
+      const passkey = generatePasskey();
+      const response = await t.app.inject({ method: 'GET', url: `/bt/${passkey}/announce?info_hash=%AA&port=6881` });
+      assert.equal(response.statusCode, 404);
+      assert.ok(
+        lines.some((line) => line.includes('/bt/***/announce')),
+        'the request is logged',
+      );
+      assert.ok(!lines.some((line) => line.includes(passkey)));
+    } finally {
+      await t.close();
+    }
+  });
 });
 
 describeEachDatabase('passkeys', (db) => {

@@ -165,7 +165,7 @@ describe('real BitTorrent clients through the tracker', { skip: missing.length >
     assert.deepEqual(missing, [], `the real-client test needs ${missing.join(' and ')} (CI must install them)`);
     const port = await freePort();
     origin = `http://127.0.0.1:${port}`;
-    t = await startTestApp('sqlite', { env: { BASE_URL: origin, TRACKER_ANNOUNCE_INTERVAL: '60', TRACKER_MIN_INTERVAL: '0' } });
+    t = await startTestApp('sqlite', { env: { BASE_URL: origin, TRACKER_ANNOUNCE_INTERVAL: '300', TRACKER_MIN_INTERVAL: '0' } });
     await t.app.listen({ host: '127.0.0.1', port });
     work = mkdtempSync(join(tmpdir(), 'tracker-e2e-'));
   });
@@ -278,7 +278,7 @@ describe('real BitTorrent clients through the tracker', { skip: missing.length >
         assert.ok(leeched.completed_at !== null);
         assert.equal(seeded.completed_at, null, 'the seeder never completed: it started complete');
         // A client's last stopped announce may still be in the tracker's hands when the client has exited (a loaded
-        // machine): wait for it up to 15 s, far less than a silent peer takes to expire (1.5 × the 60 s interval).
+        // machine): wait for it up to 15 s, far less than a silent peer takes to expire (1.5 × the 300 s interval).
         let after = await scrape(seederKey, hash);
         for (let tries = 0; tries < 50 && (after?.complete !== 0 || after.incomplete !== 0); tries += 1) {
           await new Promise((resolve) => setTimeout(resolve, 300));

@@ -231,6 +231,24 @@ for (const kind of kinds) {
       assert.equal(dropped.peers - before.peers, 1);
     });
 
+    it('drops empty, seeders-only and leechers-only swarms, keeping the totals exact', async () => {
+      const empty = nextSwarm();
+      const seedersOnly = nextSwarm();
+      const leechersOnly = nextSwarm();
+      const before = await store.totals();
+      await store.announce(announce({ swarm: seedersOnly, userId: 96, peerId: peerId(), left: 0 }));
+      await store.announce(announce({ swarm: seedersOnly, userId: 97, peerId: peerId(), left: 0 }));
+      await store.announce(announce({ swarm: leechersOnly, userId: 98, peerId: peerId() }));
+      for (const swarm of [empty, seedersOnly, leechersOnly]) await store.dropSwarm(swarm);
+      await store.dropSwarm(seedersOnly); // twice: nothing left to take away
+      assert.deepEqual(await store.counts([empty, seedersOnly, leechersOnly], T0 + 1), [
+        { complete: 0, incomplete: 0 },
+        { complete: 0, incomplete: 0 },
+        { complete: 0, incomplete: 0 },
+      ]);
+      assert.deepEqual(await store.totals(), before);
+    });
+
     it('sweeps expired peers out of the totals', async () => {
       const swarm = nextSwarm();
       await store.announce(announce({ swarm, userId: 95, peerId: peerId(), now: T0 - 10 * EXPIRY }));

@@ -262,7 +262,7 @@ describeEachDatabase('semantic URL routing', (db) => {
 
     it('a POST to a legacy page without a form renders it with the Link header', async () => {
       const viewer = await signIn(t);
-      const response = await t.app.inject({ method: 'POST', url: `/profile?mode=viewprofile&u=${bob.id}`, headers: viewer.headers, payload: {} });
+      const response = await t.app.inject({ method: 'POST', url: `/profile?mode=viewprofile&u=${bob.id}`, headers: viewer.headers });
       assert.equal(response.statusCode, 200);
       assert.equal(response.headers['link'], `<http://localhost/profile/bob-routes.${bob.id}/>; rel="canonical"`);
     });

@@ -164,7 +164,7 @@ describeEachDatabase('look-alike user names', (db) => {
   describe('look-alike names kept from before (an imported board)', () => {
     let kept: number;
     before(async () => {
-      // As the TorrentPier import and migration 0026 leave them: the later name marked as a look-alike of the older.
+      // As the TorrentPier import and migration 0027 leave them: the later name marked as a look-alike of the older.
       const hash = await t.services.users.passwords.hash(TEST_PASSWORD);
       const now = new Date().toISOString();
       const { id } = await t.database.db
@@ -206,7 +206,7 @@ describeEachDatabase('look-alike user names', (db) => {
 });
 
 for (const kind of databaseKinds()) {
-  describe(`[${kind}] migration 0026: skeletons of the names already there`, () => {
+  describe(`[${kind}] migration 0027: skeletons of the names already there`, () => {
     const log = pino({ level: 'silent' });
     let database: TestDatabase;
     let handle: DatabaseHandle;
@@ -219,7 +219,7 @@ for (const kind of databaseKinds()) {
       database = await createTestDatabase(kind, { sqliteFile: true });
       handle = openDatabase(database.config, log);
       const migrator = new Migrator({ db: handle.db, provider: { getMigrations: async () => migrations } });
-      assert.equal((await migrator.migrateTo('0025_search_prefixes')).error, undefined);
+      assert.equal((await migrator.migrateTo('0026_swarm_credit')).error, undefined);
       const at = '2026-01-01T00:00:00.000Z';
       // Names as a TorrentPier board may hold them: MySQL's collation let these in side by side.
       const names = ['admin', 'Someone', '\u0410dmin', 'admin\u034f', 'Nobody', 's\u043emeone'];

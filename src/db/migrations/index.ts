@@ -24,7 +24,8 @@ import * as forumModerators from './0022_forum_moderators.ts';
 import * as searchPairs from './0023_search_pairs.ts';
 import * as avatarRemovalLog from './0024_avatar_removal_log.ts';
 import * as searchPrefixes from './0025_search_prefixes.ts';
-import * as usernameSkeletons from './0026_username_skeletons.ts';
+import * as swarmCredit from './0026_swarm_credit.ts';
+import * as usernameSkeletons from './0027_username_skeletons.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_users': users,
@@ -51,5 +52,6 @@ export const migrations: Record<string, Migration> = {
   '0023_search_pairs': searchPairs,
   '0024_avatar_removal_log': avatarRemovalLog,
   '0025_search_prefixes': searchPrefixes,
-  '0026_username_skeletons': usernameSkeletons,
+  '0026_swarm_credit': swarmCredit,
+  '0027_username_skeletons': usernameSkeletons,
 };

@@ -12,6 +12,18 @@ export function addressBytes(address: string): Buffer | null {
   return ipv6Bytes(lower);
 }
 
+/**
+ * Can other peers connect to this address? Not to "this network" (0.0.0.0/8)
+ * or the unspecified IPv6 address, nor to multicast (224.0.0.0/4, ff00::/8),
+ * nor to the reserved 240.0.0.0/4 with the broadcast address in it. Handing
+ * such an address to a swarm only sends its clients nowhere (or everywhere).
+ * Private and loopback addresses stay: a tracker on a LAN is legitimate.
+ */
+export function isPeerAddress(bytes: Buffer): boolean {
+  if (bytes.length === 4) return bytes[0] !== 0 && bytes[0]! < 224;
+  return bytes[0] !== 0xff && bytes.some((byte) => byte !== 0);
+}
+
 function ipv4Bytes(address: string): Buffer {
   const parts = address.split('.');
   return Buffer.from(parts.map(Number));

@@ -4,12 +4,15 @@
 // effect within that), and
 // 20-byte hash → torrent (emptied through the change feed on TORRENTS_TOPIC,
 // which the torrent registry publishes on every upload, status or freeleech
-// change and deletion, and on TOPICS_DELETED_TOPIC, which the forum publishes
-// when topics go; kept at most TORRENT_TTL_MS as a safety net).
+// change and deletion, and on TOPIC_VISIBILITY_TOPIC, which the forum publishes
+// when topics are deleted, hidden, restored or published; kept at most
+// TORRENT_TTL_MS as a safety net). A torrent whose topic is not public (held
+// for moderation, hidden) is unknown here: refused on announce, left out of scrape.
+
 import type { Kysely } from 'kysely';
 import { prepare, type PreparedQuery } from '../../db/prepared.ts';
 import type { ChangeFeed } from '../../db/change-feed.ts';
-import { TOPICS_DELETED_TOPIC } from '../../forum/topics.ts';
+import { TOPIC_VISIBILITY_TOPIC } from '../../forum/topics.ts';
 import type { Database } from '../../db/schema.ts';
 import type { RatioRule } from '../config.ts';
 import type { PasskeyService } from '../passkeys.ts';
@@ -62,8 +65,8 @@ export class TrackerDirectory implements AnnounceDirectory {
     this.#passkeys = passkeys;
     this.#ratio = ratio;
     changes.subscribe(TORRENTS_TOPIC, () => this.invalidateTorrents());
-    // A deleted topic takes its torrent with it (a foreign key), without the registry hearing of it.
-    changes.subscribe(TOPICS_DELETED_TOPIC, () => this.invalidateTorrents());
+    // A deleted topic takes its torrent with it (a foreign key), and a hidden one hides it, without the registry hearing of it.
+    changes.subscribe(TOPIC_VISIBILITY_TOPIC, () => this.invalidateTorrents());
     this.#userQuery = prepare(db, (slot) =>
       this.#db
         .selectFrom('users')
@@ -74,8 +77,11 @@ export class TrackerDirectory implements AnnounceDirectory {
     this.#torrentQuery = prepare(db, (slot) =>
       this.#db
         .selectFrom('torrents')
-        .select(['id', 'status', 'freeleech', 'completed_count'])
-        .where((eb) => eb.or([eb('info_hash_v1', '=', slot('hex')), eb('info_hash_v2_short', '=', slot('hex'))]))
+        .innerJoin('topics', 'topics.id', 'torrents.topic_id')
+        .select(['torrents.id', 'torrents.status', 'torrents.freeleech', 'torrents.completed_count'])
+        .where((eb) => eb.or([eb('torrents.info_hash_v1', '=', slot('hex')), eb('torrents.info_hash_v2_short', '=', slot('hex'))]))
+        .where('topics.status', '=', 'published')
+        .where('topics.hidden_at', 'is', null)
         .limit(1),
     );
   }

@@ -15,12 +15,13 @@
 // /metrics request counters.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
+import { clientAddress, type TrustFunction } from '../../http/proxy-trust.ts';
 import type { AnnounceService } from './service.ts';
 
 export interface TrackerListenerOptions {
   announce: AnnounceService;
-  /** As Fastify's trustProxy: true takes the client address from X-Forwarded-For. */
-  trustProxy: boolean;
+  /** The proxies whose X-Forwarded-For entries are believed, as Fastify is given them. */
+  trustProxy: TrustFunction;
   logger: FastifyBaseLogger;
 }
 
@@ -70,17 +71,4 @@ function trackerPath(url: string): 'announce' | 'scrape' | null {
   if (path === '/bt/announce.php' || path === '/bt/announce') return 'announce';
   if (path === '/bt/scrape.php' || path === '/bt/scrape') return 'scrape';
   return null;
-}
-
-/** The client's address as Fastify's request.ip gives it: with trustProxy, the leftmost X-Forwarded-For entry. */
-export function clientAddress(request: IncomingMessage, trustProxy: boolean): string {
-  if (trustProxy) {
-    const forwarded = request.headers['x-forwarded-for'];
-    const header = Array.isArray(forwarded) ? forwarded.join(',') : forwarded;
-    if (header) {
-      const first = header.split(',')[0]!.trim();
-      if (first !== '') return first;
-    }
-  }
-  return request.socket.remoteAddress ?? '';
 }

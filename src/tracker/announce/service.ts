@@ -5,7 +5,7 @@
 // The hot path: no template, no session, no ORM object. The passkey and the
 // torrent come from caches (directory.ts) that the change feed empties.
 import type { PeerEvent, SwarmStore } from '../swarm/store.ts';
-import { addressBytes } from './address.ts';
+import { addressBytes, isPeerAddress } from './address.ts';
 import { TrackerRequestError, binary20, count, flag, parseRawQuery, text } from './query.ts';
 import { compactReply, dictionaryReply, failureReply, scrapeReply, type ScrapeEntry } from './reply.ts';
 
@@ -143,16 +143,21 @@ export class AnnounceService {
     // ip / ipv4 / ipv6 are BEP 7 hints only: the address is the connection's.
     const ip = addressBytes(remoteAddress);
     if (ip === null) throw new TrackerRequestError('Your address could not be read.');
+    if (!isPeerAddress(ip)) throw new TrackerRequestError('Your address cannot be given to other peers.');
 
     const torrent = await this.#directory.torrentByHash(infoHash);
     if (torrent === null) throw new TrackerRequestError('Torrent not registered with this tracker.');
     if (torrent.frozen !== null) throw new TrackerRequestError(`Torrent is not available (status: ${torrent.frozen}).`);
-    if (left > 0 && event === 'started') {
+    const now = this.#now();
+    // The ratio rule, on every announce of a leecher: only a download already in progress (a peer the
+    // swarm knows as leeching, continuing its session) goes on; a new session or another client does not.
+    if (left > 0) {
       const refusal = await this.#directory.leechRefusal(user.id);
-      if (refusal !== null) throw new TrackerRequestError(refusal);
+      if (refusal !== null && (event === 'started' || !(await this.#store.isLeeching(torrent.id, user.id, peerId, now)))) {
+        throw new TrackerRequestError(refusal);
+      }
     }
 
-    const now = this.#now();
     const result = await this.#store.announce({
       swarm: torrent.id,
       userId: user.id,

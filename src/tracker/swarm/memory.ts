@@ -144,6 +144,11 @@ export class MemorySwarmStore implements SwarmStore {
     return result;
   }
 
+  async isLeeching(swarm: number, userId: number, peerId: Buffer, now: number): Promise<boolean> {
+    const slot = this.#swarms.get(swarm)?.slots.get(peerKey(userId, peerId));
+    return slot !== undefined && (this.#flags[slot]! & SEEDER) === 0 && this.#lastSeen[slot]! > now - this.#expiryMs;
+  }
+
   async dropSwarm(id: number): Promise<void> {
     const swarm = this.#swarms.get(id);
     if (swarm === undefined) return;

@@ -112,12 +112,16 @@ end
 return {#ids, removed}
 `;
 
+// Lua numbers are doubles: negating an empty set's count gives -0, which
+// Redis refuses as an increment ("value is not an integer"); empty sets are skipped.
 const DROP = `
 local prefix = ARGV[1]
 local id = ARGV[2]
 local h, S, L = prefix .. 's:' .. id .. ':p', prefix .. 's:' .. id .. ':S', prefix .. 's:' .. id .. ':L'
-redis.call('HINCRBY', prefix .. 'totals', 'seeders', -redis.call('ZCARD', S))
-redis.call('HINCRBY', prefix .. 'totals', 'leechers', -redis.call('ZCARD', L))
+for _, pair in ipairs({{S, 'seeders'}, {L, 'leechers'}}) do
+  local n = redis.call('ZCARD', pair[1])
+  if n > 0 then redis.call('HINCRBY', prefix .. 'totals', pair[2], 0 - n) end
+end
 redis.call('DEL', h, S, L)
 redis.call('ZREM', prefix .. 'swarms', id)
 return 1
@@ -229,6 +233,11 @@ export class RedisSwarmStore implements SwarmStore {
       });
     }
     return result;
+  }
+
+  async isLeeching(swarm: number, userId: number, peerId: Buffer, now: number): Promise<boolean> {
+    const packed = await this.#redis.hgetBuffer(`${this.#prefix}s:${swarm}:p`, member(userId, peerId));
+    return packed !== null && packed[32] === 0 && packed.readDoubleBE(16) > now - this.#expiryMs;
   }
 
   async dropSwarm(swarm: number): Promise<void> {

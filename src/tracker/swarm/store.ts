@@ -94,6 +94,8 @@ export interface SwarmStore {
   totals(): Promise<SwarmTotals>;
   /** Every live seeder, for the seed bonus. */
   seeders(now: number): Promise<SeedingPeer[]>;
+  /** Is this peer in the swarm, alive and still downloading (a download in progress)? */
+  isLeeching(swarm: number, userId: number, peerId: Buffer, now: number): Promise<boolean>;
   /** Drops the whole swarm (torrent deleted or frozen). */
   dropSwarm(swarm: number): Promise<void>;
   /** Removes peers not heard from for the expiry time. */

@@ -245,7 +245,7 @@ ${failed?.errors['file'] ? html`<p class="error" id="torrent-file-error">${faile
       return reply.redirect(await topicHref(target.topic.id, user), 303);
     }
     const form = checkForm(NewTopicWithTorrent, request.body);
-    const checked = await attempt(() => torrents.check(uploadedFile(request), site));
+    const checked = await attempt(() => torrents.check(uploadedFile(request), site, user));
     if (!form.ok || !checked.ok) {
       return uploadForm(request, reply, target, { values, errors: { ...(form.ok ? {} : form.errors), ...(checked.ok ? {} : checked.errors) } });
     }

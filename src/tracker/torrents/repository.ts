@@ -14,6 +14,7 @@ export type TorrentRow = Omit<Selectable<TorrentsTable>, 'metainfo'> & {
   uploader_name: string | null;
   topic_title: string;
   topic_status: ContentStatus;
+  topic_hidden_at: string | null;
   topic_author_id: number | null;
   forum_id: number;
 };
@@ -112,6 +113,7 @@ export class TorrentsRepository {
         'users.username as uploader_name',
         'topics.title as topic_title',
         'topics.status as topic_status',
+        'topics.hidden_at as topic_hidden_at',
         'topics.author_id as topic_author_id',
         'topics.forum_id',
       ]);

@@ -3,11 +3,13 @@
 // .torrent downloads (frozen statuses, the ratio rule, the daily limit).
 // Every change is published on the change feed (TORRENTS_TOPIC) so that the
 // announce path's cache on every instance forgets what it knew.
+import type { Logger } from 'pino';
 import { type Clock, isoNow, msNow } from '../../clock.ts';
 import type { AuthUser } from '../../auth/service.ts';
 import type { ChangeFeed } from '../../db/change-feed.ts';
 import { isUniqueViolation } from '../../db/dialect.ts';
 import type { TopicWithAuthor } from '../../forum/repository.ts';
+import { canSee } from '../../forum/access.ts';
 import { isStaff } from '../../forum/service.ts';
 import { ApiError, ModelNotFoundError, ValidationError } from '../../http/errors.ts';
 import type { PageRequest } from '../../http/pagination.ts';
@@ -64,6 +66,7 @@ export class TorrentsService {
   readonly #changes: ChangeFeed;
   readonly #settings: TrackerConfig;
   readonly #clock: Clock;
+  readonly #log: Logger;
 
   constructor(
     repository: TorrentsRepository,
@@ -73,8 +76,10 @@ export class TorrentsService {
     changes: ChangeFeed,
     settings: TrackerConfig,
     clock: Clock,
+    log: Logger,
   ) {
     this.#clock = clock;
+    this.#log = log;
     this.#repository = repository;
     this.#topics = topics;
     this.#passkeys = passkeys;
@@ -98,7 +103,7 @@ export class TorrentsService {
     if (!staff && topic.author_id !== user.id) throw new ApiError('FORBIDDEN', t('tracker.attach_forbidden'));
     const existing = await this.#repository.findByTopic(topic.id);
     if (existing !== undefined && !staff) throw ValidationError.field('topic_id', t('tracker.has_torrent'));
-    const facts = await this.check(bytes, origin, existing?.id);
+    const facts = await this.check(bytes, origin, user, existing?.id);
 
     const at = isoNow(this.#clock);
     let id: number;
@@ -128,16 +133,15 @@ export class TorrentsService {
       if (!isUniqueViolation(error)) throw error;
       // Registered a moment ago by another request: the same torrent, or a second one on this topic.
       const winner = await this.#repository.findByHashes(facts.infoHashV1, facts.infoHashV2);
-      if (winner !== undefined) throw duplicateError(winner, origin);
+      if (winner !== undefined) throw duplicateError(winner, origin, user);
       throw ValidationError.field('topic_id', t('tracker.has_torrent'));
     }
-    if (existing !== undefined) await this.#swarm.dropSwarm(existing.id);
-    await this.#changes.publish(TORRENTS_TOPIC);
+    await this.#changed(existing?.id);
     return this.get(id, user);
   }
 
   /** Validates a .torrent and refuses one already registered (422 on file), without registering it. */
-  async check(bytes: Buffer | undefined, origin: string, replacing?: number): Promise<Metainfo> {
+  async check(bytes: Buffer | undefined, origin: string, uploader: AuthUser, replacing?: number): Promise<Metainfo> {
     if (bytes === undefined) throw ValidationError.field('file', t('validation.required', { field: fieldName('file') }));
     let facts: Metainfo;
     try {
@@ -147,7 +151,7 @@ export class TorrentsService {
       throw error;
     }
     const duplicate = await this.#repository.findByHashes(facts.infoHashV1, facts.infoHashV2);
-    if (duplicate !== undefined && duplicate.id !== replacing) throw duplicateError(duplicate, origin);
+    if (duplicate !== undefined && duplicate.id !== replacing) throw duplicateError(duplicate, origin, uploader);
     return facts;
   }
 
@@ -227,8 +231,7 @@ export class TorrentsService {
         if (newStatus !== undefined) await this.#repository.changeStatus(id, row.status, newStatus, moderator.id, at, trx);
         if (newFreeleech !== undefined) await this.#repository.setFreeleech(id, newFreeleech, trx);
       });
-      if (newStatus !== undefined && isFrozen(newStatus) && !isFrozen(row.status)) await this.#swarm.dropSwarm(id);
-      await this.#changes.publish(TORRENTS_TOPIC);
+      await this.#changed(newStatus !== undefined && isFrozen(newStatus) && !isFrozen(row.status) ? id : undefined);
     }
     return this.get(id, moderator);
   }
@@ -241,8 +244,7 @@ export class TorrentsService {
       if (isFrozen(row.status)) throw new ApiError('FORBIDDEN', t('tracker.remove_frozen', { status: statusLabel(row.status).toLowerCase() }));
     }
     await this.#repository.delete(id);
-    await this.#swarm.dropSwarm(id);
-    await this.#changes.publish(TORRENTS_TOPIC);
+    await this.#changed(id);
   }
 
   /**
@@ -255,6 +257,8 @@ export class TorrentsService {
     if (isFrozen(row.status)) {
       throw new ApiError('FORBIDDEN', t('tracker.download_frozen', { status: statusLabel(row.status).toLowerCase() }));
     }
+    // Its moderators and the author of a held topic see the torrent; nobody takes it while the topic is not public.
+    if (!isPublic(row)) throw new ApiError('FORBIDDEN', t(row.topic_hidden_at !== null ? 'tracker.download_hidden' : 'tracker.download_pending'));
     const now = msNow(this.#clock);
     const since = new Date(now - DAY_MS).toISOString();
     const own = row.uploader_id === user.id;
@@ -290,6 +294,23 @@ export class TorrentsService {
     return personalAnnounceUrl(origin, await this.#passkeys.forUser(user.id));
   }
 
+  /**
+   * After a committed change: every instance's announce path forgets what it
+   * knew of the torrents (so a frozen or removed torrent is refused at once),
+   * then the swarm of `dropped` goes. The change is published first and
+   * whatever the swarm store does: a store that fails (Redis away) leaves those
+   * peers to expire, and their announces are refused meanwhile.
+   */
+  async #changed(dropped?: number): Promise<void> {
+    await this.#changes.publish(TORRENTS_TOPIC);
+    if (dropped === undefined) return;
+    try {
+      await this.#swarm.dropSwarm(dropped);
+    } catch (error) {
+      this.#log.warn({ err: error, torrentId: dropped }, "dropping a torrent's swarm failed; its peers expire instead");
+    }
+  }
+
   async #topicFor(topicId: number, viewer: AuthUser): Promise<TopicWithAuthor> {
     try {
       return await this.#topics.getTopic(topicId, viewer);
@@ -299,10 +320,10 @@ export class TorrentsService {
     }
   }
 
+  /** The torrent, if the viewer may see its topic (the forum's one rule: canSee). */
   async #visible(id: number, viewer: AuthUser | null): Promise<TorrentRow> {
     const row = await this.#repository.find(id);
-    const seen = row !== undefined && (row.topic_status === 'published' || isStaff(viewer) || (viewer !== null && row.topic_author_id === viewer.id));
-    if (!seen) throw new ModelNotFoundError('Torrent', id);
+    if (row === undefined || !canSee(topicOf(row), viewer, row.forum_id)) throw new ModelNotFoundError('Torrent', id);
     return row;
   }
 
@@ -335,9 +356,20 @@ export function torrentFilename(name: string): string {
   return `${cleaned === '' ? 'download' : cleaned}.torrent`;
 }
 
-function duplicateError(existing: TorrentRow, origin: string): ValidationError {
+/** The duplicate's topic is named only to an uploader who may see it (a hidden or held topic's title is not theirs to read). */
+function duplicateError(existing: TorrentRow, origin: string, uploader: AuthUser): ValidationError {
+  if (!canSee(topicOf(existing), uploader, existing.forum_id)) return ValidationError.field('file', t('tracker.duplicate_unlisted'));
   const link = `${origin}${topicPath({ id: existing.topic_id, title: existing.topic_title })}`;
   return ValidationError.field('file', t('tracker.duplicate', { link }));
+}
+
+function topicOf(row: TorrentRow): { status: TorrentRow['topic_status']; author_id: number | null; hidden_at: string | null } {
+  return { status: row.topic_status, author_id: row.topic_author_id, hidden_at: row.topic_hidden_at };
+}
+
+/** A published topic that is not hidden: what everyone may read. */
+function isPublic(row: TorrentRow): boolean {
+  return row.topic_status === 'published' && row.topic_hidden_at === null;
 }
 
 function compareBy(sort: TorrentSort, order: 'asc' | 'desc'): (a: TorrentRow, b: TorrentRow) => number {
