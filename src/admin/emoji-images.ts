@@ -91,7 +91,7 @@ export const emojiImagePages: FastifyPluginAsyncTypebox<{ images: ImageStore; em
   });
 
   for (const kind of ['custom', 'sprites'] as const) {
-    app.post(`${BASE}${kind}/`, { preParsing: admin, config: imageUpload(kind) }, async (request, reply) => {
+    app.post(`${BASE}${kind}/`, { onRequest: admin, config: imageUpload(kind) }, async (request, reply) => {
       try {
         const stored = await storeUpload(images, kind, uploadedFile(request));
         const facts = { width: String(stored.width), height: String(stored.height), size: formatBytes(stored.size) };

@@ -96,7 +96,7 @@ export const emojiPages: FastifyPluginAsyncTypebox<{ emoji: EmojiServices; image
 
   app.post(`${BASE}preview/`, { preValidation: admin }, async (request, reply) => sendFragment(reply, emojiPreview(submittedValues(submitted(request.body)))));
 
-  app.post(BASE, { preParsing: admin, config: imageUpload('custom') }, async (request, reply) => {
+  app.post(BASE, { onRequest: admin, config: imageUpload('custom') }, async (request, reply) => {
     const prepared = await prepare(request, images);
     const context = await formContext();
     if (prepared.preview) return editPage(request, reply, { form: formState('emoji', prepared.values, prepared.errors), context, preview: true });
@@ -118,7 +118,7 @@ export const emojiPages: FastifyPluginAsyncTypebox<{ emoji: EmojiServices; image
     return editPage(request, reply, { loaded, form: formState('emoji', rowValues(loaded.row)), context: await formContext() });
   });
 
-  app.post(`${BASE}:id/`, { preParsing: admin, schema: { params: IdParams }, config: imageUpload('custom') }, async (request, reply) => {
+  app.post(`${BASE}:id/`, { onRequest: admin, schema: { params: IdParams }, config: imageUpload('custom') }, async (request, reply) => {
     const loaded = await emoji.emojis.get(request.params.id);
     const prepared = await prepare(request, images);
     const context = await formContext();

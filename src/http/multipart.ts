@@ -1,10 +1,10 @@
 // multipart/form-data bodies, for the routes that take a file upload and no
 // others (docs/security.md, "Uploads"). A route opts in with
-// `config: uploadRoute(fileBytes)` and states who may upload as a
-// `preParsing` guard: the body of an upload is read only after that guard
-// let the caller through, so a guest or a member without the right gets
-// 401/403 whatever they sent, and no one else's bytes are parsed. Start-up
-// fails for an upload route without such a guard.
+// `config: uploadRoute(fileBytes)` and states who may upload as its own
+// `onRequest` hook, which runs after authentication and before any hook that
+// reads or judges the body (its media type included): a guest or a member
+// without the right gets 401/403 whatever they sent, and no one else's bytes
+// are parsed. Start-up fails for an upload route without such a guard.
 //
 // The body is read (after the guards, before the CSRF check, which reads its
 // `_csrf` field: register this before installCsrfProtection) into
@@ -36,7 +36,7 @@ declare module 'fastify' {
   }
 }
 
-/** A route's config for taking one file of at most `fileBytes` (its guards go in `preParsing`). */
+/** A route's config for taking one file of at most `fileBytes` (its guards go in its `onRequest`). */
 export function uploadRoute(fileBytes: number): { upload: UploadLimit } {
   return { upload: { fileBytes } };
 }
@@ -81,9 +81,9 @@ export function installMultipart(app: FastifyInstance): void {
   uploadRouteLists.set(app, routes);
   app.addHook('onRoute', (route) => {
     if (route.config?.upload === undefined) return;
-    const guards = route.preParsing;
+    const guards = route.onRequest;
     if (guards === undefined || (Array.isArray(guards) && guards.length === 0)) {
-      throw new Error(`${String(route.method)} ${route.url} takes uploads but names no preParsing guard: say who may upload before the body is read`);
+      throw new Error(`${String(route.method)} ${route.url} takes uploads but names no onRequest guard: say who may upload before the body is read`);
     }
     for (const method of [route.method].flat()) routes.push({ method, url: route.url });
   });

@@ -154,8 +154,8 @@ function routeForm(
   handler: (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>,
   fileBytes?: number,
 ): void {
-  // A form with a file is for members: guests are sent to log in before its body is read (http/multipart.ts).
-  const upload = fileBytes === undefined ? {} : { config: { ...PAGE_ROUTE_CONFIG, ...uploadRoute(fileBytes) }, preParsing: requirePageUser };
+  // A form with a file is for members: guests are sent to log in before anything reads or judges its body (http/multipart.ts).
+  const upload = fileBytes === undefined ? {} : { config: { ...PAGE_ROUTE_CONFIG, ...uploadRoute(fileBytes) }, onRequest: requirePageUser };
   for (const spelling of [url, url.slice(0, -1)]) {
     app.route({ method: ['GET', 'HEAD'], url: spelling, handler, config: PAGE_ROUTE_CONFIG });
     app.route({

@@ -140,8 +140,11 @@ function malformedBodies(route: Route): BodyCase[] {
       name: 'a multipart type other than form-data',
       contentType: `multipart/mixed; boundary=${BOUNDARY}`,
       payload: whole,
-      status: 400,
-      message: 'Send files as multipart/form-data.',
+      // Pages take form encodings only, whatever the route (http/form-bodies.ts).
+      status: route.page ? 415 : 400,
+      message: route.page
+        ? 'This address takes forms only: send the form as application/x-www-form-urlencoded or multipart/form-data.'
+        : 'Send files as multipart/form-data.',
     },
   ];
 }
@@ -368,7 +371,7 @@ describeEachDatabase('upload routes: malformed multipart bodies and callers with
     }
   });
 
-  it('answers each malformed body to the right caller with a 400 or 413 that says what is wrong, storing nothing', async () => {
+  it('answers each malformed body to the right caller with a 400, 413 or 415 that says what is wrong, storing nothing', async () => {
     for (const route of routes) {
       for (const body of malformedBodies(route)) {
         await changesNothing(async () => {

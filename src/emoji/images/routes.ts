@@ -58,8 +58,8 @@ export const imageUploadRoutes: FastifyPluginAsyncTypebox<{ images: ImageStore }
     app.post(
       path,
       {
-        // Before the body is read (http/multipart.ts).
-        preParsing: requireRole(ADMINS),
+        // Before anything reads or judges the body (http/multipart.ts).
+        onRequest: requireRole(ADMINS),
         config: imageUpload(kind),
         // The body is a file, checked by its content in the handler; the schema documents it.
         validatorCompiler: () => () => true,

@@ -183,10 +183,10 @@ export const trackerPages: FastifyPluginAsync<TrackerPageDeps> = async (app, { p
     (await presenter.heading(await forum.getTopic(topicId, viewer))).path;
 
   // Attaching a .torrent: ?topic=ID (own topic; moderators any) or ?forum=ID (a new topic with its .torrent).
-  // Who may attach is settled before the file is read (http/multipart.ts): the target is kept for the handler.
+  // Who may attach is settled before anything reads or judges the body (http/multipart.ts): the target is kept for the handler.
   const targets = new WeakMap<FastifyRequest, UploadTarget>();
   const uploadOptions = {
-    preParsing: [requirePageUser, async (request: FastifyRequest) => void targets.set(request, await uploadTarget(request))],
+    onRequest: [requirePageUser, async (request: FastifyRequest) => void targets.set(request, await uploadTarget(request))],
     config: uploadRoute(torrents.maxTorrentBytes),
   };
 

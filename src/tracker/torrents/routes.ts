@@ -89,8 +89,8 @@ export const torrentRoutes: FastifyPluginAsyncTypebox<{ torrents: TorrentsServic
   app.post(
     '/torrents',
     {
-      // Before the body is read (http/multipart.ts); the topic's rights are the service's, once topic_id is read.
-      preParsing: requireUser(),
+      // Before anything reads or judges the body (http/multipart.ts); the topic's rights are the service's, once topic_id is read.
+      onRequest: requireUser(),
       config: uploadRoute(torrents.maxTorrentBytes),
       // Multipart fields are checked in the handler (a file and a number as text); the schema documents them.
       validatorCompiler: () => () => true,

@@ -27,8 +27,8 @@ export const avatarRoutes: FastifyPluginAsyncTypebox<{ avatars: Avatars }> = asy
   app.post(
     '/users/:id/avatar',
     {
-      // Before the body is read (http/multipart.ts): signed in, and this is their own account (the id is still the path's text here).
-      preParsing: [requireUser(), async (request) => avatars.assertMayChoose(request.params.id, assertUser(request))],
+      // Before anything reads or judges the body (http/multipart.ts): signed in, and their own account (the id is still the path's text here).
+      onRequest: [requireUser(), async (request) => avatars.assertMayChoose(request.params.id, assertUser(request))],
       config: uploadRoute(AVATAR_RULES.maxBytes),
       // The body is a file, checked by its content in the handler; the schema documents it.
       validatorCompiler: (route) => (route.httpPart === 'body' ? () => true : validatorCompiler(route)),
