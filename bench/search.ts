@@ -24,6 +24,7 @@ import { migrateToLatest } from '../src/db/migrate.ts';
 import { markAllPostsForIndexing } from '../src/db/search-backfill.ts';
 import { SearchRepository } from '../src/forum/search/repository.ts';
 import { random, startService } from './lib.ts';
+import { usernameSkeleton } from '../src/db/username-skeleton.ts';
 
 const POSTS = Number(process.env['BENCH_SEARCH_POSTS'] ?? 1_000_000);
 const POSTS_PER_TOPIC = 20;
@@ -85,6 +86,7 @@ export async function fill(database: DatabaseHandle): Promise<{ fillSeconds: num
     .values({
       username: 'bench',
       username_key: 'bench',
+      username_skeleton: usernameSkeleton('bench'),
       email: 'bench@example.test',
       email_key: 'bench@example.test',
       password_hash: 'x',

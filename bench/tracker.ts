@@ -17,6 +17,7 @@ import { openDatabase } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { generatePasskey } from '../src/tracker/passkeys.ts';
 import { DURATION_SECONDS, printTable, startService, type Measurement } from './lib.ts';
+import { usernameSkeleton } from '../src/db/username-skeleton.ts';
 
 const USERS = 10_000;
 const TORRENTS = 10_000;
@@ -47,6 +48,7 @@ export async function seed(): Promise<Fixture> {
         return {
           username: `peer${n}`,
           username_key: `peer${n}`,
+          username_skeleton: usernameSkeleton(`peer${n}`),
           email: `peer${n}@bench.test`,
           email_key: `peer${n}@bench.test`,
           password_hash: 'x',

@@ -40,7 +40,6 @@ import { trustFunction } from './http/proxy-trust.ts';
 import { lazySerializers } from './http/serialization.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { createServices, type Services } from './services.ts';
-import { IMAGE_RULES } from './emoji/images/store.ts';
 import { imageFileRoutes, imageUploadRoutes } from './emoji/images/routes.ts';
 import { MetricsRegistry } from './system/metrics.ts';
 import { installMetrics } from './system/metrics-routes.ts';
@@ -58,7 +57,6 @@ import { userRoutes } from './users/routes.ts';
 import { memberRoutes } from './users/member-routes.ts';
 import { installLocale } from './i18n/context.ts';
 import { avatarFileRoutes, avatarRoutes } from './users/avatars/avatar-routes.ts';
-import { AVATAR_RULES } from './users/avatars/avatar-image.ts';
 import { renderErrorPage } from './web/error-page.ts';
 import { wordFilterRoutes } from './word-filters/routes.ts';
 
@@ -184,7 +182,7 @@ async function assemble(config: Config, options: BuildOptions, logger: Logger, o
   // Before multipart and the body parsers: a page route refuses anything but a form unread (415).
   installFormBodyRule(app);
   // Before CSRF protection: an upload form's _csrf field must be read by then.
-  await installMultipart(app, { maxFileBytes: Math.max(IMAGE_RULES.sprites.maxBytes, AVATAR_RULES.maxBytes) });
+  installMultipart(app);
   installCsrfProtection(app);
   // Browsers and crawlers ask for /favicon.ico whatever the page says; the icon is an SVG among the assets.
   app.get('/favicon.ico', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/assets/favicon.svg', 301));

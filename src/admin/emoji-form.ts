@@ -207,10 +207,3 @@ export function emojiFields(form: FormState, context: EmojiFormContext): SafeHtm
     </div>
   </fieldset>`;
 }
-
-/** Submitted image file bytes, if one was chosen. */
-export function chosenFile(form: SubmittedForm): Buffer | undefined {
-  const value = form['image_file'];
-  const file = Array.isArray(value) ? value[0] : value;
-  return Buffer.isBuffer(file) && file.length > 0 ? file : undefined;
-}

@@ -4,7 +4,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { multipartLimit, storeUpload } from '../emoji/images/routes.ts';
+import { imageUpload, storeUpload } from '../emoji/images/routes.ts';
 import { uploadedFile } from '../http/multipart.ts';
 import { IMAGE_PATHS, IMAGE_RULES, type ImageFile, type ImageKind, type ImageStore } from '../emoji/images/store.ts';
 import type { EmojiRow } from '../emoji/resource.ts';
@@ -91,7 +91,7 @@ export const emojiImagePages: FastifyPluginAsyncTypebox<{ images: ImageStore; em
   });
 
   for (const kind of ['custom', 'sprites'] as const) {
-    app.post(`${BASE}${kind}/`, { preValidation: admin, config: multipartLimit(kind) }, async (request, reply) => {
+    app.post(`${BASE}${kind}/`, { onRequest: admin, config: imageUpload(kind) }, async (request, reply) => {
       try {
         const stored = await storeUpload(images, kind, uploadedFile(request));
         const facts = { width: String(stored.width), height: String(stored.height), size: formatBytes(stored.size) };

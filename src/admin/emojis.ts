@@ -8,12 +8,13 @@ import { Type, type Static } from 'typebox';
 import { EMOJI_SORTS } from '../emoji/catalog-snapshot.ts';
 import type { LoadedEmoji } from '../emoji/emoji-service.ts';
 import { CreateEmojiBody, EmojiListQuery, UpdateEmojiBody } from '../emoji/emoji-routes.ts';
-import { multipartLimit } from '../emoji/images/routes.ts';
+import { imageUpload } from '../emoji/images/routes.ts';
 import { checkImage, type ImageStore } from '../emoji/images/store.ts';
 import type { AliasRow, CategoryRow, EmojiRow } from '../emoji/resource.ts';
 import type { EmojiServices } from '../emoji/services.ts';
 import { emojiHtml } from '../forum/render.ts';
-import type { FieldErrors } from '../http/errors.ts';
+import { FieldErrorBag, type FieldErrors } from '../http/errors.ts';
+import { uploadedFile } from '../http/multipart.ts';
 import { pageRequest } from '../http/pagination.ts';
 import { IdParams, OneOf, QueryFlag, isOn } from '../http/schemas.ts';
 import { checkForm } from '../http/validation.ts';
@@ -22,7 +23,7 @@ import { tHtml } from '../web/translated.ts';
 import { csrfInput } from '../web/page.ts';
 import { isConfirmed, htmxConfirm, returnField, returnTo, sendConfirmPage } from './confirm.ts';
 import { AliasParams, addAlias, aliasesSection, removeAlias } from './emoji-aliases.ts';
-import { KIND_LABELS, chosenFile, emojiBody, emojiFields, emojiPreview, kindOf, rowValues, submittedValues, type EmojiFormContext } from './emoji-form.ts';
+import { KIND_LABELS, emojiBody, emojiFields, emojiPreview, kindOf, rowValues, submittedValues, type EmojiFormContext } from './emoji-form.ts';
 import { redirectWithNotice } from './flash.ts';
 import { errorSummary, formState, selectField, textInput, type FormState } from '../web/form-controls.ts';
 import { submitted, text, validationErrors, withoutBlanks, type SubmittedForm } from '../web/form.ts';
@@ -95,7 +96,7 @@ export const emojiPages: FastifyPluginAsyncTypebox<{ emoji: EmojiServices; image
 
   app.post(`${BASE}preview/`, { preValidation: admin }, async (request, reply) => sendFragment(reply, emojiPreview(submittedValues(submitted(request.body)))));
 
-  app.post(BASE, { preValidation: admin, config: multipartLimit('custom') }, async (request, reply) => {
+  app.post(BASE, { onRequest: admin, config: imageUpload('custom') }, async (request, reply) => {
     const prepared = await prepare(request, images);
     const context = await formContext();
     if (prepared.preview) return editPage(request, reply, { form: formState('emoji', prepared.values, prepared.errors), context, preview: true });
@@ -117,7 +118,7 @@ export const emojiPages: FastifyPluginAsyncTypebox<{ emoji: EmojiServices; image
     return editPage(request, reply, { loaded, form: formState('emoji', rowValues(loaded.row)), context: await formContext() });
   });
 
-  app.post(`${BASE}:id/`, { preValidation: admin, schema: { params: IdParams }, config: multipartLimit('custom') }, async (request, reply) => {
+  app.post(`${BASE}:id/`, { onRequest: admin, schema: { params: IdParams }, config: imageUpload('custom') }, async (request, reply) => {
     const loaded = await emoji.emojis.get(request.params.id);
     const prepared = await prepare(request, images);
     const context = await formContext();
@@ -203,10 +204,11 @@ interface Prepared {
  */
 async function prepare(request: FastifyRequest, images: ImageStore): Promise<Prepared> {
   const form: SubmittedForm = submitted(request.body);
-  const errors: FieldErrors = {};
+  const bag = new FieldErrorBag();
   let imageUrl: string | undefined;
-  const file = chosenFile(form);
-  if (file !== undefined && text(form, 'kind') === 'image') {
+  const file = text(form, 'kind') === 'image' ? bag.collect(() => uploadedFile(request, 'image_file')) : undefined;
+  const errors: FieldErrors = bag.errors;
+  if (file !== undefined) {
     const checked = checkImage(file, 'custom');
     if (checked.ok) imageUrl = (await images.save('custom', file, checked.image)).url;
     else errors['image_file'] = [checked.message];

@@ -19,6 +19,10 @@ export interface UsersTable {
   username: string;
   /** Lower-cased username: the case-insensitive unique key. */
   username_key: string;
+  /** What the name looks like (db/username-skeleton.ts, migration 0027): unique among names that are not look-alikes kept from before. */
+  username_skeleton: string;
+  /** A name kept from before migration 0027 that looks like an older member's (it shares their skeleton). */
+  username_lookalike: FlagWithDefault;
   email: string;
   /** Lower-cased e-mail address: the unique key. */
   email_key: string;

@@ -41,6 +41,17 @@ export class FieldErrorBag {
   throwIfAny(): void {
     if (!this.isEmpty) throw new ValidationError(this.errors);
   }
+
+  /** What `read` returns; a ValidationError it throws joins the bag instead (undefined), so every field is reported at once. */
+  collect<T>(read: () => T): T | undefined {
+    try {
+      return read();
+    } catch (error) {
+      if (!(error instanceof ValidationError)) throw error;
+      for (const [field, messages] of Object.entries(error.errors)) for (const message of messages) this.add(field, message);
+      return undefined;
+    }
+  }
 }
 
 /** "The title field is required. (and 2 more errors)", as Laravel words it. */

@@ -109,7 +109,7 @@ export const ErrorEnvelopeBody = Type.Object(
   { description: 'General error envelope' },
 );
 
-type ErrorStatus = 400 | 401 | 403 | 404 | 422 | 429;
+type ErrorStatus = 400 | 401 | 403 | 404 | 413 | 422 | 429;
 
 /**
  * Error responses for a route's OpenAPI description. Error bodies are

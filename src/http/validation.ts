@@ -9,7 +9,7 @@
 //   spelled canonically (`16`, never `+16`, `016`, `0x10`, `1.6e1`);
 // - no string holds a NUL character or an unpaired surrogate: neither can be
 //   stored as UTF-8 text (PostgreSQL refuses NUL outright).
-import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
+import { Ajv, type ErrorObject, type Options, type SchemaValidateFunction, type ValidateFunction } from 'ajv';
 import addFormatsPlugin from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import type { Static, TSchema } from 'typebox';
@@ -49,6 +49,13 @@ function createAjv(options: Options): Ajv {
     errors: false,
     validate: (enabled: boolean, data: string) => !enabled || hasVisibleCharacter(data),
   });
+  // A name shows all of itself (user names): no invisible character anywhere, and the error names the one found.
+  const noInvisible: SchemaValidateFunction = (enabled: boolean, data: string) => {
+    const found = enabled ? invisibleCharacter(data) : undefined;
+    noInvisible.errors = found === undefined ? [] : [{ keyword: 'noInvisible', params: { character: found } }];
+    return found === undefined;
+  };
+  ajv.addKeyword({ keyword: 'noInvisible', type: 'string', schemaType: 'boolean', errors: true, validate: noInvisible });
   // A reference to a row: an integer that is no id at all is "selected … is invalid", like an unknown one.
   ajv.addKeyword({
     keyword: 'reference',
@@ -77,6 +84,21 @@ const VISIBLE = /(?![\p{Default_Ignorable_Code_Point}\u2800])[\p{L}\p{N}\p{P}\p{
 
 export function hasVisibleCharacter(text: string): boolean {
   return VISIBLE.test(text);
+}
+
+/**
+ * A character that shows nothing, or nothing of its own: default-ignorable
+ * code points (zero-width joiners, the combining grapheme joiner U+034F,
+ * variation selectors, Mongolian free variation selectors, Hangul fillers,
+ * bidi controls, tags), other format characters (Cf) and the blank braille
+ * pattern. `admin` with one of them looks exactly like `admin`.
+ */
+const INVISIBLE = /[\p{Default_Ignorable_Code_Point}\p{Cf}\u2800]/u;
+
+/** The first invisible character of `text` as `U+034F`, or undefined. */
+export function invisibleCharacter(text: string): string | undefined {
+  const found = INVISIBLE.exec(text)?.[0];
+  return found === undefined ? undefined : `U+${found.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
 }
 
 /**
@@ -300,6 +322,8 @@ export function fieldErrors(errors: readonly ErrorObject[]): FieldErrors {
   // plus its own; the null branch failing and the summary add nothing.
   const meaningful = errors.filter((error) => {
     if (error.keyword === 'type' && error.params['type'] === 'null') return false;
+    // "contains an invisible character (U+200D)" says more than "format is invalid".
+    if (error.keyword === 'pattern' && errors.some((other) => other.keyword === 'noInvisible' && other.instancePath === error.instancePath)) return false;
     if (error.keyword === 'anyOf') {
       return !errors.some((other) => other !== error && other.instancePath === error.instancePath && other.keyword !== 'anyOf');
     }
@@ -336,6 +360,8 @@ function messageFor(error: ErrorObject, name: string): string {
       return t('validation.required', field);
     case 'reference':
       return t('validation.selected', field);
+    case 'noInvisible':
+      return t('validation.invisible', { ...field, character: String(params['character']) });
     case 'webAddress':
       return t('validation.web_address', field);
     case 'storableText':

@@ -14,9 +14,7 @@ const sizeFormats = new Map<Locale, Intl.NumberFormat>();
  * ("1.5 KiB", "1,5 КиБ"; "3 GiB").
  */
 export function formatBytes(bytes: number): string {
-  const { locale } = currentReader();
-  let format = sizeFormats.get(locale);
-  if (format === undefined) sizeFormats.set(locale, (format = new Intl.NumberFormat(locale, { maximumFractionDigits: 2 })));
+  const format = numberFormat();
   if (Math.abs(bytes) < 1024) return tn('size.bytes', bytes, { bytes: format.format(bytes) });
   let value = bytes / 1024;
   let unit = 0;
@@ -31,4 +29,22 @@ export function formatBytes(bytes: number): string {
 /** An exact count of bytes ("16,384 bytes"), where a rounded size would hide a mismatch or a limit. */
 export function exactBytes(bytes: number): string {
   return tn('size.bytes', bytes, { bytes });
+}
+
+/**
+ * Two sizes that must not read alike (a file's and the limit it is over), as
+ * formatBytes writes them, or both exactly where its rounding would show them
+ * equal: "1 MiB, more than the limit of 1 MiB" tells the reader nothing.
+ */
+export function formatBytesApart(size: number, limit: number): [string, string] {
+  const apart: [string, string] = [formatBytes(size), formatBytes(limit)];
+  if (apart[0] !== apart[1] || size === limit) return apart;
+  return [exactBytes(size), exactBytes(limit)];
+}
+
+function numberFormat(): Intl.NumberFormat {
+  const { locale } = currentReader();
+  let format = sizeFormats.get(locale);
+  if (format === undefined) sizeFormats.set(locale, (format = new Intl.NumberFormat(locale, { maximumFractionDigits: 2 })));
+  return format;
 }

@@ -25,6 +25,7 @@ import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest 
 import type { Static, TSchema } from 'typebox';
 import { csrfMismatch, csrfTokenAccepted, expiredForm } from '../auth/csrf.ts';
 import { ApiError, type FieldErrors } from '../http/errors.ts';
+import { uploadRoute } from '../http/multipart.ts';
 import { t } from '../i18n/messages.ts';
 import { origin } from '../http/pagination.ts';
 import { fieldErrors, formValidatorCompiler } from '../http/validation.ts';
@@ -119,7 +120,7 @@ export interface EntityForm<E, S extends TSchema = TSchema> {
 export interface FixedForm<S extends TSchema = TSchema> {
   name: string;
   body: S;
-  /** The form sends one file (multipart/form-data) of at most this many bytes; read it with http/multipart.ts's uploadedFile. */
+  /** The form sends one file (multipart/form-data) of at most this many bytes; read it with http/multipart.ts's uploadedFile. Members only. */
   fileBytes?: number;
   submit(request: FastifyRequest, reply: FastifyReply, visit: PageVisit, body: Static<S>): Promise<FastifyReply>;
   invalid(request: FastifyRequest, reply: FastifyReply, visit: PageVisit, errors: FieldErrors): Promise<FastifyReply>;
@@ -153,16 +154,16 @@ function routeForm(
   handler: (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>,
   fileBytes?: number,
 ): void {
-  // One byte over the limit is enough to know a file is too large.
-  const postConfig =
-    fileBytes === undefined ? PAGE_ROUTE_CONFIG : { ...PAGE_ROUTE_CONFIG, multipartOptions: { limits: { fileSize: fileBytes + 1, files: 1 } } };
+  // A form with a file is for members: guests are sent to log in before anything reads or judges its body (http/multipart.ts).
+  const upload = fileBytes === undefined ? {} : { config: { ...PAGE_ROUTE_CONFIG, ...uploadRoute(fileBytes) }, onRequest: requirePageUser };
   for (const spelling of [url, url.slice(0, -1)]) {
     app.route({ method: ['GET', 'HEAD'], url: spelling, handler, config: PAGE_ROUTE_CONFIG });
     app.route({
       method: 'POST',
       url: spelling,
       handler,
-      config: postConfig,
+      config: PAGE_ROUTE_CONFIG,
+      ...upload,
       schema: { body },
       validatorCompiler: formValidatorCompiler,
       attachValidation: true,

@@ -1,8 +1,10 @@
 // SQL for users. Keys (`username_key`, `email_key`) are the lower-cased forms
-// the unique indexes hold, so "Alice" and "alice" are one name.
+// the unique indexes hold, so "Alice" and "alice" are one name; the name's
+// skeleton (`username_skeleton`, db/username-skeleton.ts) is what it looks like.
 import type { Kysely, Selectable, Transaction, Updateable } from 'kysely';
 import { containsText, type Dialect } from '../db/dialect.ts';
 import type { Database, Role, UserStatus, UsersTable } from '../db/schema.ts';
+import { usernameSkeleton } from '../db/username-skeleton.ts';
 
 export type UserRow = Selectable<UsersTable>;
 
@@ -67,26 +69,33 @@ export class UsersRepository {
     return this.#db.selectFrom('users').selectAll().where('email_key', '=', emailKey(email)).executeTakeFirst();
   }
 
-  /** Which of the unique keys are already held by a user other than `exceptId`. */
-  async takenKeys(keys: { username?: string | undefined; email?: string | undefined }, exceptId?: number): Promise<{ username: boolean; email: boolean }> {
-    const conditions = [] as Array<'username' | 'email'>;
-    if (keys.username !== undefined) conditions.push('username');
-    if (keys.email !== undefined) conditions.push('email');
-    if (conditions.length === 0) return { username: false, email: false };
+  /**
+   * Which keys are already held by a user other than `exceptId`: the name
+   * (ignoring case), what it looks like (`skeleton`: any user, look-alikes kept
+   * from before migration 0027 included) and the e-mail address.
+   */
+  async takenKeys(
+    keys: { username?: string | undefined; skeleton?: string | undefined; email?: string | undefined },
+    exceptId?: number,
+  ): Promise<{ username: boolean; skeleton: boolean; email: boolean }> {
+    const { username, skeleton, email } = keys;
+    if (username === undefined && skeleton === undefined && email === undefined) return { username: false, skeleton: false, email: false };
     let query = this.#db
       .selectFrom('users')
-      .select(['username_key', 'email_key'])
+      .select(['username_key', 'username_skeleton', 'email_key'])
       .where((eb) =>
         eb.or([
-          ...(keys.username !== undefined ? [eb('username_key', '=', usernameKey(keys.username))] : []),
-          ...(keys.email !== undefined ? [eb('email_key', '=', emailKey(keys.email))] : []),
+          ...(username !== undefined ? [eb('username_key', '=', usernameKey(username))] : []),
+          ...(skeleton !== undefined ? [eb('username_skeleton', '=', skeleton)] : []),
+          ...(email !== undefined ? [eb('email_key', '=', emailKey(email))] : []),
         ]),
       );
     if (exceptId !== undefined) query = query.where('id', '!=', exceptId);
     const rows = await query.execute();
     return {
-      username: keys.username !== undefined && rows.some((row) => row.username_key === usernameKey(keys.username!)),
-      email: keys.email !== undefined && rows.some((row) => row.email_key === emailKey(keys.email!)),
+      username: username !== undefined && rows.some((row) => row.username_key === usernameKey(username)),
+      skeleton: skeleton !== undefined && rows.some((row) => row.username_skeleton === skeleton),
+      email: email !== undefined && rows.some((row) => row.email_key === emailKey(email)),
     };
   }
 
@@ -96,6 +105,7 @@ export class UsersRepository {
       .values({
         ...user,
         username_key: usernameKey(user.username),
+        username_skeleton: usernameSkeleton(user.username),
         email_key: emailKey(user.email),
         created_at: now,
         updated_at: now,
@@ -106,7 +116,10 @@ export class UsersRepository {
 
   async update(id: number, changes: Updateable<UsersTable>, db: Db = this.#db): Promise<UserRow | undefined> {
     const values: Updateable<UsersTable> = { ...changes };
-    if (changes.username !== undefined) values.username_key = usernameKey(changes.username);
+    if (changes.username !== undefined) {
+      values.username_key = usernameKey(changes.username);
+      values.username_skeleton = usernameSkeleton(changes.username);
+    }
     if (changes.email !== undefined) values.email_key = emailKey(changes.email);
     return db.updateTable('users').set(values).where('id', '=', id).returningAll().executeTakeFirst();
   }

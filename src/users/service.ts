@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import type { AdminBootstrap } from '../config.ts';
 import { isUniqueViolation } from '../db/dialect.ts';
 import type { Database, Role, UserStatus } from '../db/schema.ts';
+import { usernameSkeleton } from '../db/username-skeleton.ts';
 import { FieldErrorBag, ModelNotFoundError, ValidationError } from '../http/errors.ts';
 import { t } from '../i18n/messages.ts';
 import type { AuthUser } from '../auth/service.ts';
@@ -33,6 +34,13 @@ export interface UpdateUserInput {
   /** Interface language and IANA time zone; null: as the browser asks. Checked by the caller's schema (accounts/forms.ts). */
   locale?: string | null | undefined;
   time_zone?: string | null | undefined;
+}
+
+/** The keys a new or changed user must not share with another: name, its skeleton (what it looks like), e-mail address. */
+interface TakenKeys {
+  username?: string | undefined;
+  skeleton?: string | undefined;
+  email?: string | undefined;
 }
 
 /** More work for the same transaction as a user's creation or change (e.g. storing or using up a one-time key). */
@@ -71,7 +79,7 @@ export class UsersService {
   async create(input: CreateUserInput, also?: AlsoInTransaction): Promise<UserRow> {
     const errors = new FieldErrorBag();
     await this.#screenName(errors, input.username);
-    await this.#addTaken(errors, input.username, input.email);
+    await this.#addTaken(errors, { username: input.username, skeleton: usernameSkeleton(input.username), email: input.email });
     errors.throwIfAny();
     const passwordHash = await this.passwords.hash(input.password);
     const row = {
@@ -89,8 +97,8 @@ export class UsersService {
         return created;
       });
     } catch (error) {
-      // Another request took the name or address between the check and the insert.
-      if (isUniqueViolation(error)) await this.#assertFree(input.username, input.email);
+      // Another request took the name (or one that looks like it) or the address between the check and the insert.
+      if (isUniqueViolation(error)) await this.#assertFree({ username: input.username, skeleton: usernameSkeleton(input.username), email: input.email });
       throw error;
     }
   }
@@ -108,7 +116,11 @@ export class UsersService {
     }
     if (input.username !== undefined && input.username !== current.username) await this.#screenName(errors, input.username);
     if (input.signature !== undefined) await this.#screenSignature(errors, input.signature);
-    await this.#addTaken(errors, input.username, input.email, id);
+    // A new name that looks as the old one did (a case or look-alike change) takes nothing from anyone: it keeps its mark.
+    const skeleton = input.username === undefined ? undefined : usernameSkeleton(input.username);
+    const looksNew = skeleton !== undefined && skeleton !== current.username_skeleton;
+    const keys = { username: input.username, skeleton: looksNew ? skeleton : undefined, email: input.email };
+    await this.#addTaken(errors, keys, id);
     errors.throwIfAny();
     const passwordHash = input.password !== undefined ? await this.passwords.hash(input.password) : undefined;
     const now = isoNow(this.#clock);
@@ -118,6 +130,7 @@ export class UsersService {
           id,
           {
             ...(input.username !== undefined ? { username: input.username } : {}),
+            ...(looksNew ? { username_lookalike: false } : {}),
             ...(input.email !== undefined ? { email: input.email } : {}),
             ...(passwordHash !== undefined ? { password_hash: passwordHash } : {}),
             ...(input.role !== undefined ? { role: input.role } : {}),
@@ -137,7 +150,7 @@ export class UsersService {
         return updated;
       });
     } catch (error) {
-      if (isUniqueViolation(error)) await this.#assertFree(input.username, input.email, id);
+      if (isUniqueViolation(error)) await this.#assertFree(keys, id);
       throw error;
     }
   }
@@ -160,15 +173,20 @@ export class UsersService {
     }
   }
 
-  async #assertFree(username: string | undefined, email: string | undefined, exceptId?: number): Promise<void> {
+  async #assertFree(keys: TakenKeys, exceptId?: number): Promise<void> {
     const errors = new FieldErrorBag();
-    await this.#addTaken(errors, username, email, exceptId);
+    await this.#addTaken(errors, keys, exceptId);
     errors.throwIfAny();
   }
 
-  async #addTaken(errors: FieldErrorBag, username: string | undefined, email: string | undefined, exceptId?: number): Promise<void> {
-    const taken = await this.repository.takenKeys({ username, email }, exceptId);
-    if (taken.username) errors.add('username', t('validation.username_taken'));
+  /**
+   * A name that looks like another member's (the same skeleton) is refused
+   * with the words of a name already taken: the refusal says no more about
+   * who holds it than that one does.
+   */
+  async #addTaken(errors: FieldErrorBag, keys: TakenKeys, exceptId?: number): Promise<void> {
+    const taken = await this.repository.takenKeys(keys, exceptId);
+    if (taken.username || taken.skeleton) errors.add('username', t('validation.username_taken'));
     if (taken.email) errors.add('email', t('validation.email_taken'));
   }
 

@@ -7,6 +7,7 @@ import { migrateToLatest } from '../../src/db/migrate.ts';
 import { migrations } from '../../src/db/migrations/index.ts';
 import { createTestDatabase, databaseKinds, type TestDatabase } from '../helpers/databases.ts';
 import { describe } from 'node:test';
+import { usernameSkeleton } from '../../src/db/username-skeleton.ts';
 
 const log = pino({ level: 'silent' });
 
@@ -61,6 +62,7 @@ for (const kind of databaseKinds()) {
         .values({
           username: 'clock',
           username_key: 'clock',
+          username_skeleton: usernameSkeleton('clock'),
           email: 'clock@example.org',
           email_key: 'clock@example.org',
           password_hash: 'x',

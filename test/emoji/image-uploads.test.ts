@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { describeEachDatabase, type TestApp } from '../helpers/app.ts';
 import { signIn, type SignedIn } from '../helpers/auth.ts';
+import { formatBytes } from '../../src/i18n/sizes.ts';
 import { SVG, gif, jpeg, multipart, noisePng, png } from '../helpers/images.ts';
 
 describeEachDatabase('emoji image uploads (POST /api/emoji/images, /api/emoji/sprite-sheets)', (db) => {
@@ -61,10 +62,12 @@ describeEachDatabase('emoji image uploads (POST /api/emoji/images, /api/emoji/sp
 
     it('refuses bad files with a clear message on `file` (422) and stores nothing', async () => {
       const before = readdirSync(join(t.config.uploadDir, 'custom')).length;
+      const noise = noisePng(300, 300);
       const cases: Array<[Buffer, string, string]> = [
         [SVG, 'SVG files are not accepted (they can carry scripts); upload a PNG, GIF, WebP or JPEG image.', 'image/svg+xml'],
         [png(600, 20), 'The emoji image must be at most 512×512 pixels (this one is 600×20).', 'image/png'],
-        [noisePng(300, 300), 'The emoji image must not be larger than 256 KiB.', 'image/png'],
+        // Refused while it is read, naming its real size (http/multipart.ts).
+        [noise, `The file is ${formatBytes(noise.length)}, more than the limit of 256 KiB.`, 'image/png'],
         [Buffer.from('MZ\x90\x00 not an image'), 'The file must be a PNG, GIF, WebP or JPEG image.', 'image/png'],
       ];
       for (const [bytes, message, type] of cases) {
@@ -135,9 +138,10 @@ describeEachDatabase('emoji image uploads (POST /api/emoji/images, /api/emoji/sp
       assert.deepEqual((await upload('/api/emoji/sprite-sheets', gif(5000, 16))).json().errors, {
         file: ['The sprite sheet must be at most 4096×4096 pixels (this one is 5000×16).'],
       });
-      const huge = await upload('/api/emoji/sprite-sheets', noisePng(800, 800));
+      const sheet = noisePng(800, 800);
+      const huge = await upload('/api/emoji/sprite-sheets', sheet);
       assert.equal(huge.statusCode, 422);
-      assert.deepEqual(huge.json().errors, { file: ['The sprite sheet must not be larger than 2 MiB.'] });
+      assert.deepEqual(huge.json().errors, { file: [`The file is ${formatBytes(sheet.length)}, more than the limit of 2 MiB.`] });
     });
   });
 

@@ -8,6 +8,7 @@ import { encodeLoose, hostileHeaders } from './hostile.ts';
 import type { FuzzRequest } from './oracle.ts';
 import type { Operation } from './operations.ts';
 import type { Caller, World } from './world.ts';
+import { brokenMultipartBody, multipartBreakage } from './multipart.ts';
 
 export interface Form {
   action: string;
@@ -142,13 +143,15 @@ export function formRequests(form: Form, world: World): fc.Arbitrary<FuzzRequest
       caller: fc.oneof({ weight: 4, arbitrary: visible }, { weight: 1, arbitrary: anyone }),
       pairs: formFields(fields),
       file: uploadFile(),
+      // An upload form's body broken in one of the ways test/fuzz/multipart.ts knows.
+      broken: form.multipart ? fc.option(multipartBreakage(), { freq: 3 }) : fc.constant(null),
       encoding,
       csrf: fc.oneof({ weight: 9, arbitrary: fc.constant('right') }, { weight: 1, arbitrary: fc.constantFrom('none', 'wrong', 'twice') }),
       headers: fc.oneof({ weight: 4, arbitrary: fc.constant({}) }, { weight: 1, arbitrary: hostileHeaders() }),
       remoteAddress: fc.constantFrom('127.0.0.1', '192.0.2.8', '::1', '198.51.100.3'),
       nesting: jsonNesting(),
     })
-    .map(({ caller, pairs, file, encoding: kind, csrf, headers, remoteAddress, nesting }): FuzzRequest => {
+    .map(({ caller, pairs, file, broken, encoding: kind, csrf, headers, remoteAddress, nesting }): FuzzRequest => {
       const token = caller.csrf ?? world.guestCsrf;
       const withToken: Array<[string, string]> =
         csrf === 'right'
@@ -163,6 +166,11 @@ export function formRequests(form: Form, world: World): fc.Arbitrary<FuzzRequest
       if (kind === 'urlencoded') {
         payload = urlencoded(withToken, encodeLoose);
         sent['content-type'] = 'application/x-www-form-urlencoded';
+      } else if (kind === 'multipart' && broken !== null) {
+        const built = brokenMultipartBody(broken, withToken, files[0]?.name ?? 'file');
+        payload = built.payload;
+        sent['content-type'] = built.contentType ?? '';
+        return { method: 'POST', url: form.action, caller, headers: sent, payload, bodyKind: `${built.kind}, csrf ${csrf}`, remoteAddress };
       } else if (kind === 'multipart') {
         const built = multipartBody(withToken, files.length > 0 && file !== undefined ? { field: files[0]!.name, ...file } : undefined);
         payload = built.payload;

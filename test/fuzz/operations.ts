@@ -7,6 +7,7 @@ import { encodeLoose, hostileHeaders, hostileQuery, hostileSegment, hostileText,
 import type { FuzzRequest } from './oracle.ts';
 import { isRedirectField, redirectTarget } from './redirect-targets.ts';
 import type { Caller, World } from './world.ts';
+import { brokenMultipartBody, multipartBreakage, uploadPaths } from './multipart.ts';
 
 export interface Parameter {
   in: 'path' | 'query' | 'header' | 'cookie';
@@ -151,6 +152,11 @@ function pageBody(): fc.Arbitrary<Body | undefined> {
   });
 }
 
+/** A multipart body broken in one of the ways test/fuzz/multipart.ts knows, around some of `fields`. */
+function brokenUpload(fields: readonly FormField[], fileField: string): fc.Arbitrary<Body> {
+  return fc.tuple(multipartBreakage(), formFields(fields)).map(([breakage, pairs]) => brokenMultipartBody(breakage, pairs, fileField));
+}
+
 /** Hostile requests for one operation. */
 export function operationRequests(operation: Operation, world: World, extraQueryNames: readonly string[] = []): fc.Arbitrary<FuzzRequest> {
   const pathParameters = [...operation.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);
@@ -162,32 +168,50 @@ export function operationRequests(operation: Operation, world: World, extraQuery
   const query = hostileQuery(queryNames, (name) => (isRedirectField(name) ? redirectTarget() : plausibleQueryValue(querySchemas.get(name))));
   const write = operation.method !== 'GET' && operation.method !== 'HEAD' && operation.method !== 'OPTIONS';
   const page = !operation.path.startsWith('/api/');
+  const upload = write && uploadPaths(world).has(operation.path);
+  // A page that takes uploads also gets multipart bodies broken in every way (test/fuzz/multipart.ts).
+  const pageWrite = upload
+    ? fc.oneof(
+        { weight: 6, arbitrary: pageBody() },
+        { weight: 1, arbitrary: jsonBody(undefined) },
+        { weight: 4, arbitrary: brokenUpload(GENERIC_FIELDS, 'file') },
+      )
+    : fc.oneof({ weight: 6, arbitrary: pageBody() }, { weight: 1, arbitrary: jsonBody(undefined) });
   const body: fc.Arbitrary<Body | undefined> = page
     ? write
-      ? fc.oneof({ weight: 6, arbitrary: pageBody() }, { weight: 1, arbitrary: jsonBody(undefined) })
+      ? pageWrite
       : fc.oneof({ weight: 8, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: pageBody() })
     : operation.multipart
-      ? fc
-          .tuple(
-            uploadFile(),
-            fc.array(
-              fc.tuple(
-                fc.constantFrom('file', 'x', '_csrf'),
-                hostileText().map((text) => text.slice(0, 300)),
-              ),
-              { maxLength: 2 },
-            ),
-            fc.boolean(),
-          )
-          .map(([file, fields, asJson]) => {
-            if (asJson) return { contentType: 'application/json', payload: '{"file":"x"}', kind: 'json instead of multipart' };
-            const built = multipartBody(fields, file === undefined ? undefined : { field: 'file', ...file });
-            return {
-              contentType: built.contentType,
-              payload: built.payload,
-              kind: `multipart${file === undefined ? ' without file' : ` ${file.type} ${file.bytes.length} bytes`}`,
-            };
-          })
+      ? fc.oneof(
+          {
+            weight: 2,
+            arbitrary: brokenUpload([{ name: 'topic_id', value: undefined, type: 'text', options: (world.ids['topics'] ?? []).map(String) }], 'file'),
+          },
+          {
+            weight: 3,
+            arbitrary: fc
+              .tuple(
+                uploadFile(),
+                fc.array(
+                  fc.tuple(
+                    fc.constantFrom('file', 'x', '_csrf'),
+                    hostileText().map((text) => text.slice(0, 300)),
+                  ),
+                  { maxLength: 2 },
+                ),
+                fc.boolean(),
+              )
+              .map(([file, fields, asJson]) => {
+                if (asJson) return { contentType: 'application/json', payload: '{"file":"x"}', kind: 'json instead of multipart' };
+                const built = multipartBody(fields, file === undefined ? undefined : { field: 'file', ...file });
+                return {
+                  contentType: built.contentType,
+                  payload: built.payload,
+                  kind: `multipart${file === undefined ? ' without file' : ` ${file.type} ${file.bytes.length} bytes`}`,
+                };
+              }),
+          },
+        )
       : operation.jsonSchema !== undefined || write
         ? fc.oneof({ weight: 8, arbitrary: jsonBody(operation.jsonSchema) }, { weight: 1, arbitrary: fc.constant(undefined) })
         : fc.oneof({ weight: 8, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: jsonBody(undefined) });

@@ -1,7 +1,9 @@
 // Page forms read form encodings only (issue 27, item 5): JSON, deeply nested
 // JSON and any other body to a page route is a 415 with a clear message, for
 // every page route that takes a body, before login and after; the JSON API
-// and the forms themselves are unchanged.
+// and the forms themselves are unchanged. Routes that take uploads judge the
+// caller before anything looks at the body (issue 27, item 4): a guest is
+// sent to log in there whatever was sent.
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { GUEST_CSRF_COOKIE } from '../../src/auth/csrf.ts';
@@ -10,6 +12,7 @@ import { TEST_PASSWORD, createUser } from '../helpers/auth.ts';
 import { snapshotDifferences, snapshotTables } from '../helpers/table-snapshot.ts';
 import { signedInBrowser, type SignedInBrowser } from '../admin/helpers.ts';
 import { readOperations } from '../fuzz/operations.ts';
+import { uploadRoutes } from '../../src/http/multipart.ts';
 
 const GUEST_TOKEN = 'formBodiesGuestToken_0123456789';
 const MESSAGE = 'This address takes forms only: send the form as application/x-www-form-urlencoded or multipart/form-data.';
@@ -38,9 +41,12 @@ function refusedBodies(token: string): Array<[string | undefined, string, string
 describeEachDatabase('page form bodies', (db) => {
   let t: TestApp;
   let admin: SignedInBrowser;
+  let forumId: number;
   before(async () => {
     t = await db.start();
     admin = await signedInBrowser(t, 'admin');
+    // Somewhere to attach a .torrent, so that the upload page's own check lets the admin through to the body.
+    forumId = (await t.services.forum.createForum({ name: 'Uploads', description: '' })).id;
   });
   after(() => t.close());
 
@@ -70,8 +76,10 @@ describeEachDatabase('page form bodies', (db) => {
     assert.ok(routes.length > 50, `only ${routes.length} page routes with a body`);
     const bodies = refusedBodies(GUEST_TOKEN);
     const deepAsAdmin = deepJson(admin.browser.csrf ?? '', 'title', 5000);
+    const uploads = new Set(uploadRoutes(t.app).map((route) => route.url.replace(/:(\w+)/g, '{$1}')));
     for (const route of routes) {
-      const url = route.path.replace(/\{(\w+)\}/g, (_, name: string) => (name === 'segment' ? 'x.1' : name === 'kind' ? 'custom' : '1'));
+      const path = route.path.replace(/\{(\w+)\}/g, (_, name: string) => (name === 'segment' ? 'x.1' : name === 'kind' ? 'custom' : '1'));
+      const url = path === '/tracker/upload/' ? `${path}?forum=${forumId}` : path;
       for (const [contentType, payload, what] of bodies) {
         const asGuest = await t.app.inject({
           method: route.method as 'POST',
@@ -80,7 +88,11 @@ describeEachDatabase('page form bodies', (db) => {
           headers: contentType === undefined ? {} : { 'content-type': contentType },
           payload,
         });
-        assert.equal(asGuest.statusCode, 415, `${route.method} ${url} as a guest, ${what}: ${asGuest.statusCode}`);
+        const label = `${route.method} ${url} as a guest, ${what}: ${asGuest.statusCode}`;
+        if (uploads.has(route.path)) {
+          assert.equal(asGuest.statusCode, 303, label);
+          assert.match(String(asGuest.headers.location), /^\/login\/\?next=/, label);
+        } else assert.equal(asGuest.statusCode, 415, label);
       }
       const json = await t.app.inject({
         method: route.method as 'POST',

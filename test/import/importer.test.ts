@@ -40,6 +40,8 @@ import {
 
 const silent = pino({ level: 'silent' });
 const CLASH_ID = 500;
+/** A member whose name only looks like an earlier one's: `Аdmin`, with a Cyrillic А. */
+const LOOKALIKE_ID = 502;
 const CLI = join(import.meta.dirname, '../../src/import/torrentpier/cli.ts');
 
 function run(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -76,6 +78,10 @@ describe('TorrentPier import', { skip: !mariaDbAvailable() && 'mariadb-server is
       await conn.query(
         "INSERT INTO bb_users (user_id, username, user_password, user_email, user_sig, user_regdate) VALUES (?, 'ADMIN', ?, 'User4@Example.org', '', 1600000000)",
         [CLASH_ID, 'f'.repeat(32)],
+      );
+      await conn.query(
+        "INSERT INTO bb_users (user_id, username, user_password, user_email, user_sig, user_regdate) VALUES (?, '\u0410dmin', ?, 'lookalike@example.org', '', 1600000000)",
+        [LOOKALIKE_ID, 'f'.repeat(32)],
       );
       await conn.end();
     }
@@ -186,8 +192,9 @@ describe('TorrentPier import', { skip: !mariaDbAvailable() && 'mariadb-server is
 
         it('reports every table with its counts, the system accounts and merged message copies skipped with their reasons', () => {
           const users = table(report, 'bb_users');
-          assert.equal(users.read, fixture.users.length + 3);
-          assert.equal(users.imported, fixture.users.length + 1);
+          // The fixture's members, the name clash and the look-alike; the guest and the bot are read and skipped.
+          assert.equal(users.read, fixture.users.length + 4);
+          assert.equal(users.imported, fixture.users.length + 2);
           assert.deepEqual(
             users.skips.map((s) => s.count),
             [2],
@@ -218,13 +225,18 @@ describe('TorrentPier import', { skip: !mariaDbAvailable() && 'mariadb-server is
           const rows = await db.selectFrom('users').selectAll().orderBy('id').execute();
           assert.deepEqual(
             rows.map((r) => r.id),
-            [...fixture.users.map((u) => u.id), CLASH_ID],
+            [...fixture.users.map((u) => u.id), CLASH_ID, LOOKALIKE_ID],
           );
           const clash = rows.find((r) => r.id === CLASH_ID)!;
           assert.equal(clash.username, `ADMIN (${CLASH_ID})`, 'renamed: "admin" came first');
           assert.equal(clash.email, `user-${CLASH_ID}@imported.invalid`, 'user4@example.org came first');
-          // The clashes, and the two MODs: one who moderates forums, one whose level alone says so.
-          assert.equal(table(report, 'bb_users').notes.length, 4);
+          // Only looks like "admin": kept as it was, so its member logs in with it, and marked (docs/members.md, "Look-alike names").
+          const lookalike = rows.find((r) => r.id === LOOKALIKE_ID)!;
+          assert.deepEqual([lookalike.username, Boolean(lookalike.username_lookalike)], ['\u0410dmin', true]);
+          assert.equal(lookalike.username_skeleton, rows.find((r) => r.username === 'admin')!.username_skeleton);
+          assert.equal(rows.filter((r) => Boolean(r.username_lookalike)).length, 1);
+          // The clashes, the look-alike, and the two MODs: one who moderates forums, one whose level alone says so.
+          assert.equal(table(report, 'bb_users').notes.length, 5);
           const forumModerators = new Set(fixture.forumModerators.map((m) => m.userId));
           for (const u of fixture.users) {
             const row = rows.find((r) => r.id === u.id)!;

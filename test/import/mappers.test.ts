@@ -141,7 +141,7 @@ describe('mapUser', () => {
     assert.equal(m.row.user.email, 'user-7@imported.invalid');
   });
   it('renames a later user whose name clashes ignoring case, and replaces a reused e-mail address', () => {
-    const taken = { names: new Set<string>(), emails: new Set<string>() };
+    const taken = { names: new Set<string>(), skeletons: new Set<string>(), emails: new Set<string>() };
     const first = mapUser(user({ user_id: 1, username: 'Ann' }), NOW);
     const second = mapUser(user({ user_id: 2, username: 'ANN', user_email: 'ANN&amp;bob@example.org' }), NOW);
     assert.ok(first.ok && second.ok);
@@ -149,6 +149,19 @@ describe('mapUser', () => {
     assert.equal(settleUnique(second.row, taken).length, 2);
     assert.equal(second.row.user.username, 'ANN (2)');
     assert.equal(second.row.user.email, 'user-2@imported.invalid');
+  });
+  it('keeps a later name that only looks like an earlier one, marked as a look-alike (its member still logs in with it)', () => {
+    const taken = { names: new Set<string>(), skeletons: new Set<string>(), emails: new Set<string>() };
+    const names = ['admin', '\u0410dmin', 'admin\u034f', 'ad\u180bmin', 'moderator'];
+    const mapped = names.map((username, i) => mapUser(user({ user_id: i + 1, username, user_email: `u${i}@example.org` }), NOW));
+    const notes = mapped.map((m) => (m.ok ? settleUnique(m.row, taken) : ['skipped']));
+    assert.deepEqual(
+      mapped.map((m) => (m.ok ? [m.row.user.username, m.row.user.username_lookalike ?? false] : null)),
+      names.map((name, i) => [name, i >= 1 && i <= 3]),
+    );
+    assert.deepEqual(notes[0], []);
+    assert.match(notes[1]!.join(), /looks like an earlier one/);
+    assert.deepEqual(notes[4], []);
   });
 });
 

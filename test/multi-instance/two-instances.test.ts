@@ -19,6 +19,7 @@ import { generatePasskey } from '../../src/tracker/passkeys.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/databases.ts';
 import { announceUrl, peerId, scrapeUrl } from '../helpers/tracker.ts';
 import { Instance, PrivateRedis, TcpProxy, freePort, within } from './cluster.ts';
+import { usernameSkeleton } from '../../src/db/username-skeleton.ts';
 
 const ADMIN = { username: 'cluster-admin', password: 'cluster password 1', email: 'cluster@example.test' };
 const GUEST_LIMIT = 10;
@@ -156,6 +157,7 @@ describe('two instances on one PostgreSQL and one Redis', { skip: missing, timeo
         .values({
           username: name,
           username_key: name,
+          username_skeleton: usernameSkeleton(name),
           email: `${name}@example.test`,
           email_key: `${name}@example.test`,
           password_hash: 'x',

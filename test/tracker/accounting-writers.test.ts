@@ -10,6 +10,7 @@ import { migrateToLatest } from '../../src/db/migrate.ts';
 import { packTransfers, unpackTransfers, UnwrittenTransfers, FLUSH_SLICE, type PendingTransfer } from '../../src/tracker/accounting-batch.ts';
 import { batchWriterFor, inProcessWriter, WorkerWriter, type BatchWriter } from '../../src/tracker/accounting-writers.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/databases.ts';
+import { usernameSkeleton } from '../../src/db/username-skeleton.ts';
 
 const log = pino({ level: 'silent' });
 const NOW = Date.parse('2026-11-23T12:00:00.000Z');
@@ -44,6 +45,7 @@ async function seededFile(users: number, torrents: number): Promise<{ testDataba
         .values({
           username: `u${n}`,
           username_key: `u${n}`,
+          username_skeleton: usernameSkeleton(`u${n}`),
           email: `u${n}@x.test`,
           email_key: `u${n}@x.test`,
           password_hash: 'x',

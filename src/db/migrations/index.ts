@@ -25,6 +25,7 @@ import * as searchPairs from './0023_search_pairs.ts';
 import * as avatarRemovalLog from './0024_avatar_removal_log.ts';
 import * as searchPrefixes from './0025_search_prefixes.ts';
 import * as swarmCredit from './0026_swarm_credit.ts';
+import * as usernameSkeletons from './0027_username_skeletons.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_users': users,
@@ -52,4 +53,5 @@ export const migrations: Record<string, Migration> = {
   '0024_avatar_removal_log': avatarRemovalLog,
   '0025_search_prefixes': searchPrefixes,
   '0026_swarm_credit': swarmCredit,
+  '0027_username_skeletons': usernameSkeletons,
 };

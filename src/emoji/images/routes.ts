@@ -5,7 +5,7 @@
 // (a name is its content's hash).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync } from 'fastify';
-import { uploadedFile } from '../../http/multipart.ts';
+import { isMultipart, uploadRoute, uploadedFile } from '../../http/multipart.ts';
 import { serveUploadedFiles } from '../../uploads/static-files.ts';
 import { Type, type Static } from 'typebox';
 import { requireRole, ADMINS } from '../../auth/guard.ts';
@@ -29,9 +29,9 @@ export function uploadedImageResource(image: StoredImage): Static<typeof Uploade
   return { url: image.url, name: image.name, width: image.width, height: image.height, type: image.mime, size: image.size };
 }
 
-/** Per-route multipart limit: one byte over the kind's maximum is enough to know a file is too large. */
-export function multipartLimit(kind: ImageKind) {
-  return { multipartOptions: { limits: { fileSize: IMAGE_RULES[kind].maxBytes + 1, files: 1 } } };
+/** The upload config of a route taking an image of this kind. */
+export function imageUpload(kind: ImageKind) {
+  return uploadRoute(IMAGE_RULES[kind].maxBytes);
 }
 
 /** Checks and stores an uploaded file; a bad file is a 422 on `field`. */
@@ -58,8 +58,9 @@ export const imageUploadRoutes: FastifyPluginAsyncTypebox<{ images: ImageStore }
     app.post(
       path,
       {
-        preValidation: requireRole(ADMINS),
-        config: multipartLimit(kind),
+        // Before anything reads or judges the body (http/multipart.ts).
+        onRequest: requireRole(ADMINS),
+        config: imageUpload(kind),
         // The body is a file, checked by its content in the handler; the schema documents it.
         validatorCompiler: () => () => true,
         schema: {
@@ -69,11 +70,11 @@ export const imageUploadRoutes: FastifyPluginAsyncTypebox<{ images: ImageStore }
           security: [{ bearer: [] }],
           consumes: ['multipart/form-data'],
           body: FileBody,
-          response: { 201: DataOf(UploadedImage), ...errorResponses(400, 401, 403, 422) },
+          response: { 201: DataOf(UploadedImage), ...errorResponses(400, 401, 403, 413, 422) },
         },
       },
       async (request, reply) => {
-        if (!request.isMultipart()) throw new ApiError('BAD_REQUEST', 'Send the image as multipart/form-data with a "file" field.');
+        if (!isMultipart(request)) throw new ApiError('BAD_REQUEST', 'Send the image as multipart/form-data with a "file" field.');
         const stored = await storeUpload(images, kind, uploadedFile(request));
         return reply.code(201).send({ data: uploadedImageResource(stored) });
       },

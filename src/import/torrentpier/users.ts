@@ -8,6 +8,7 @@ import type mysql from 'mysql2/promise';
 import type { Insertable } from 'kysely';
 import type { Role, TrackerUserStatsTable, UsersTable, UserStatus } from '../../db/schema.ts';
 import { isPasskeyShape } from '../../tracker/passkeys.ts';
+import { usernameSkeleton } from '../../db/username-skeleton.ts';
 import { emailKey, usernameKey } from '../../users/repository.ts';
 import { chunks, int, keep, skip, type ImportContext, type Mapped } from './context.ts';
 import { readQueryBatches, tableColumns } from './source.ts';
@@ -129,6 +130,9 @@ export function mapUser(row: UpstreamUser, now: string): Mapped<MappedUser> {
         id: row.user_id,
         username,
         username_key: usernameKey(username),
+        username_skeleton: usernameSkeleton(username),
+        // Set on every row: a batch's insert leaves no column to its default (SQLite has none in VALUES).
+        username_lookalike: false,
         email,
         email_key: emailKey(email),
         password_hash: passwordHash,
@@ -151,13 +155,23 @@ export function placeholderEmail(id: number): string {
   return `user-${id}@imported.invalid`;
 }
 
+/** The keys already held: lower-cased names, skeletons (what names look like) and addresses. */
+export interface TakenKeys {
+  names: Set<string>;
+  skeletons: Set<string>;
+  emails: Set<string>;
+}
+
 /**
  * Names and e-mail addresses are unique here ignoring case (NFKC, lower
  * case); upstream compared them with MySQL's collation, which lets a few
  * through that clash here. The later user gets a changed name or a
- * placeholder address, and the report says so.
+ * placeholder address, and the report says so. A name that only looks like
+ * an earlier one (the same skeleton: `Аdmin` with a Cyrillic А after `admin`)
+ * is kept, so its member logs in as before, and marked as a look-alike
+ * (docs/members.md, "Look-alike names"): new names cannot look like it.
  */
-export function settleUnique(mapped: MappedUser, taken: { names: Set<string>; emails: Set<string> }): string[] {
+export function settleUnique(mapped: MappedUser, taken: TakenKeys): string[] {
   const notes: string[] = [];
   const user = mapped.user;
   if (taken.names.has(user.username_key)) {
@@ -165,7 +179,12 @@ export function settleUnique(mapped: MappedUser, taken: { names: Set<string>; em
     for (let n = 2; taken.names.has(usernameKey(candidate)); n++) candidate = `${user.username} (${user.id}-${n})`;
     user.username = candidate;
     user.username_key = usernameKey(candidate);
+    user.username_skeleton = usernameSkeleton(candidate);
     notes.push('user name clashes with an earlier one ignoring case: renamed to "name (id)"');
+  }
+  if (taken.skeletons.has(user.username_skeleton)) {
+    user.username_lookalike = true;
+    notes.push('user name looks like an earlier one (confusable characters): kept, marked as a look-alike');
   }
   if (taken.emails.has(user.email_key)) {
     user.email = placeholderEmail(user.id);
@@ -173,6 +192,7 @@ export function settleUnique(mapped: MappedUser, taken: { names: Set<string>; em
     notes.push('e-mail address already used by an earlier user: a placeholder @imported.invalid address was set');
   }
   taken.names.add(user.username_key);
+  taken.skeletons.add(user.username_skeleton);
   taken.emails.add(user.email_key);
   return notes;
 }
@@ -209,19 +229,25 @@ function upstreamUser(row: mysql.RowDataPacket, banned: ReadonlyMap<number, stri
  * the target rather than kept in memory (memory stays flat however many
  * members the board has); settleUnique adds the batch's own as it goes.
  */
-async function takenKeys(ctx: ImportContext, batch: readonly MappedUser[]): Promise<{ names: Set<string>; emails: Set<string> }> {
+async function takenKeys(ctx: ImportContext, batch: readonly MappedUser[]): Promise<TakenKeys> {
   const names = new Set<string>();
+  const skeletons = new Set<string>();
   const emails = new Set<string>();
   for (const part of chunks(batch, 2000)) {
     const rows = await ctx.target.db
       .selectFrom('users')
-      .select(['username_key', 'email_key'])
+      .select(['username_key', 'username_skeleton', 'email_key'])
       .where((eb) =>
         eb.or([
           eb(
             'username_key',
             'in',
             part.map((m) => m.user.username_key),
+          ),
+          eb(
+            'username_skeleton',
+            'in',
+            part.map((m) => m.user.username_skeleton),
           ),
           eb(
             'email_key',
@@ -233,10 +259,11 @@ async function takenKeys(ctx: ImportContext, batch: readonly MappedUser[]): Prom
       .execute();
     for (const row of rows) {
       names.add(row.username_key);
+      skeletons.add(row.username_skeleton);
       emails.add(row.email_key);
     }
   }
-  return { names, emails };
+  return { names, skeletons, emails };
 }
 
 /** User ids with a ban and its reason (2.4.0 and later keep only user bans, with a reason; older IP and e-mail bans have ban_userid 0). */

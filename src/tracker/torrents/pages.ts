@@ -7,7 +7,7 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { assertUser, requirePageUser } from '../../auth/guard.ts';
-import { uploadedFile } from '../../http/multipart.ts';
+import { uploadRoute, uploadedFile } from '../../http/multipart.ts';
 import type { ForumPageAddons } from '../../forum/pages/deps.ts';
 import { AuthorLinks, breadcrumb } from '../../forum/pages/parts.ts';
 import type { ForumPresenter } from '../../forum/presenter.ts';
@@ -170,6 +170,9 @@ const SORT_LABELS: Record<(typeof SORTS)[number], TextKey> = {
   name: 'tracker.sort.name',
 };
 
+/** Where a .torrent is attached: an existing topic, or a new topic in a forum. */
+type UploadTarget = { topic: TopicWithAuthor } | { forum: ForumRow };
+
 interface UploadState {
   values: Record<string, string>;
   errors: FieldErrors;
@@ -180,13 +183,14 @@ export const trackerPages: FastifyPluginAsync<TrackerPageDeps> = async (app, { p
     (await presenter.heading(await forum.getTopic(topicId, viewer))).path;
 
   // Attaching a .torrent: ?topic=ID (own topic; moderators any) or ?forum=ID (a new topic with its .torrent).
+  // Who may attach is settled before anything reads or judges the body (http/multipart.ts): the target is kept for the handler.
+  const targets = new WeakMap<FastifyRequest, UploadTarget>();
   const uploadOptions = {
-    preValidation: requirePageUser,
-    config: { multipartOptions: { limits: { fileSize: torrents.maxTorrentBytes + 1, files: 1 } } },
-    bodyLimit: torrents.maxTorrentBytes + 256 * 1024 + POST_BODY_MAX * 4,
+    onRequest: [requirePageUser, async (request: FastifyRequest) => void targets.set(request, await uploadTarget(request))],
+    config: uploadRoute(torrents.maxTorrentBytes),
   };
 
-  async function uploadTarget(request: FastifyRequest): Promise<{ topic: TopicWithAuthor } | { forum: ForumRow }> {
+  async function uploadTarget(request: FastifyRequest): Promise<UploadTarget> {
     const query = new URLSearchParams(request.url.split('?')[1] ?? '');
     const topicId = Number(query.get('topic'));
     const forumId = Number(query.get('forum'));
@@ -200,12 +204,7 @@ export const trackerPages: FastifyPluginAsync<TrackerPageDeps> = async (app, { p
     throw pageNotFound();
   }
 
-  function uploadForm(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    target: { topic: TopicWithAuthor } | { forum: ForumRow },
-    failed?: UploadState,
-  ): FastifyReply {
+  function uploadForm(request: FastifyRequest, reply: FastifyReply, target: UploadTarget, failed?: UploadState): FastifyReply {
     const isNew = 'forum' in target;
     const action = isNew ? uploadPath({ forum: target.forum.id }) : uploadPath({ topic: target.topic.id });
     const heading = isNew ? t('tracker.upload.new_heading', { forum: target.forum.name }) : t('tracker.upload.attach_heading', { title: target.topic.title });
@@ -236,24 +235,23 @@ ${failed?.errors['file'] ? html`<p class="error" id="torrent-file-error">${faile
   app.get('/tracker/upload/', { preValidation: requirePageUser }, async (request, reply) => uploadForm(request, reply, await uploadTarget(request)));
 
   app.post('/tracker/upload/', uploadOptions, async (request, reply) => {
-    const target = await uploadTarget(request);
+    const target = targets.get(request) ?? (await uploadTarget(request));
     const user = assertUser(request);
     const values = submittedText(request.body);
-    const file = uploadedFile(request);
     const site = origin(request, request.server.site.baseUrl);
     if ('topic' in target) {
-      const done = await attempt(() => torrents.upload(user, target.topic.id, file, site));
+      const done = await attempt(() => torrents.upload(user, target.topic.id, uploadedFile(request), site));
       if (!done.ok) return uploadForm(request, reply, target, { values, errors: done.errors });
       return reply.redirect(await topicHref(target.topic.id, user), 303);
     }
     const form = checkForm(NewTopicWithTorrent, request.body);
-    const checked = await attempt(() => torrents.check(file, site, user));
+    const checked = await attempt(() => torrents.check(uploadedFile(request), site, user));
     if (!form.ok || !checked.ok) {
       return uploadForm(request, reply, target, { values, errors: { ...(form.ok ? {} : form.errors), ...(checked.ok ? {} : checked.errors) } });
     }
     const created = await attempt(() => forum.createTopic(user, { forum_id: target.forum.id, ...form.value }));
     if (!created.ok) return uploadForm(request, reply, target, { values, errors: created.errors });
-    const done = await attempt(() => torrents.upload(user, created.value.id, file, site));
+    const done = await attempt(() => torrents.upload(user, created.value.id, uploadedFile(request), site));
     // Registered by someone else in the moment between check and upload: the topic stays, the form for it says why.
     if (!done.ok) return uploadForm(request, reply, { topic: created.value }, { values: {}, errors: done.errors });
     return reply.redirect((await presenter.heading(created.value)).path, 303);

@@ -5,7 +5,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { assertUser, requireRole, requireUser, STAFF } from '../../auth/guard.ts';
-import { uploadedFile } from '../../http/multipart.ts';
+import { isMultipart, uploadRoute, uploadedFile } from '../../http/multipart.ts';
 import { ApiError, FieldErrorBag } from '../../http/errors.ts';
 import { CollectionOf, PageQueryProperties, collection, origin, pageRequest } from '../../http/pagination.ts';
 import { DataOf, IdParams, errorResponses } from '../../http/schemas.ts';
@@ -89,9 +89,9 @@ export const torrentRoutes: FastifyPluginAsyncTypebox<{ torrents: TorrentsServic
   app.post(
     '/torrents',
     {
-      preValidation: requireUser(),
-      config: { multipartOptions: { limits: { fileSize: torrents.maxTorrentBytes + 1, files: 1 } } },
-      bodyLimit: torrents.maxTorrentBytes + 256 * 1024,
+      // Before anything reads or judges the body (http/multipart.ts); the topic's rights are the service's, once topic_id is read.
+      onRequest: requireUser(),
+      config: uploadRoute(torrents.maxTorrentBytes),
       // Multipart fields are checked in the handler (a file and a number as text); the schema documents them.
       validatorCompiler: () => () => true,
       schema: {
@@ -109,15 +109,15 @@ export const torrentRoutes: FastifyPluginAsyncTypebox<{ torrents: TorrentsServic
           required: ['topic_id', 'file'],
           properties: { topic_id: { type: 'integer', minimum: 1 }, file: { type: 'string', format: 'binary' } },
         },
-        response: { 201: DataOf(TorrentResource), ...errorResponses(400, 401, 403, 422) },
+        response: { 201: DataOf(TorrentResource), ...errorResponses(400, 401, 403, 413, 422) },
       },
     },
     async (request, reply) => {
-      if (!request.isMultipart()) throw new ApiError('BAD_REQUEST', 'Send the .torrent as multipart/form-data with the fields "topic_id" and "file".');
+      if (!isMultipart(request)) throw new ApiError('BAD_REQUEST', 'Send the .torrent as multipart/form-data with the fields "topic_id" and "file".');
       const errors = new FieldErrorBag();
       const topicId = multipartId(request.body, 'topic_id', errors);
-      const file = uploadedFile(request);
-      if (file === undefined) errors.add('file', 'The file field is required.');
+      const file = errors.collect(() => uploadedFile(request));
+      if (file === undefined && !errors.has('file')) errors.add('file', 'The file field is required.');
       errors.throwIfAny();
       const torrent = await torrents.upload(assertUser(request), topicId!, file, origin(request, baseUrl));
       return reply.code(201).send({ data: torrentResource(torrent) });

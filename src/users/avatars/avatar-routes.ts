@@ -7,7 +7,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { assertUser, requireUser } from '../../auth/guard.ts';
 import { ApiError } from '../../http/errors.ts';
 import { serveUploadedFiles } from '../../uploads/static-files.ts';
-import { uploadedFile } from '../../http/multipart.ts';
+import { isMultipart, uploadRoute, uploadedFile } from '../../http/multipart.ts';
 import { DataOf, IdParams, errorResponses } from '../../http/schemas.ts';
 import { validatorCompiler } from '../../http/validation.ts';
 import { UserResource, userResource } from '../resource.ts';
@@ -16,9 +16,6 @@ import { AVATAR_PATH, type Avatars } from './avatars.ts';
 import { formatBytes } from '../../i18n/sizes.ts';
 
 const security = [{ bearer: [] }];
-
-/** One byte over the largest accepted file is enough to know a file is too large. */
-export const AVATAR_UPLOAD_LIMIT = { multipartOptions: { limits: { fileSize: AVATAR_RULES.maxBytes + 1, files: 1 } } };
 
 const FileBody = {
   type: 'object',
@@ -30,8 +27,9 @@ export const avatarRoutes: FastifyPluginAsyncTypebox<{ avatars: Avatars }> = asy
   app.post(
     '/users/:id/avatar',
     {
-      preValidation: requireUser(),
-      config: AVATAR_UPLOAD_LIMIT,
+      // Before anything reads or judges the body (http/multipart.ts): signed in, and their own account (the id is still the path's text here).
+      onRequest: [requireUser(), async (request) => avatars.assertMayChoose(request.params.id, assertUser(request))],
+      config: uploadRoute(AVATAR_RULES.maxBytes),
       // The body is a file, checked by its content in the handler; the schema documents it.
       validatorCompiler: (route) => (route.httpPart === 'body' ? () => true : validatorCompiler(route)),
       schema: {
@@ -42,11 +40,11 @@ export const avatarRoutes: FastifyPluginAsyncTypebox<{ avatars: Avatars }> = asy
         consumes: ['multipart/form-data'],
         params: IdParams,
         body: FileBody,
-        response: { 200: DataOf(UserResource), ...errorResponses(400, 401, 403, 404, 422) },
+        response: { 200: DataOf(UserResource), ...errorResponses(400, 401, 403, 404, 413, 422) },
       },
     },
     async (request) => {
-      if (!request.isMultipart()) throw new ApiError('BAD_REQUEST', 'Send the image as multipart/form-data with a "file" field.');
+      if (!isMultipart(request)) throw new ApiError('BAD_REQUEST', 'Send the image as multipart/form-data with a "file" field.');
       const user = await avatars.upload(request.params.id, uploadedFile(request), assertUser(request));
       return { data: userResource(user, request.user) };
     },

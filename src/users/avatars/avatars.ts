@@ -8,6 +8,7 @@ import { STAFF, hasRole } from '../../auth/guard.ts';
 import type { AuthUser } from '../../auth/service.ts';
 import { type Clock, isoNow } from '../../clock.ts';
 import type { Database } from '../../db/schema.ts';
+import { integerFromText, ID_RANGE } from '../../http/integers.ts';
 import { ApiError, ModelNotFoundError, ValidationError } from '../../http/errors.ts';
 import { deleteFile, ensureWritableFolder, saveByContent } from '../../uploads/content-files.ts';
 import type { AlsoOnAvatarChange, UserRow, UsersRepository } from '../repository.ts';
@@ -71,10 +72,20 @@ export class Avatars {
 
   /** The member's new avatar from an uploaded file; a file that is not a fitting image is a 422 on `field`. */
   async upload(userId: number, bytes: Uint8Array | undefined, actor: AuthUser, field = 'file'): Promise<UserRow> {
-    if (actor.id !== userId) throw new ApiError('FORBIDDEN', 'Only the member can choose their avatar.');
+    this.assertMayChoose(userId, actor);
     const stored = await storeAvatar(this.folder, bytes ?? new Uint8Array());
     if (!stored.ok) throw ValidationError.field(field, stored.message);
     return this.#set(userId, stored.name);
+  }
+
+  /**
+   * Only the member chooses their avatar. Also asked before an upload's body is
+   * read, when the id is still the path's text: text that is no id at all is
+   * left to the path's validation (404).
+   */
+  assertMayChoose(userId: number | string, actor: AuthUser): void {
+    const id = typeof userId === 'number' ? userId : integerFromText(userId, ID_RANGE);
+    if (id !== null && id !== actor.id) throw new ApiError('FORBIDDEN', 'Only the member can choose their avatar.');
   }
 
   /** A staff removal of someone else's avatar is logged; the member's own is not, nor a removal that found no avatar (nothing happened). */
