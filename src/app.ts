@@ -51,6 +51,7 @@ import { banRoutes } from './forum/ban-routes.ts';
 import { messagePages } from './messages/pages/index.ts';
 import { messageRoutes } from './messages/routes.ts';
 import { forumRoutes } from './forum/routes.ts';
+import { categoryRoutes } from './forum/category-routes.ts';
 import { searchRoutes } from './forum/search/routes.ts';
 import { PageRoutes } from './urls/semantic-routes.ts';
 import { userRoutes } from './users/routes.ts';
@@ -202,6 +203,7 @@ async function assemble(config: Config, options: BuildOptions, logger: Logger, o
   await app.register(avatarRoutes, { prefix: '/api', avatars: services.avatars });
   await app.register(avatarFileRoutes, { avatars: services.avatars });
   await app.register(forumRoutes, { prefix: '/api', forum: services.forum, presenter: services.presenter, baseUrl: config.baseUrl });
+  await app.register(categoryRoutes, { prefix: '/api', forum: services.forum });
   await app.register(searchRoutes, { prefix: '/api', search: services.search });
   await app.register(messageRoutes, { prefix: '/api', messages: services.messages, presenter: services.presenter });
   await app.register(banRoutes, { prefix: '/api', bans: services.bans });

@@ -13,6 +13,7 @@ import { LoginThrottle } from './auth/login-throttle.ts';
 import { PasswordHasher } from './auth/passwords.ts';
 import { AuthService } from './auth/service.ts';
 import { keepFresh, PageCache } from './forum/page-cache.ts';
+import { CategoryRepository } from './forum/category-repository.ts';
 import { FeedSource } from './forum/feeds/source.ts';
 import { MemberBans } from './forum/member-bans.ts';
 import { ModerationLog } from './forum/moderation-log.ts';
@@ -106,7 +107,7 @@ export function createServices(database: DatabaseHandle, config: Config, limiter
     forumRepository,
     wordFilters,
     mailer,
-    { flood, naming: presenter, changes: database.changes, searchIndex, moderationLog },
+    { flood, naming: presenter, changes: database.changes, searchIndex, moderationLog, categories: new CategoryRepository(database.db) },
     clock,
   );
   const topicViews = new TopicViewCounter(forumRepository);

@@ -1,10 +1,12 @@
 // /admin/forums/: create, rename, describe, reorder, nest (a subforum in a
-// top-level forum) and delete (only when empty) forums, through ForumService
-// with the API's body schemas; a forum's edit page also names its moderators
-// (docs/moderation.md, "Forum moderators").
+// top-level forum), put in a category (docs/access.md, "Categories") and
+// delete (only when empty) forums, through ForumService with the API's body
+// schemas; a forum's edit page also names its moderators (docs/moderation.md,
+// "Forum moderators").
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import type { CategoryRow } from '../forum/categories.ts';
 import type { ForumRow } from '../forum/repository.ts';
 import { FORUM_DESCRIPTION_MAX, FORUM_NAME_MAX, ForumBodies } from '../forum/routes.ts';
 import { MODERATORS_MAX } from '../forum/moderators.ts';
@@ -35,24 +37,31 @@ export const forumPages: FastifyPluginAsyncTypebox<{ forum: ForumService }> = as
   const showList = async (request: FastifyRequest, reply: FastifyReply, create: FormState, status = 200) => {
     const query = checkForm(PageQuery, withoutBlanks(request.query));
     const page = pageRequest(query.ok ? { per_page: 100, ...query.value } : { per_page: 100 });
-    return listPage(request, reply, { page, ...(await forum.listForums(page)), parents: await parentsFor(null), create, status });
+    const [listed, parents, categories] = await Promise.all([forum.listForums(page), parentsFor(null), forum.categories.rows()]);
+    return listPage(request, reply, { page, ...listed, parents, categories, create, status });
   };
 
   /** The forums a forum may sit in: the top-level ones, itself left out. */
   const parentsFor = async (forumId: number | null): Promise<ForumRow[]> =>
     (await forum.forums.topLevel({ page: 1, perPage: 100, offset: 0 })).rows.filter((row) => row.id !== forumId);
 
+  const choicesFor = async (forumId: number): Promise<Choices> => {
+    const [parents, categories] = await Promise.all([parentsFor(forumId), forum.categories.rows()]);
+    return { parents, categories };
+  };
+
   app.get(BASE, { preValidation: admin }, async (request, reply) => showList(request, reply, formState('new-forum', { display_order: 0 })));
 
   app.post(BASE, { preValidation: admin }, async (request, reply) => {
-    const values = forumValues(submitted(request.body));
+    const form = submitted(request.body);
+    const values = forumValues(form);
     const checked = checkForm(ForumBodies.create, values);
-    if (!checked.ok) return showList(request, reply, formState('new-forum', values, checked.errors), 422);
+    if (!checked.ok) return showList(request, reply, formState('new-forum', asTyped(form, values), checked.errors), 422);
     try {
       const created = await forum.createForum(checked.value);
       return redirectWithNotice(request, reply, BASE, t('admin.forums.created', { name: created.name }));
     } catch (error) {
-      return showList(request, reply, formState('new-forum', values, validationErrors(error)), 422);
+      return showList(request, reply, formState('new-forum', asTyped(form, values), validationErrors(error)), 422);
     }
   });
 
@@ -63,7 +72,7 @@ export const forumPages: FastifyPluginAsyncTypebox<{ forum: ForumService }> = as
       request,
       reply,
       row,
-      await parentsFor(row.id),
+      await choicesFor(row.id),
       formState('forum', { ...row, moderators: moderators.map((user) => user.username).join(', ') }),
     );
   });
@@ -74,12 +83,12 @@ export const forumPages: FastifyPluginAsyncTypebox<{ forum: ForumService }> = as
     const values = forumValues(form);
     // A form without the field (one loaded before it existed) leaves the moderators as they are.
     const typed = text(form, 'moderators');
-    const shown = { ...values, moderators: typed ?? '' };
+    const shown = { ...asTyped(form, values), moderators: typed ?? '' };
     const checked = checkForm(ForumBodies.update, { ...values, description: values['description'] ?? '' });
     const moderators = typed === undefined ? undefined : await moderatorsNamed(forum, typed);
     if (!checked.ok || (moderators !== undefined && !moderators.ok)) {
       const errors = { ...(checked.ok ? {} : checked.errors), ...(moderators === undefined || moderators.ok ? {} : { moderators: moderators.errors }) };
-      return editPage(request, reply, row, await parentsFor(row.id), formState('forum', shown, errors), 422);
+      return editPage(request, reply, row, await choicesFor(row.id), formState('forum', shown, errors), 422);
     }
     try {
       // The forum first: its rules (where it may sit) refuse more often than a list of members already found.
@@ -87,7 +96,7 @@ export const forumPages: FastifyPluginAsyncTypebox<{ forum: ForumService }> = as
       if (moderators !== undefined) await forum.moderators.replace(row.id, moderators.ids);
       return redirectWithNotice(request, reply, BASE, t('admin.forums.saved', { name: updated.name }));
     } catch (error) {
-      return editPage(request, reply, row, await parentsFor(row.id), formState('forum', shown, onModeratorsField(validationErrors(error))), 422);
+      return editPage(request, reply, row, await choicesFor(row.id), formState('forum', shown, onModeratorsField(validationErrors(error))), 422);
     }
   });
 
@@ -162,13 +171,24 @@ function onModeratorsField(errors: FieldErrors): FieldErrors {
   return moved;
 }
 
+/** The values to show the form again with: the category as chosen, even where it was not sent on (a subforum). */
+function asTyped(form: SubmittedForm, values: Record<string, unknown>): Record<string, unknown> {
+  const category = text(form, 'category_id');
+  return category === undefined ? values : { ...values, category_id: category };
+}
+
 function forumValues(form: SubmittedForm): Record<string, unknown> {
   const order = optionalText(form, 'display_order');
   const parent = optionalText(form, 'parent_id');
+  const category = text(form, 'category_id');
   return {
     name: text(form, 'name') ?? '',
     // The blank choice is "top level".
     parent_id: parent ?? null,
+    // The blank choice is "no category". A subforum is listed in its parent's category, so the
+    // field (whatever it says) is for top-level forums only, as its hint tells; a form without
+    // it (one loaded before it existed) leaves the category as it is.
+    ...(parent === undefined && category !== undefined ? { category_id: category === '' ? null : category } : {}),
     ...(text(form, 'description') !== undefined ? { description: text(form, 'description') } : {}),
     ...(order !== undefined ? { display_order: order } : {}),
   };
@@ -180,6 +200,7 @@ interface ListState {
   total: number;
   /** The forums a new forum may sit in. */
   parents: ForumRow[];
+  categories: CategoryRow[];
   create: FormState;
   status: number;
 }
@@ -200,7 +221,7 @@ ${
     : html`<div class="table-wrap"><table>
   <caption class="visually-hidden">${t('admin.forums.title')}</caption>
   <thead><tr><th scope="col">${t('admin.forums.forum')}</th><th scope="col" class="num">${t('admin.forums.topics')}</th><th scope="col" class="num">${t('admin.forums.posts')}</th><th scope="col">${t('admin.position')}</th><th scope="col">${t('admin.actions')}</th></tr></thead>
-  <tbody>${state.rows.map((row) => forumRow(request, reply, row, back))}</tbody>
+  <tbody>${state.rows.map((row) => forumRow(request, reply, row, back, state.categories))}</tbody>
 </table></div>`
 }
 ${pagination(request, info, t('admin.forums.pages'))}
@@ -209,14 +230,27 @@ ${pagination(request, info, t('admin.forums.pages'))}
 ${errorSummary(state.create)}
 <form method="post" action="${BASE}" class="stacked" aria-labelledby="new-forum-title" novalidate>
   ${csrfInput(request, reply)}
-  ${forumFields(state.create, state.parents)}
+  ${forumFields(state.create, state)}
   <div><button type="submit">${t('admin.forums.create')}</button></div>
 </form>`,
   });
 }
 
-function forumFields(form: FormState, parents: readonly ForumRow[]): SafeHtml {
+/** What a forum may be put in: the top-level forums (itself left out) and the categories. */
+interface Choices {
+  parents: readonly ForumRow[];
+  categories: readonly CategoryRow[];
+}
+
+function forumFields(form: FormState, { parents, categories }: Choices): SafeHtml {
   return html`${textInput(form, { name: 'name', label: t('admin.forums.name'), required: true, maxlength: FORUM_NAME_MAX })}
+  ${selectField(form, {
+    name: 'category_id',
+    label: t('admin.forums.category'),
+    blank: t('admin.forums.no_category'),
+    hint: t('admin.forums.category_hint'),
+    options: categories.map((category) => ({ value: String(category.id), label: category.title })),
+  })}
   ${selectField(form, {
     name: 'parent_id',
     label: t('admin.forums.parent'),
@@ -228,11 +262,14 @@ function forumFields(form: FormState, parents: readonly ForumRow[]): SafeHtml {
   ${textInput(form, { name: 'display_order', label: t('admin.position'), type: 'number', min: 0, hint: t('admin.lower_first') })}`;
 }
 
-function forumRow(request: FastifyRequest, reply: FastifyReply, row: ForumRow, back: string): SafeHtml {
+function forumRow(request: FastifyRequest, reply: FastifyReply, row: ForumRow, back: string, categories: readonly CategoryRow[]): SafeHtml {
   const name = t('admin.forums.named', { name: row.name });
   const order = formState(`forum-${row.id}`, row);
+  const category = row.category_id === null ? undefined : categories.find((candidate) => candidate.id === row.category_id);
   return html`<tr id="forum-${row.id}">
-  <th scope="row"><a href="${forumPath(row)}">${row.name}</a>${row.parent_id === null ? '' : html` <span class="badge">${t('admin.forums.subforum')}</span>`}${row.description === '' ? '' : html`<br><span class="muted">${row.description}</span>`}</th>
+  <th scope="row"><a href="${forumPath(row)}">${row.name}</a>${row.parent_id === null ? '' : html` <span class="badge">${t('admin.forums.subforum')}</span>`}${row.description === '' ? '' : html`<br><span class="muted">${row.description}</span>`}${
+    category === undefined ? '' : html`<br><span class="muted category">${t('admin.forums.category_line', { name: category.title })}</span>`
+  }</th>
   <td class="num">${row.topics_count}</td>
   <td class="num">${row.posts_count}</td>
   <td>
@@ -261,7 +298,7 @@ function moderatorsField(form: FormState): SafeHtml {
   });
 }
 
-function editPage(request: FastifyRequest, reply: FastifyReply, row: ForumRow, parents: readonly ForumRow[], form: FormState, status = 200): FastifyReply {
+function editPage(request: FastifyRequest, reply: FastifyReply, row: ForumRow, choices: Choices, form: FormState, status = 200): FastifyReply {
   return sendAdminPage(request, reply, {
     title: t('admin.forums.edit_title', { name: row.name }),
     section: 'forums',
@@ -271,7 +308,7 @@ function editPage(request: FastifyRequest, reply: FastifyReply, row: ForumRow, p
 ${errorSummary(form)}
 <form method="post" action="${BASE}${row.id}/" class="stacked" novalidate>
   ${csrfInput(request, reply)}
-  ${forumFields(form, parents)}
+  ${forumFields(form, choices)}
   ${moderatorsField(form)}
   <div class="actions"><button type="submit">${t('admin.forums.save')}</button><a href="${BASE}">${t('admin.cancel')}</a></div>
 </form>`,

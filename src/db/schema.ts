@@ -142,9 +142,20 @@ export interface ForumsTable {
   display_order: Generated<number>;
   /** The top-level forum this one is a subforum of (migration 0020), or null. */
   parent_id: ColumnType<number | null, number | null | undefined, number | null>;
+  /** The category a top-level forum is listed under (migration 0028), or null; always null for a subforum. */
+  category_id: ColumnType<number | null, number | null | undefined, number | null>;
   /** Published topics and posts, kept in step by the forum service's transactions. */
   topics_count: Generated<number>;
   posts_count: Generated<number>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** Forum categories (migration 0028): the index's headings. */
+export interface CategoriesTable {
+  id: Generated<number>;
+  title: string;
+  display_order: number;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -473,6 +484,7 @@ export interface Database {
   emoji_aliases: EmojiAliasesTable;
   emoji_codes: EmojiCodesTable;
   forums: ForumsTable;
+  categories: CategoriesTable;
   topics: TopicsTable;
   posts: PostsTable;
   watchlist: WatchlistTable;

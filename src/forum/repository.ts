@@ -121,7 +121,10 @@ export class ForumRepository {
     return this.#db.selectFrom('forums').selectAll().where('parent_id', 'in', parentIds).orderBy('display_order').orderBy('id').execute();
   }
 
-  insertForum(values: { name: string; description: string; display_order: number; parent_id: number | null }, now: string): Promise<ForumRow> {
+  insertForum(
+    values: { name: string; description: string; display_order: number; parent_id: number | null; category_id: number | null },
+    now: string,
+  ): Promise<ForumRow> {
     return this.#db
       .insertInto('forums')
       .values({ ...values, created_at: now, updated_at: now })
@@ -129,17 +132,18 @@ export class ForumRepository {
       .executeTakeFirstOrThrow();
   }
 
+  /** `onlyTopLevel`: changes nothing (undefined) unless the forum is top-level as the row is written. */
   updateForum(
     id: number,
-    values: Partial<{ name: string; description: string; display_order: number; parent_id: number | null }>,
+    values: Partial<{ name: string; description: string; display_order: number; parent_id: number | null; category_id: number | null }>,
     now: string,
+    { onlyTopLevel = false } = {},
   ): Promise<ForumRow | undefined> {
-    return this.#db
+    const update = this.#db
       .updateTable('forums')
       .set({ ...values, updated_at: now })
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirst();
+      .where('id', '=', id);
+    return (onlyTopLevel ? update.where('parent_id', 'is', null) : update).returningAll().executeTakeFirst();
   }
 
   /** Deletes the forum when it has no topics and no subforums; false otherwise. */

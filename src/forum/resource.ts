@@ -5,6 +5,7 @@ import { Type, type Static } from 'typebox';
 import { Nullable } from '../http/schemas.ts';
 import { SecondsTimestamp, isoSeconds } from '../http/timestamps.ts';
 import { forumPath, profilePath, topicPath } from '../urls/paths.ts';
+import type { CategoryRow } from './category-repository.ts';
 import { MODERATION_ACTIONS, type LogEntry } from './moderation-log.ts';
 import type { ForumModerator, ForumRow, PostRevision, PostWithAuthor, TopicUnread, TopicWithAuthor } from './repository.ts';
 
@@ -18,6 +19,7 @@ export const ForumResource = Type.Object({
   description: Type.String(),
   display_order: Type.Integer(),
   parent_id: Nullable(Type.Integer({ description: 'The forum this one is a subforum of' })),
+  category_id: Nullable(Type.Integer({ description: "The category it is listed under; null for none, and for a subforum (listed in its parent's category)" })),
   topics_count: Type.Integer({ description: 'Published topics' }),
   posts_count: Type.Integer({ description: 'Published posts' }),
   url: Type.String({ description: 'Semantic page path, e.g. /forum/general.1/' }),
@@ -133,6 +135,30 @@ export function topicListItem(topic: Static<typeof TopicResource>, signedIn: boo
   };
 }
 
+/** A forum category: the index's heading, with the forums listed under it. */
+export const CategoryResource = Type.Object({
+  id: Type.Integer(),
+  title: Type.String(),
+  display_order: Type.Integer({ description: 'Position on the index, ascending' }),
+  forums: Type.Array(ForumListItem, {
+    description:
+      'Its top-level forums in display order, each followed by its subforums (nest them by parent_id); forums in no category are only in /api/forums',
+  }),
+  created_at: SecondsTimestamp,
+  updated_at: SecondsTimestamp,
+});
+
+export function categoryResource(row: CategoryRow, forums: Static<typeof ForumListItem>[]): Static<typeof CategoryResource> {
+  return {
+    id: row.id,
+    title: row.title,
+    display_order: row.display_order,
+    forums,
+    created_at: isoSeconds(row.created_at),
+    updated_at: isoSeconds(row.updated_at),
+  };
+}
+
 export function forumListItem(row: ForumRow, signedIn: boolean, unreadTopics: number | undefined): Static<typeof ForumListItem> {
   return { ...forumResource(row), unread_topics: signedIn ? (unreadTopics ?? 0) : null };
 }
@@ -144,6 +170,7 @@ export function forumResource(row: ForumRow): Static<typeof ForumResource> {
     description: row.description,
     display_order: row.display_order,
     parent_id: row.parent_id,
+    category_id: row.category_id,
     topics_count: row.topics_count,
     posts_count: row.posts_count,
     url: forumPath(row),

@@ -44,6 +44,9 @@ const TopicTitle = VisibleText(TOPIC_TITLE_MAX, 'Topic title');
 const PostBody = VisibleText(POST_BODY_MAX, 'Message text');
 
 const ParentForum = Nullable(Reference('The top-level forum this one is a subforum of; null for a top-level forum'));
+const ForumCategory = Nullable(
+  Reference("The category it is listed under (must exist); null for none. Only top-level forums have one: a subforum is listed in its parent's"),
+);
 
 export const ForumBodies = {
   create: Type.Object({
@@ -51,12 +54,14 @@ export const ForumBodies = {
     description: Type.Optional(ForumDescription),
     display_order: Type.Optional(DisplayOrder),
     parent_id: Type.Optional(ParentForum),
+    category_id: Type.Optional(ForumCategory),
   }),
   update: Type.Object({
     name: Type.Optional(ForumName),
     description: Type.Optional(ForumDescription),
     display_order: Type.Optional(DisplayOrder),
     parent_id: Type.Optional(ParentForum),
+    category_id: Type.Optional(ForumCategory),
   }),
   topic: Type.Object({ forum_id: Reference('Forum to post in (must exist)'), title: TopicTitle, body: PostBody }),
   rename: Type.Object({ title: TopicTitle }),

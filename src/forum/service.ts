@@ -3,6 +3,7 @@
 // use. The rules live in the job services:
 //
 //   forums.ts      forums                     access.ts      who sees, who may change
+//   categories.ts  the index's headings
 //   topics.ts      topics                     publishing.ts  word filters, holds, counters
 //   posts.ts       posts and replies          repository.ts  every query (typed, Kysely)
 //   moderation.ts  the moderation queue
@@ -20,6 +21,8 @@ import type { AuthUser } from '../auth/service.ts';
 import type { PageRequest } from '../http/pagination.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { Listed } from './access.ts';
+import { Categories } from './categories.ts';
+import type { CategoryRepository } from './category-repository.ts';
 import { Forums, type ForumInput } from './forums.ts';
 import { ModerationQueue } from './moderation.ts';
 import { ForumModerators } from './moderators.ts';
@@ -50,10 +53,13 @@ export interface ForumServiceOptions {
   searchIndex: SearchRepository;
   /** Where moderators' actions are recorded, in their transactions. */
   moderationLog: ModerationLog;
+  /** Forum categories' rows (categories.ts). */
+  categories: CategoryRepository;
 }
 
 export class ForumService {
   readonly forums: Forums;
+  readonly categories: Categories;
   readonly topics: Topics;
   readonly posts: Posts;
   readonly moderation: ModerationQueue;
@@ -66,7 +72,8 @@ export class ForumService {
 
   constructor(repository: ForumRepository, screen: TextScreen, mailer: Mailer, options: ForumServiceOptions, clock: Clock) {
     const publishing = new Publishing(repository, screen, clock);
-    this.forums = new Forums(repository, clock);
+    this.categories = new Categories(options.categories, clock);
+    this.forums = new Forums(repository, this.categories, clock);
     this.moderators = new ForumModerators(repository, this.forums);
     this.topics = new Topics(repository, this.forums, publishing, options, clock);
     this.watchlist = new Watchlist(repository, this.topics, mailer, options.naming, clock);

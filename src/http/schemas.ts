@@ -95,7 +95,7 @@ export const ValidationErrorBody = Type.Object(
 /** 404 of catalog models and word filters: `{message}` */
 export const MessageBody = Type.Object({ message: Type.String() }, { description: 'Not found' });
 
-/** 401, 403, 404 (routes), 405, 413, 429, 500, 503 */
+/** 401, 403, 404 (routes), 405, 409, 413, 429, 500, 503 */
 export const ErrorEnvelopeBody = Type.Object(
   {
     success: Type.Literal(false),
@@ -109,7 +109,7 @@ export const ErrorEnvelopeBody = Type.Object(
   { description: 'General error envelope' },
 );
 
-type ErrorStatus = 400 | 401 | 403 | 404 | 413 | 422 | 429;
+type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 422 | 429;
 
 /**
  * Error responses for a route's OpenAPI description. Error bodies are

@@ -93,6 +93,7 @@ describeEachDatabase('admin outbox and dashboard', (db) => {
       const emojis = (await t.services.emoji.emojis.list({}, { offset: 0, limit: 1 }, { category: false, aliases: false })).total;
       assert.deepEqual([figure('emojis').count, figure('emojis').unit], [`${emojis} emojis`, 'emojis']);
       assert.equal(card('emoji-categories').linkText('/admin/emoji-categories/'), 'Emoji categories');
+      assert.equal(card('categories').linkText('/admin/categories/'), 'Forum categories');
       const cards = dom(page)
         .all('li[id^="card-"]')
         .map((li) => li.id.slice('card-'.length));
@@ -105,6 +106,7 @@ describeEachDatabase('admin outbox and dashboard', (db) => {
         'emoji-images',
         'users',
         'forums',
+        'categories',
         'moderation-log',
         'outbox',
       ]);

@@ -1,8 +1,9 @@
 // A forum holding every kind of content the service stores, made through the
 // services the app uses: accounts in each state, tokens and sessions, the
-// emoji catalog's three kinds with aliases, word filters of each type, forums,
-// topics, published and held posts, a watchlist, forum moderators, private messages, mail,
-// account keys and a pending e-mail change. Copy and backup tests compare databases filled by it.
+// emoji catalog's three kinds with aliases, word filters of each type, forums
+// in categories and a subforum, topics, published and held posts, a watchlist,
+// forum moderators, private messages, mail, account keys and a pending e-mail
+// change. Copy and backup tests compare databases filled by it.
 import type { TestApp } from '../helpers/app.ts';
 import { TEST_PASSWORD, createUser } from '../helpers/auth.ts';
 import { makeAlias, makeCategory, makeEmoji, uniqueCode } from '../helpers/emoji.ts';
@@ -19,6 +20,7 @@ export const FILLED_TABLES = [
   'emoji_codes',
   'word_filters',
   'word_filter_content_types',
+  'categories',
   'forums',
   'topics',
   'posts',
@@ -78,6 +80,11 @@ export async function fillWithEveryKindOfContent(t: TestApp): Promise<Filled> {
 
   const forum = await createForum(t, 'Allgemein — Общий', 'Über alles');
   await createForum(t, 'Empty forum');
+  // A category holding a forum (its foreign key and check constraint come along), and an empty one.
+  const section = await t.services.forum.categories.create({ title: 'Kategorie — Раздел', display_order: 2 });
+  await t.services.forum.categories.create({ title: 'Empty category', display_order: 0 });
+  await t.services.forum.updateForum(forum.id, { category_id: section.id });
+  await t.services.forum.createForum({ name: 'Unterforum', parent_id: forum.id });
   const topic = await createTopic(t, member, forum, 'Привет, мир: the first topic', `Hello blorp${process.pid} world`);
   const edited = await reply(t, admin, topic, 'A reply with\nnew lines and <b>markup</b>');
   await t.services.forum.editPost(edited.id, asAuthUser(admin), 'A reply, edited, with\nnew lines and <b>markup</b>');

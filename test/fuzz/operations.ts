@@ -68,6 +68,8 @@ function poolOf(path: string, name: string, world: World): string[] {
     [/word-filters/, 'word-filters'],
     [/emoji\/emojis|admin\/emojis/, 'emojis'],
     [/aliases/, 'aliases'],
+    // The forum categories (/api/categories, /admin/categories/); the emoji ones are under /emoji/ and /emoji-categories/.
+    [/^\/api\/categories|^\/admin\/categories/, 'forum-categories'],
     [/categories/, 'categories'],
     [/outbox/, 'outbox'],
   ];

@@ -166,6 +166,13 @@ export class World {
     const forums = [await createForum(t, 'General Talk', 'Anything goes'), await createForum(t, 'Ünïcödé Вопросы', ''), await createForum(t, 'Empty')];
     for (const forum of forums) this.#add('forums', forum.id);
     this.segments['forum'] = forums.map((forum) => `${slugOf(forum.name)}.${forum.id}`);
+    // Forum categories (the index's headings): one holding a forum (so its delete is refused), one empty.
+    const sections = [
+      await t.services.forum.categories.create({ title: 'Fuzz section', display_order: 0 }),
+      await t.services.forum.categories.create({ title: 'Пустой раздел', display_order: 1 }),
+    ];
+    for (const section of sections) this.#add('forum-categories', section.id);
+    await t.services.forum.updateForum(forums[0]!.id, { category_id: sections[0]!.id });
     const writer = asAuthUser(author);
     const topics = [
       await t.services.forum.createTopic(writer, { forum_id: forums[0]!.id, title: 'Hello world', body: 'The first post, darn it.' }),

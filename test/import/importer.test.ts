@@ -27,6 +27,7 @@ import { testConfig } from '../helpers/app.ts';
 import { createTestDatabase, databaseKinds, type TestDatabase } from '../helpers/databases.ts';
 import { announceUrl, field, peerId } from '../helpers/tracker.ts';
 import { decode } from '../../src/tracker/bencode.ts';
+import { dom } from '../helpers/dom.ts';
 import { mariaDbAvailable, startPrivateMariaDb, type PrivateMariaDb } from './mariadb.ts';
 import { AVATAR_SIZE } from '../../src/users/avatars/avatar-image.ts';
 import {
@@ -297,6 +298,32 @@ describe('TorrentPier import', { skip: !mariaDbAvailable() && 'mariadb-server is
           );
           assert.deepEqual(Object.fromEntries(forums.map((f) => [f.id, f.parent_id])), { 1: null, 2: 1, 3: null, 4: 3 }, 'subforums stay in their forum');
           assert.equal(forums[0]!.name, 'Forum 4 <releases>');
+          // Categories keep their ids, decoded titles and order; top-level forums are in theirs, subforums in their parent's.
+          const categories = await db.selectFrom('categories').selectAll().orderBy('id').execute();
+          assert.deepEqual(
+            categories.map((c) => [c.id, c.title, c.display_order]),
+            [
+              [1, 'Category 1 & co', 20],
+              [2, 'Category 2 & co', 10],
+            ],
+          );
+          assert.deepEqual(Object.fromEntries(forums.map((f) => [f.id, f.category_id])), { 1: 1, 2: null, 3: 2, 4: null });
+          const index = dom((await built.app.inject({ method: 'GET', url: '/' })).body);
+          assert.deepEqual(index.texts('main section.category h2'), ['Category 2 & co', 'Category 1 & co'], 'the index heads them in the old order');
+          assert.deepEqual(index.texts('main section.category table.forums tbody td:first-child > a'), ['Forum 3 <releases>', 'Forum 1 <releases>']);
+          const listed = (await built.app.inject({ method: 'GET', url: '/api/categories' })).json().data as Array<{
+            id: number;
+            forums: Array<{ id: number }>;
+          }>;
+          assert.deepEqual(
+            listed.map((c) => [c.id, c.forums.map((f) => f.id)]),
+            [
+              [2, [3, 4]],
+              [1, [1, 2]],
+            ],
+          );
+          const categoriesLine = table(report, 'bb_categories');
+          assert.deepEqual([categoriesLine.read, categoriesLine.imported, categoriesLine.skipped], [2, 2, 0]);
           assert.equal(forums[0]!.description, 'Description of forum 4 & more');
           const topics = await db.selectFrom('topics').selectAll().orderBy('id').execute();
           assert.deepEqual(
@@ -542,6 +569,8 @@ describe('TorrentPier import', { skip: !mariaDbAvailable() && 'mariadb-server is
           assert.ok(user.id > CLASH_ID);
           const forum = await db.insertInto('forums').values({ name: 'New', created_at: now, updated_at: now }).returning('id').executeTakeFirstOrThrow();
           assert.ok(forum.id > Math.max(...fixture.forumIds));
+          const category = await built.services.forum.categories.create({ title: 'New', display_order: 0 });
+          assert.ok(category.id > 2);
           const topic = await db
             .insertInto('topics')
             .values({ forum_id: forum.id, title: 'New', author_id: user.id, status: 'published', last_post_at: now, created_at: now, updated_at: now })

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { avatarFilePath, DIS_AVATAR, mapAvatar } from '../../src/import/torrentpier/avatars.ts';
 import { mapCensorWord } from '../../src/import/torrentpier/censor.ts';
-import { orderForums, parentsOf } from '../../src/import/torrentpier/forums.ts';
+import { mapCategory, orderForums, parentsOf } from '../../src/import/torrentpier/forums.ts';
 import { IdSet } from '../../src/import/torrentpier/id-set.ts';
 import { mapPost } from '../../src/import/torrentpier/posts.ts';
 import { mapMessage, NO_TEXT_REASON, NOBODY_KEEPS_REASON, PM_TYPE, type UpstreamMessage } from '../../src/import/torrentpier/private-messages.ts';
@@ -178,6 +178,7 @@ describe('orderForums', () => {
         { forum_id: 3, cat_id: 2, forum_name: 'C', forum_desc: '', forum_order: 2, forum_status: 0, forum_parent: 0 },
         { forum_id: 4, cat_id: 9, forum_name: 'D', forum_desc: '', forum_order: 0, forum_status: 0, forum_parent: 0 },
       ],
+      new Map(),
       NOW,
     );
     assert.deepEqual(
@@ -191,6 +192,45 @@ describe('orderForums', () => {
     );
     assert.equal(rows[1]!.name, 'B & C');
     assert.equal(rows[1]!.description, 'd <');
+  });
+
+  it("files each top-level forum in its cat_id's category, a subforum in none of its own, a missing category's forums in none", () => {
+    const forum = (forum_id: number, cat_id: number, forum_parent = 0) => ({
+      forum_id,
+      cat_id,
+      forum_name: `F${forum_id}`,
+      forum_desc: '',
+      forum_order: forum_id,
+      forum_status: 0,
+      forum_parent,
+    });
+    const rows = orderForums(
+      [
+        { cat_id: 1, cat_order: 1 },
+        { cat_id: 2, cat_order: 2 },
+      ],
+      [forum(1, 1), forum(2, 1, 1), forum(3, 2), forum(4, 2, 1), forum(5, 7)],
+      new Map([
+        [2, 1],
+        [4, 1],
+      ]),
+      NOW,
+    );
+    assert.deepEqual(Object.fromEntries(rows.map((r) => [r.id, r.category_id])), { 1: 1, 2: null, 3: 2, 4: null, 5: null });
+  });
+});
+
+describe('mapCategory', () => {
+  it('keeps the id, the order and the title decoded; an empty title gets one, with a note', () => {
+    assert.deepEqual(mapCategory({ cat_id: 3, cat_title: 'Films &amp; &quot;Series&quot;', cat_order: 40 }, NOW), {
+      row: { id: 3, title: 'Films & "Series"', display_order: 40, created_at: NOW, updated_at: NOW },
+      notes: [],
+    });
+    for (const blank of ['', '   ', '\u200b']) {
+      const mapped = mapCategory({ cat_id: 5, cat_title: blank, cat_order: 0 }, NOW);
+      assert.equal(mapped.row.title, 'Category 5');
+      assert.deepEqual(mapped.notes, ['its title is empty upstream: named “Category 5”']);
+    }
   });
 });
 

@@ -34,6 +34,7 @@ describe('page layout at 390 px and 1280 px', { skip: browserSkipReason() }, () 
     '/admin/emoji-images/',
     '/admin/users/',
     '/admin/forums/',
+    '/admin/categories/',
     '/admin/outbox/',
   ];
 
@@ -50,6 +51,13 @@ describe('page layout at 390 px and 1280 px', { skip: browserSkipReason() }, () 
       'Releases of every kind: films, series, music and software',
       'A description that goes on for a while, as descriptions do.',
     );
+    // The index under a long category heading, and the forums in none after it.
+    const category = await t.services.forum.categories.create({
+      title: 'Films, series and documentaries from every country, in every language and every resolution',
+      display_order: 0,
+    });
+    await t.services.forum.updateForum(forum.id, { category_id: category.id });
+    await createForum(t, 'A forum in no category, listed under the neutral heading');
     const topic = await createTopic(
       t,
       author,

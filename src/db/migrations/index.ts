@@ -26,6 +26,7 @@ import * as avatarRemovalLog from './0024_avatar_removal_log.ts';
 import * as searchPrefixes from './0025_search_prefixes.ts';
 import * as swarmCredit from './0026_swarm_credit.ts';
 import * as usernameSkeletons from './0027_username_skeletons.ts';
+import * as forumCategories from './0028_forum_categories.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_users': users,
@@ -54,4 +55,5 @@ export const migrations: Record<string, Migration> = {
   '0025_search_prefixes': searchPrefixes,
   '0026_swarm_credit': swarmCredit,
   '0027_username_skeletons': usernameSkeletons,
+  '0028_forum_categories': forumCategories,
 };

@@ -1,30 +1,48 @@
-// `/`: the top-level forums in their display order, each with its subforums (forum-list.ts).
+// `/`: the top-level forums under their categories' headings (categories in
+// their display order, then the forums in none under a neutral heading), each
+// forum with its subforums (forum-list.ts). Paged by top-level forums: a
+// category cut by a page boundary has its heading on both pages.
 import { PER_PAGE_DEFAULT, pageRequest } from '../../http/pagination.ts';
 import { siteFeedPath, withQuery } from '../../urls/paths.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { fixedForm, pageNotFound, type FixedPage, type PageVisit } from '../../urls/semantic-routes.ts';
 import { assertUser } from '../../auth/guard.ts';
 import { outdatedForm } from '../../web/form.ts';
-import { html } from '../../web/html.ts';
+import { html, type SafeHtml } from '../../web/html.ts';
 import { t } from '../../i18n/messages.ts';
 import { lastPage, pageNav, requestedPage } from '../../web/page-nav.ts';
 import { sendPage } from '../../web/page.ts';
 import type { ForumPageDeps } from './deps.ts';
 import { buttonForm, feedLinks } from './parts.ts';
-import { forumTable, loadForumListing } from './forum-list.ts';
+import { forumTable, loadForumListing, type ForumListing } from './forum-list.ts';
+import type { IndexGroup } from '../categories.ts';
 import { NoFields } from '../../web/form.ts';
 
 export const FORUMS_PER_PAGE = PER_PAGE_DEFAULT;
+
+/** One heading of the index and its forums' table; the forums in no category under a neutral heading. */
+function categorySection(group: IndexGroup, listing: ForumListing): SafeHtml {
+  const id = group.category === null ? 'category-none' : `category-${group.category.id}`;
+  const title = group.category?.title ?? t('home.other_forums');
+  return html`<section class="category" aria-labelledby="${id}">
+<h2 id="${id}">${title}</h2>
+${forumTable({ ...listing, rows: group.forums }, title)}
+</section>`;
+}
 
 export function homePage(deps: ForumPageDeps): FixedPage {
   const { forum } = deps;
   async function show(request: FastifyRequest, reply: FastifyReply, visit: PageVisit): Promise<FastifyReply> {
     const page = requestedPage(visit.query);
     if (page === null) throw pageNotFound();
-    const { rows, total } = await forum.forums.topLevel(pageRequest({ page, per_page: FORUMS_PER_PAGE }));
+    const { groups, total, hasCategories } = await forum.categories.index(pageRequest({ page, per_page: FORUMS_PER_PAGE }));
     const last = lastPage(total, FORUMS_PER_PAGE);
     if (page > last) throw pageNotFound();
-    const listing = await loadForumListing(deps, rows, request.user);
+    const listing = await loadForumListing(
+      deps,
+      groups.flatMap((group) => group.forums),
+      request.user,
+    );
     const href = (n: number) => withQuery('/', n === 1 ? {} : { page: n });
     return sendPage(request, reply, {
       title: t('home.title'),
@@ -32,7 +50,7 @@ export function homePage(deps: ForumPageDeps): FixedPage {
       head: feedLinks(t('home.feed'), siteFeedPath),
       body: html`<h1>${t('home.title')}</h1>
 ${request.user === null ? '' : html`<div class="actions">${buttonForm(request, reply, withQuery('/mark-read/', page === 1 ? {} : { page }), t('home.mark_read'))}</div>`}
-${rows.length === 0 ? html`<p>${t('home.none')}</p>` : forumTable(listing, t('home.title'))}
+${total === 0 ? html`<p>${t('home.none')}</p>` : hasCategories ? groups.map((group) => categorySection(group, listing)) : forumTable(listing, t('home.title'))}
 ${pageNav(page, last, href)}`,
     });
   }

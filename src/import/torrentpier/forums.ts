@@ -1,18 +1,22 @@
-// bb_categories and bb_forums → forums. The service has no categories, so
-// the board's order is kept by numbering the forums in the order the
-// upstream index shows them: categories by cat_order, forums by forum_order
-// inside each (ties by id). Category titles do not move; the report says so.
+// bb_categories and bb_forums → categories and forums (same ids). Categories
+// keep their title and cat_order. Forums are numbered in the order the
+// upstream index shows them (categories by cat_order, forums by forum_order
+// inside each, ties by id), which is also their order inside each category.
 // Subforums (forum_parent) stay subforums, one level deep as upstream; a
-// parent that is missing upstream leaves its subforum at the top level.
-// Counters are recounted after the posts (see posts.ts).
+// parent that is missing upstream leaves its subforum at the top level. A
+// top-level forum is in its cat_id's category; a subforum is listed in its
+// parent's, as upstream keeps it (docs/access.md). Counters are recounted
+// after the posts (see posts.ts).
 import type mysql from 'mysql2/promise';
 import type { Insertable } from 'kysely';
-import type { ForumsTable } from '../../db/schema.ts';
+import type { CategoriesTable, ForumsTable } from '../../db/schema.ts';
+import { hasVisibleCharacter } from '../../http/validation.ts';
 import { chunks, int, type ImportContext } from './context.ts';
 import { decodeEntities } from './text.ts';
 
 export interface UpstreamCategory {
   cat_id: number;
+  cat_title: string;
   cat_order: number;
 }
 
@@ -27,10 +31,27 @@ export interface UpstreamForum {
   forum_parent: number;
 }
 
-/** The forums in the upstream index's order, each with its display_order; forums of a missing category come last. */
+/** A category as it arrives, with what changed on the way (a title it had to be given). */
+export function mapCategory(category: UpstreamCategory, now: string): { row: Insertable<CategoriesTable> & { id: number }; notes: string[] } {
+  const title = decodeEntities(category.cat_title);
+  // The service's titles need a visible character, as the API's do.
+  const blank = !hasVisibleCharacter(title);
+  return {
+    row: { id: category.cat_id, title: blank ? `Category ${category.cat_id}` : title, display_order: category.cat_order, created_at: now, updated_at: now },
+    notes: blank ? [`its title is empty upstream: named “Category ${category.cat_id}”`] : [],
+  };
+}
+
+/**
+ * The forums in the upstream index's order, each with its display_order and
+ * category: its cat_id's for a top-level forum (none when that category is
+ * missing), none for a subforum (`parents`: it is listed in its parent's).
+ * Forums of a missing category come last.
+ */
 export function orderForums(
-  categories: readonly UpstreamCategory[],
+  categories: readonly Pick<UpstreamCategory, 'cat_id' | 'cat_order'>[],
   forums: readonly UpstreamForum[],
+  parents: ReadonlyMap<number, number>,
   now: string,
 ): (Insertable<ForumsTable> & { id: number })[] {
   const rank = new Map([...categories].sort((a, b) => a.cat_order - b.cat_order || a.cat_id - b.cat_id).map((c, index) => [c.cat_id, index] as const));
@@ -42,6 +63,7 @@ export function orderForums(
       name: decodeEntities(forum.forum_name),
       description: decodeEntities(forum.forum_desc),
       display_order: index,
+      category_id: parents.has(forum.forum_id) || !rank.has(forum.cat_id) ? null : forum.cat_id,
       created_at: now,
       updated_at: now,
     }));
@@ -49,11 +71,11 @@ export function orderForums(
 
 export async function importForums(ctx: ImportContext): Promise<void> {
   const { report } = ctx;
-  const [catRows] = await ctx.source.query<mysql.RowDataPacket[]>('SELECT cat_id, cat_order FROM bb_categories ORDER BY cat_id');
+  const [catRows] = await ctx.source.query<mysql.RowDataPacket[]>('SELECT cat_id, cat_title, cat_order FROM bb_categories ORDER BY cat_id');
   const [forumRows] = await ctx.source.query<mysql.RowDataPacket[]>(
     'SELECT forum_id, cat_id, forum_name, forum_desc, forum_order, forum_status, forum_parent FROM bb_forums ORDER BY forum_id',
   );
-  const categories = catRows.map((row) => ({ cat_id: int(row['cat_id']), cat_order: int(row['cat_order']) }));
+  const categories = catRows.map((row) => ({ cat_id: int(row['cat_id']), cat_title: String(row['cat_title'] ?? ''), cat_order: int(row['cat_order']) }));
   const forums = forumRows.map((row) => ({
     forum_id: int(row['forum_id']),
     cat_id: int(row['cat_id']),
@@ -64,25 +86,36 @@ export async function importForums(ctx: ImportContext): Promise<void> {
     forum_parent: int(row['forum_parent']),
   }));
   report.table('bb_categories');
-  for (const category of categories) {
+  const categoryRows = categories.map((category) => {
     report.read('bb_categories');
-    report.skipped('bb_categories', "the service has no categories: their order is kept in the forums' order", category.cat_id);
-  }
+    const { row, notes } = mapCategory(category, ctx.now);
+    for (const note of notes) report.note('bb_categories', note, category.cat_id);
+    return row;
+  });
   report.table('bb_forums');
+  const parents = parentsOf(forums, (forumId, reason) => report.note('bb_forums', reason, forumId));
   const known = new Set(categories.map((c) => c.cat_id));
+  const byId = new Map(forums.map((forum) => [forum.forum_id, forum]));
   for (const forum of forums) {
     report.read('bb_forums');
-    if (!known.has(forum.cat_id)) report.note('bb_forums', 'its category does not exist upstream: listed after the others', forum.forum_id);
+    const parent = parents.get(forum.forum_id);
+    if (parent === undefined && !known.has(forum.cat_id)) {
+      report.note('bb_forums', 'its category does not exist upstream: listed under “Other forums”', forum.forum_id);
+    }
+    if (parent !== undefined && byId.get(parent)!.cat_id !== forum.cat_id) {
+      report.note('bb_forums', "in another category than its parent forum upstream: listed with its parent, in the parent's category", forum.forum_id);
+    }
     if (forum.forum_status === 1) report.note('bb_forums', 'locked upstream: the service has no locked forums, imported open', forum.forum_id);
   }
-  const rows = orderForums(categories, forums, ctx.now);
-  const parents = parentsOf(forums, (forumId, reason) => report.note('bb_forums', reason, forumId));
+  const rows = orderForums(categories, forums, parents, ctx.now);
   ctx.progress.start('bb_forums', rows.length);
   await ctx.target.db.transaction().execute(async (trx) => {
+    for (const part of chunks(categoryRows, 500)) await trx.insertInto('categories').values(part).execute();
     for (const part of chunks(rows, 500)) await trx.insertInto('forums').values(part).execute();
     // Every forum exists by now, so each subforum's reference holds whatever the order of the rows.
     for (const [forumId, parentId] of parents) await trx.updateTable('forums').set({ parent_id: parentId }).where('id', '=', forumId).execute();
   });
+  for (let i = 0; i < categoryRows.length; i++) report.imported('bb_categories');
   for (const row of rows) {
     ctx.imported.forums.add(row.id);
     report.imported('bb_forums');
