@@ -36,6 +36,7 @@ const ACTION_NAMES: Readonly<Record<LogEntry['action'], string>> = {
   hide_topic: 'Hid topic',
   restore_topic: 'Restored topic',
   remove_avatar: 'Removed avatar',
+  set_permissions: 'Set forum permissions',
 };
 
 export const moderationLogPages: FastifyPluginAsyncTypebox<{ forum: ForumService }> = async (app, { forum }) => {

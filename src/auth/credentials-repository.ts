@@ -18,8 +18,10 @@ export interface OwnerWithCounts extends CredentialOwner {
   /** The member's language and time zone settings (null: the browser's). */
   locale: string | null;
   time_zone: string | null;
-  /** The forums the owner moderates (forum_moderators), their ids joined by commas; null for none. */
+  /** The forums the owner moderates (a grant of theirs or of an accepted group of theirs moderates there), ids joined by commas; null for none. */
   moderated_forums: string | null;
+  /** The groups the owner is an accepted member of, ids joined by commas; null for none. */
+  group_ids: string | null;
 }
 
 export interface TokenMatch extends OwnerWithCounts {
@@ -46,7 +48,7 @@ export class CredentialsRepository {
         .selectFrom('api_tokens as t')
         .innerJoin('users as u', 'u.id', 't.user_id')
         .select(['u.id', 'u.username as name', 'u.email', 'u.role', 'u.unread_messages', 'u.locale', 'u.time_zone', 't.id as token_id', 't.last_used_at'])
-        .select((eb) => this.#moderatedForums(eb))
+        .select((eb) => [this.#moderatedForums(eb), this.#groups(eb)])
         .where('t.token_hash', '=', slot('tokenHash'))
         .where('t.revoked_at', 'is', null)
         .where('t.expires_at', '>', slot('now'))
@@ -57,7 +59,7 @@ export class CredentialsRepository {
         .selectFrom('sessions as s')
         .innerJoin('users as u', 'u.id', 's.user_id')
         .select(['u.id', 'u.username as name', 'u.email', 'u.role', 'u.unread_messages', 'u.locale', 'u.time_zone', 's.csrf_token'])
-        .select((eb) => this.#moderatedForums(eb))
+        .select((eb) => [this.#moderatedForums(eb), this.#groups(eb)])
         .where('s.id_hash', '=', slot('idHash'))
         .where('s.expires_at', '>', slot('now'))
         .where('u.status', '=', 'active'),
@@ -89,13 +91,37 @@ export class CredentialsRepository {
     return (await this.#liveSession({ idHash, now }))[0];
   }
 
-  /** The owner's forums (docs/moderation.md, "Forum moderators"), in the same query: one index lookup, no second round trip. */
+  /**
+   * The owner's forums (docs/access.md: a grant whose `moderate` is set, to
+   * them or to a group they are an accepted member of), in the same query:
+   * index lookups, no second round trip. A forum may come twice (both kinds).
+   */
   #moderatedForums(eb: ExpressionBuilder<Database & { u: Database['users'] }, 'u'>) {
     return eb
-      .selectFrom('forum_moderators as fm')
-      .select((inner) => joinedIntegers(this.#dialect, inner.ref('fm.forum_id')).as('ids'))
-      .whereRef('fm.user_id', '=', 'u.id')
+      .selectFrom('forum_grants as fg')
+      .select((inner) => joinedIntegers(this.#dialect, inner.ref('fg.forum_id')).as('ids'))
+      .where('fg.moderate', '=', true)
+      .where((inner) =>
+        inner.or([
+          inner('fg.user_id', '=', inner.ref('u.id')),
+          inner(
+            'fg.group_id',
+            'in',
+            inner.selectFrom('group_members as gm').select('gm.group_id').whereRef('gm.user_id', '=', 'u.id').where('gm.status', '=', 'accepted'),
+          ),
+        ]),
+      )
       .as('moderated_forums');
+  }
+
+  /** The owner's accepted groups (docs/access.md), for the rule's `private` level. */
+  #groups(eb: ExpressionBuilder<Database & { u: Database['users'] }, 'u'>) {
+    return eb
+      .selectFrom('group_members as gm')
+      .select((inner) => joinedIntegers(this.#dialect, inner.ref('gm.group_id')).as('ids'))
+      .whereRef('gm.user_id', '=', 'u.id')
+      .where('gm.status', '=', 'accepted')
+      .as('group_ids');
   }
 
   async deleteSession(idHash: string): Promise<void> {

@@ -13,11 +13,13 @@ import { newSecret, secretHash } from './secrets.ts';
 /** Who is calling: the credentials' owner, with the forums they moderate besides their role. */
 export interface AuthUser extends CredentialOwner {
   /**
-   * The forums this user moderates, each alone (forum_moderators; docs/moderation.md,
-   * "Forum moderators"), read with the credentials; absent or empty: none. Staff
+   * The forums this user moderates, each alone (grants that moderate;
+   * docs/access.md), read with the credentials; absent or empty: none. Staff
    * moderate everywhere without it.
    */
   moderatedForums?: readonly number[];
+  /** The groups this user is an accepted member of (docs/access.md), read with the credentials; absent or empty: none. */
+  groupIds?: readonly number[];
 }
 
 export type Credentials = { kind: 'token'; tokenId: number } | { kind: 'session'; idHash: string; csrfToken: string };
@@ -150,12 +152,19 @@ export class AuthService {
 }
 
 function owner(match: OwnerWithCounts): AuthUser {
-  return { id: match.id, name: match.name, email: match.email, role: match.role, moderatedForums: idsOf(match.moderated_forums) };
+  return {
+    id: match.id,
+    name: match.name,
+    email: match.email,
+    role: match.role,
+    moderatedForums: idsOf(match.moderated_forums),
+    groupIds: idsOf(match.group_ids),
+  };
 }
 
-/** "3,7" (the database's comma-joined ids) → [3, 7]. */
+/** "7,3,7" (the database's comma-joined ids) → [3, 7]: ascending, each once. */
 function idsOf(joined: string | null): number[] {
-  return joined === null || joined === '' ? [] : joined.split(',').map(Number);
+  return joined === null || joined === '' ? [] : [...new Set(joined.split(',').map(Number))].sort((a, b) => a - b);
 }
 
 function readingOf(match: { locale: string | null; time_zone: string | null }): Authenticated['reading'] {

@@ -144,6 +144,19 @@ export interface ForumsTable {
   parent_id: ColumnType<number | null, number | null | undefined, number | null>;
   /** The category a top-level forum is listed under (migration 0028), or null; always null for a subforum. */
   category_id: ColumnType<number | null, number | null | undefined, number | null>;
+  /** Who may take each action here (migration 0029; docs/access.md): TorrentPier's auth_* columns. */
+  level_view: ColumnType<AccessLevel, AccessLevel | undefined, AccessLevel>;
+  level_read: ColumnType<AccessLevel, AccessLevel | undefined, AccessLevel>;
+  level_post: ColumnType<AccessLevel, AccessLevel | undefined, AccessLevel>;
+  level_reply: ColumnType<AccessLevel, AccessLevel | undefined, AccessLevel>;
+  level_edit: ColumnType<AccessLevel, AccessLevel | undefined, AccessLevel>;
+  level_delete: ColumnType<AccessLevel, AccessLevel | undefined, AccessLevel>;
+  level_pin: ColumnType<AccessLevel, AccessLevel | undefined, AccessLevel>;
+  level_announce: ColumnType<AccessLevel, AccessLevel | undefined, AccessLevel>;
+  level_vote: ColumnType<AccessLevel, AccessLevel | undefined, AccessLevel>;
+  level_poll_create: ColumnType<AccessLevel, AccessLevel | undefined, AccessLevel>;
+  level_upload: ColumnType<AccessLevel, AccessLevel | undefined, AccessLevel>;
+  level_download: ColumnType<AccessLevel, AccessLevel | undefined, AccessLevel>;
   /** Published topics and posts, kept in step by the forum service's transactions. */
   topics_count: Generated<number>;
   posts_count: Generated<number>;
@@ -232,10 +245,42 @@ export interface ForumReadsTable {
 }
 
 /** A member who moderates one forum, and only it (migration 0022, docs/moderation.md "Forum moderators"). */
-export interface ForumModeratorsTable {
-  forum_id: number;
-  user_id: number;
+/** A group of members (migration 0029; TorrentPier's bb_groups): open, closed (join by request) or hidden (invitation only). */
+export interface UserGroupsTable {
+  id: Generated<number>;
+  name: string;
+  /** The name as compared for uniqueness (usernameKey). */
+  name_key: string;
+  description: Generated<string>;
+  type: GroupType;
+  created_at: Timestamp;
+  updated_at: Timestamp;
 }
+
+export type GroupType = 'open' | 'closed' | 'hidden';
+
+/** A member of a group, or a request to be one (`pending`, TorrentPier's user_pending). */
+export interface GroupMembersTable {
+  group_id: number;
+  user_id: number;
+  role: 'member' | 'leader';
+  status: 'accepted' | 'pending';
+  created_at: Timestamp;
+}
+
+/** Actions granted in one forum to a group or one member (bb_auth_access); `moderate` makes the holders the forum's moderators. */
+export interface ForumGrantsTable {
+  id: Generated<number>;
+  forum_id: number;
+  group_id: number | null;
+  user_id: number | null;
+  /** Bit n: the n-th of ACCESS_ACTIONS (migration 0029). */
+  actions: number;
+  moderate: FlagWithDefault;
+}
+
+/** Who may take an action in a forum (docs/access.md); TorrentPier's 0, 1, 2, 3, 5. */
+export type AccessLevel = 'all' | 'members' | 'private' | 'moderators' | 'admins';
 
 /** "Mark all forums read": every post up to this id is read. */
 export interface ReadMarksTable {
@@ -454,7 +499,8 @@ export type ModerationAction =
   | 'restore_post'
   | 'hide_topic'
   | 'restore_topic'
-  | 'remove_avatar';
+  | 'remove_avatar'
+  | 'set_permissions';
 
 /** One moderator's action (migration 0014); ids without foreign keys, so an entry outlives its topic. */
 export interface ModerationLogTable {
@@ -491,7 +537,9 @@ export interface Database {
   topic_reads: TopicReadsTable;
   forum_reads: ForumReadsTable;
   read_marks: ReadMarksTable;
-  forum_moderators: ForumModeratorsTable;
+  user_groups: UserGroupsTable;
+  group_members: GroupMembersTable;
+  forum_grants: ForumGrantsTable;
   outbox: OutboxTable;
   account_keys: AccountKeysTable;
   email_changes: EmailChangesTable;

@@ -25,6 +25,7 @@ export const MODERATION_ACTIONS: readonly ModerationAction[] = [
   'hide_topic',
   'restore_topic',
   'remove_avatar',
+  'set_permissions',
 ];
 
 /** How long a post's start kept as the subject of its entry. */

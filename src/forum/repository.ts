@@ -168,14 +168,15 @@ export class ForumRepository {
 
   // Forum moderators (docs/moderation.md, "Forum moderators")
 
-  /** The moderators of each of these forums, by name (forums without any are absent). */
+  /** The moderators of each of these forums, by name: the members whose own grant there moderates (forums without any are absent). */
   async moderatorsOf(forumIds: readonly number[]): Promise<Map<number, ForumModerator[]>> {
     if (forumIds.length === 0) return new Map();
     const rows = await this.#db
-      .selectFrom('forum_moderators')
-      .innerJoin('users', 'users.id', 'forum_moderators.user_id')
-      .select(['forum_moderators.forum_id', 'users.id', 'users.username'])
-      .where('forum_moderators.forum_id', 'in', forumIds)
+      .selectFrom('forum_grants')
+      .innerJoin('users', 'users.id', 'forum_grants.user_id')
+      .select(['forum_grants.forum_id', 'users.id', 'users.username'])
+      .where('forum_grants.forum_id', 'in', forumIds)
+      .where('forum_grants.moderate', '=', true)
       .orderBy('users.username_key')
       .orderBy('users.id')
       .execute();
@@ -202,13 +203,34 @@ export class ForumRepository {
     return new Map(rows.map(({ username_key, ...user }) => [username_key, user]));
   }
 
-  /** The forum's moderators become exactly these users. */
+  /**
+   * The forum's moderators become exactly these users: their own grants there
+   * moderate, no other member's does (a grant left with nothing is deleted;
+   * the actions a grant holds stay).
+   */
   async replaceModerators(forumId: number, userIds: readonly number[], db: Db): Promise<void> {
-    await db.deleteFrom('forum_moderators').where('forum_id', '=', forumId).execute();
-    if (userIds.length === 0) return;
+    const ofMembers = () => db.updateTable('forum_grants').where('forum_id', '=', forumId).where('user_id', 'is not', null);
+    await ofMembers().set({ moderate: false }).execute();
+    if (userIds.length > 0) {
+      await ofMembers().set({ moderate: true }).where('user_id', 'in', userIds).execute();
+      const held = new Set(
+        (await db.selectFrom('forum_grants').select('user_id').where('forum_id', '=', forumId).where('user_id', 'in', userIds).execute()).map(
+          (row) => row.user_id,
+        ),
+      );
+      const added = userIds.filter((id) => !held.has(id));
+      if (added.length > 0)
+        await db
+          .insertInto('forum_grants')
+          .values(added.map((userId) => ({ forum_id: forumId, user_id: userId, group_id: null, actions: 0, moderate: true })))
+          .execute();
+    }
     await db
-      .insertInto('forum_moderators')
-      .values(userIds.map((userId) => ({ forum_id: forumId, user_id: userId })))
+      .deleteFrom('forum_grants')
+      .where('forum_id', '=', forumId)
+      .where('user_id', 'is not', null)
+      .where('actions', '=', 0)
+      .where('moderate', '=', false)
       .execute();
   }
 

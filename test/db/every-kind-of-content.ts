@@ -31,7 +31,7 @@ export const FILLED_TABLES = [
   'private_messages',
   'moderation_log',
   'post_revisions',
-  'forum_moderators',
+  'forum_grants',
 ];
 
 export interface Filled {

@@ -101,7 +101,7 @@ describeEachDatabase('forum moderators', (db) => {
       assert.deepEqual((await api(null, 'GET', `/forums/${forum.id}/moderators`)).json(), { data: expected }, 'anyone may read them');
       assert.deepEqual((await api(admin, 'PUT', `/forums/${forum.id}/moderators`, { user_ids: [member.user.id] })).json().data, [expected[1]]);
       assert.deepEqual((await api(admin, 'PUT', `/forums/${forum.id}/moderators`, { user_ids: [] })).json(), { data: [] });
-      const rows = await t.database.db.selectFrom('forum_moderators').selectAll().where('forum_id', '=', forum.id).execute();
+      const rows = await t.database.db.selectFrom('forum_grants').selectAll().where('forum_id', '=', forum.id).execute();
       assert.deepEqual(rows, []);
     });
 
@@ -145,7 +145,7 @@ describeEachDatabase('forum moderators', (db) => {
       await t.services.users.delete(leaving.user.id, asAuthUser(admin.user));
       assert.deepEqual((await api(null, 'GET', `/forums/${forum.id}/moderators`)).json().data, [{ id: member.user.id, username: 'Member Mila' }]);
       assert.equal((await api(admin, 'DELETE', `/forums/${forum.id}`)).statusCode, 204);
-      assert.deepEqual(await t.database.db.selectFrom('forum_moderators').selectAll().where('forum_id', '=', forum.id).execute(), []);
+      assert.deepEqual(await t.database.db.selectFrom('forum_grants').selectAll().where('forum_id', '=', forum.id).execute(), []);
     });
   });
 

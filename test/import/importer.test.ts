@@ -363,7 +363,14 @@ describe('TorrentPier import', { skip: !mariaDbAvailable() && 'mariadb-server is
         });
 
         it("makes bb_auth_access's AUTH_MOD entries forum moderators: each accepted member of the group, of that forum only", async () => {
-          const rows = await built.database.db.selectFrom('forum_moderators').selectAll().orderBy('forum_id').orderBy('user_id').execute();
+          const rows = await built.database.db
+            .selectFrom('forum_grants')
+            .select(['forum_id', 'user_id'])
+            .where('moderate', '=', true)
+            .where('user_id', 'is not', null)
+            .orderBy('forum_id')
+            .orderBy('user_id')
+            .execute();
           assert.deepEqual(
             rows.map((row) => ({ forumId: row.forum_id, userId: row.user_id })),
             fixture.forumModerators,

@@ -27,6 +27,7 @@ import * as searchPrefixes from './0025_search_prefixes.ts';
 import * as swarmCredit from './0026_swarm_credit.ts';
 import * as usernameSkeletons from './0027_username_skeletons.ts';
 import * as forumCategories from './0028_forum_categories.ts';
+import * as forumAccess from './0029_forum_access.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_users': users,
@@ -56,4 +57,5 @@ export const migrations: Record<string, Migration> = {
   '0026_swarm_credit': swarmCredit,
   '0027_username_skeletons': usernameSkeletons,
   '0028_forum_categories': forumCategories,
+  '0029_forum_access': forumAccess,
 };

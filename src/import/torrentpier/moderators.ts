@@ -10,8 +10,6 @@
 // Read before the users, since who moderates forums decides their role
 // (users.ts `roleOf`); written after the forums.
 import type mysql from 'mysql2/promise';
-import type { Insertable } from 'kysely';
-import type { ForumModeratorsTable } from '../../db/schema.ts';
 import { chunks, int, keep, skip, type ImportContext, type Mapped } from './context.ts';
 
 /** bb_auth_access.forum_perm bit 3, AUTH_MOD (`functions.php`: `1 << bit`). */
@@ -33,7 +31,10 @@ export interface UpstreamGroups {
   forums: ReadonlySet<number>;
 }
 
-export type ModeratorRow = Insertable<ForumModeratorsTable>;
+export interface ModeratorRow {
+  forum_id: number;
+  user_id: number;
+}
 
 /** One entry as the forum moderators it makes: the group's accepted members, each a moderator of the entry's forum. */
 export function mapAuthEntry(entry: UpstreamAuthEntry, upstream: UpstreamGroups): Mapped<ModeratorRow[]> {
@@ -107,7 +108,11 @@ export async function importForumModerators(ctx: ImportContext, moderation: Foru
     report.imported('bb_auth_access');
   }
   await ctx.target.db.transaction().execute(async (trx) => {
-    for (const part of chunks([...rows.values()], 1000)) await trx.insertInto('forum_moderators').values(part).execute();
+    for (const part of chunks([...rows.values()], 1000))
+      await trx
+        .insertInto('forum_grants')
+        .values(part.map((row) => ({ ...row, group_id: null, actions: 0, moderate: true })))
+        .execute();
   });
   ctx.progress.advance(moderation.entries.length);
   ctx.progress.finish();

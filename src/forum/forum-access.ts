@@ -1,0 +1,70 @@
+// Keeps the rule's snapshot (permissions.ts AccessRules) current and answers
+// "what may this reader do" for every route. The snapshot is rebuilt on the
+// first question after a change: this process's committed writes to the
+// tables it is made of (the database's write watch), and other instances'
+// (the change feed), so a change of levels or grants applies on the next
+// request on every instance. Memberships and moderators come with the
+// reader's credentials on each request and need no snapshot.
+import type { ChangeFeed } from '../db/change-feed.ts';
+import type { WriteWatch } from '../db/write-watch.ts';
+import type { AccessRepository } from './access-repository.ts';
+import { AccessRules, type Reader, type ReaderPermissions } from './permissions.ts';
+
+/** The change-feed topic that tells every instance the levels or grants changed. */
+export const FORUM_ACCESS_TOPIC = 'forum-access';
+
+/** The tables the snapshot is read from (a group deleted takes its grants with it). */
+export const ACCESS_TABLES: ReadonlySet<string> = new Set(['forums', 'forum_grants', 'user_groups']);
+
+export class ForumAccess {
+  readonly #repository: AccessRepository;
+  #rules: AccessRules | null = null;
+  /** Counts changes heard; a load that began before the latest one is not trusted. */
+  #changes = 0;
+  #loadedAt = -1;
+  #loading: Promise<AccessRules> | null = null;
+
+  constructor(repository: AccessRepository, database: { writes: WriteWatch; changes: ChangeFeed }, onError: (error: unknown) => void) {
+    this.#repository = repository;
+    database.writes.subscribe((tables) => {
+      for (const table of tables) {
+        if (!ACCESS_TABLES.has(table)) continue;
+        this.#changed();
+        database.changes.publish(FORUM_ACCESS_TOPIC).catch(onError);
+        return;
+      }
+    });
+    database.changes.subscribe(FORUM_ACCESS_TOPIC, () => this.#changed());
+  }
+
+  /** What this reader (null: a guest) may do in every forum. */
+  async of(reader: Reader | null): Promise<ReaderPermissions> {
+    return (await this.rules()).for(reader);
+  }
+
+  /** The current snapshot of every forum's levels and grants. */
+  async rules(): Promise<AccessRules> {
+    if (this.#rules !== null && this.#loadedAt === this.#changes) return this.#rules;
+    this.#loading ??= this.#load();
+    return this.#loading;
+  }
+
+  #changed(): void {
+    this.#changes++;
+  }
+
+  async #load(): Promise<AccessRules> {
+    try {
+      // A change heard while loading makes this load stale: load again until one ran after the latest change.
+      for (;;) {
+        const started = this.#changes;
+        const [forums, grants] = await Promise.all([this.#repository.forumRules(), this.#repository.grants()]);
+        this.#rules = new AccessRules(forums, grants);
+        this.#loadedAt = started;
+        if (started === this.#changes) return this.#rules;
+      }
+    } finally {
+      this.#loading = null;
+    }
+  }
+}
