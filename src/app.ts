@@ -52,6 +52,7 @@ import { messagePages } from './messages/pages/index.ts';
 import { messageRoutes } from './messages/routes.ts';
 import { forumRoutes } from './forum/routes.ts';
 import { categoryRoutes } from './forum/category-routes.ts';
+import { permissionRoutes } from './forum/permission-routes.ts';
 import { searchRoutes } from './forum/search/routes.ts';
 import { PageRoutes } from './urls/semantic-routes.ts';
 import { userRoutes } from './users/routes.ts';
@@ -204,6 +205,7 @@ async function assemble(config: Config, options: BuildOptions, logger: Logger, o
   await app.register(avatarFileRoutes, { avatars: services.avatars });
   await app.register(forumRoutes, { prefix: '/api', forum: services.forum, presenter: services.presenter, baseUrl: config.baseUrl });
   await app.register(categoryRoutes, { prefix: '/api', forum: services.forum });
+  await app.register(permissionRoutes, { prefix: '/api', forum: services.forum });
   await app.register(searchRoutes, { prefix: '/api', search: services.search });
   await app.register(messageRoutes, { prefix: '/api', messages: services.messages, presenter: services.presenter });
   await app.register(banRoutes, { prefix: '/api', bans: services.bans });

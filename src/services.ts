@@ -14,6 +14,8 @@ import { PasswordHasher } from './auth/passwords.ts';
 import { AuthService } from './auth/service.ts';
 import { keepFresh, PageCache } from './forum/page-cache.ts';
 import { CategoryRepository } from './forum/category-repository.ts';
+import { AccessRepository } from './forum/access-repository.ts';
+import { ForumAccess } from './forum/forum-access.ts';
 import { FeedSource } from './forum/feeds/source.ts';
 import { MemberBans } from './forum/member-bans.ts';
 import { ModerationLog } from './forum/moderation-log.ts';
@@ -103,11 +105,24 @@ export function createServices(database: DatabaseHandle, config: Config, limiter
   });
   const searchIndex = new SearchRepository(database.db, database.dialect);
   const moderationLog = new ModerationLog(database.db);
+  const accessRepository = new AccessRepository(database.db);
+  const access = new ForumAccess(accessRepository, database, (error) =>
+    log.warn({ err: error }, 'could not tell other instances that forum permissions changed'),
+  );
   const forum = new ForumService(
     forumRepository,
     wordFilters,
     mailer,
-    { flood, naming: presenter, changes: database.changes, searchIndex, moderationLog, categories: new CategoryRepository(database.db) },
+    {
+      flood,
+      naming: presenter,
+      changes: database.changes,
+      searchIndex,
+      moderationLog,
+      categories: new CategoryRepository(database.db),
+      access,
+      accessRepository,
+    },
     clock,
   );
   const topicViews = new TopicViewCounter(forumRepository);

@@ -89,7 +89,7 @@ async function countFor(
       };
     }
     case 'forums': {
-      const forums = (await forum.listForums(ONE)).total;
+      const forums = (await forum.forums.list(ONE, await forum.access.unrestricted())).total;
       return { figure: forums, label: tn('admin.dashboard.forums', forums) };
     }
     case 'moderation-log': {

@@ -28,7 +28,7 @@ export const forumCategoryPages: FastifyPluginAsyncTypebox<{ forum: ForumService
   const admin = requirePage(ADMINS);
 
   const show = async (request: FastifyRequest, reply: FastifyReply, forms: PageForms = {}, status = 200) =>
-    listPage(request, reply, { categories: await forum.categories.list(), forms, status });
+    listPage(request, reply, { categories: await forum.categories.list(await forum.access.of(request.user)), forms, status });
 
   app.get(BASE, { preValidation: admin }, async (request, reply) => show(request, reply));
 
@@ -76,7 +76,7 @@ export const forumCategoryPages: FastifyPluginAsyncTypebox<{ forum: ForumService
     } catch (error) {
       if (!(error instanceof ApiError) || error.code !== 'CONFLICT') throw error;
       // Say which forums keep it, so the admin knows where to go.
-      const { forums } = await forum.categories.get(category.id);
+      const { forums } = await forum.categories.get(category.id, await forum.access.of(request.user));
       const names = forums.filter((row) => row.parent_id === null).map((row) => t('admin.forums.quoted', { name: row.name }));
       const reason = names.length === 0 ? error.message : `${error.message} ${t('admin.forum_categories.in_it', { names: names.join(', ') })}`;
       const message = t('admin.forum_categories.refused', { name: category.title, reason });

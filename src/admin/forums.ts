@@ -37,13 +37,17 @@ export const forumPages: FastifyPluginAsyncTypebox<{ forum: ForumService }> = as
   const showList = async (request: FastifyRequest, reply: FastifyReply, create: FormState, status = 200) => {
     const query = checkForm(PageQuery, withoutBlanks(request.query));
     const page = pageRequest(query.ok ? { per_page: 100, ...query.value } : { per_page: 100 });
-    const [listed, parents, categories] = await Promise.all([forum.listForums(page), parentsFor(null), forum.categories.rows()]);
+    const [listed, parents, categories] = await Promise.all([
+      forum.forums.list(page, await forum.access.unrestricted()),
+      parentsFor(null),
+      forum.categories.rows(),
+    ]);
     return listPage(request, reply, { page, ...listed, parents, categories, create, status });
   };
 
   /** The forums a forum may sit in: the top-level ones, itself left out. */
   const parentsFor = async (forumId: number | null): Promise<ForumRow[]> =>
-    (await forum.forums.topLevel({ page: 1, perPage: 100, offset: 0 })).rows.filter((row) => row.id !== forumId);
+    (await forum.forums.topLevel({ page: 1, perPage: 100, offset: 0 }, await forum.access.unrestricted())).rows.filter((row) => row.id !== forumId);
 
   const choicesFor = async (forumId: number): Promise<Choices> => {
     const [parents, categories] = await Promise.all([parentsFor(forumId), forum.categories.rows()]);

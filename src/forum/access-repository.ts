@@ -1,7 +1,7 @@
 // SQL for the access model (docs/access.md): every forum's levels and every
 // grant, read whole into the rule's snapshot, and one forum's permissions
 // written whole.
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { AccessLevel, Database } from '../db/schema.ts';
 import { ACCESS_ACTIONS, type AccessAction, type ForumLevels, type ForumRules, type Grant } from './permissions.ts';
 
@@ -44,7 +44,13 @@ export class AccessRepository {
   async grants(forumId?: number, db: Db = this.#db): Promise<Grant[]> {
     let query = db.selectFrom('forum_grants').select(['forum_id', 'group_id', 'user_id', 'actions', 'moderate']);
     if (forumId !== undefined) query = query.where('forum_id', '=', forumId);
-    const rows = await query.orderBy('forum_id').orderBy('group_id').orderBy('user_id').execute();
+    // Groups' grants first, then members' (NULLs sort apart on the two databases, so the order is said).
+    const rows = await query
+      .orderBy('forum_id')
+      .orderBy(sql`case when group_id is null then 1 else 0 end`)
+      .orderBy('group_id')
+      .orderBy('user_id')
+      .execute();
     return rows.map((row) => ({ forumId: row.forum_id, groupId: row.group_id, userId: row.user_id, actions: row.actions, moderate: Boolean(row.moderate) }));
   }
 

@@ -7,6 +7,7 @@
 import { type Clock, isoNow } from '../clock.ts';
 import { isForeignKeyViolation } from '../db/dialect.ts';
 import { ApiError, ModelNotFoundError } from '../http/errors.ts';
+import type { ReaderPermissions } from './permissions.ts';
 import type { PageRequest } from '../http/pagination.ts';
 import { t } from '../i18n/messages.ts';
 import type { CategoryRepository, CategoryRow, ForumUnderCategory } from './category-repository.ts';
@@ -68,16 +69,19 @@ export class Categories {
     return (await this.#repository.find(id)) !== undefined;
   }
 
-  /** Every category in display order, each with its forums (empty categories too). */
-  async list(): Promise<CategoryWithForums[]> {
+  /** Every category in display order, each with the forums that exist for this reader (empty categories too). */
+  async list(reader: ReaderPermissions): Promise<CategoryWithForums[]> {
     const rows = await this.#repository.list();
-    const forums = await this.#forumsUnder(rows.map((row) => row.id));
+    const forums = await this.#forumsUnder(
+      rows.map((row) => row.id),
+      reader,
+    );
     return rows.map((row) => ({ row, forums: forums.get(row.id) ?? [] }));
   }
 
-  async get(id: number): Promise<CategoryWithForums> {
+  async get(id: number, reader: ReaderPermissions): Promise<CategoryWithForums> {
     const row = await this.find(id);
-    return { row, forums: (await this.#forumsUnder([id])).get(id) ?? [] };
+    return { row, forums: (await this.#forumsUnder([id], reader)).get(id) ?? [] };
   }
 
   create(input: NewCategory): Promise<CategoryRow> {
@@ -114,14 +118,17 @@ export class Categories {
   }
 
   /** One page of the index: its top-level forums under their categories' headings, in the index's order. */
-  async index(page: PageRequest): Promise<IndexPage> {
-    const [{ rows, total }, hasCategories] = await Promise.all([this.#repository.topLevelByCategory(page.offset, page.perPage), this.#repository.any()]);
+  async index(page: PageRequest, reader: ReaderPermissions): Promise<IndexPage> {
+    const [{ rows, total }, hasCategories] = await Promise.all([
+      this.#repository.topLevelByCategory(page.offset, page.perPage, reader.viewScope()),
+      this.#repository.any(),
+    ]);
     return { groups: groupByCategory(rows), total, hasCategories };
   }
 
   /** The forums listed under each of these categories, in the order the index shows them. */
-  async #forumsUnder(categoryIds: readonly number[]): Promise<Map<number, ForumRow[]>> {
-    const listed = await this.#repository.forumsUnder(categoryIds);
+  async #forumsUnder(categoryIds: readonly number[], reader: ReaderPermissions): Promise<Map<number, ForumRow[]>> {
+    const listed = await this.#repository.forumsUnder(categoryIds, reader.viewScope());
     const byOrder = (a: ForumRow, b: ForumRow) => a.display_order - b.display_order || a.id - b.id;
     const children = new Map<number, ForumRow[]>();
     for (const { listed_in: _, ...forum } of listed) {

@@ -1,6 +1,7 @@
 // SQL for forum categories (categories.ts): the rows, the forums listed under
 // them, and the index's order of top-level forums (category by category).
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import { inForums } from './permissions.ts';
 import { countOf } from '../db/count.ts';
 import type { CategoriesTable, Database } from '../db/schema.ts';
 import type { ForumRow } from './repository.ts';
@@ -66,9 +67,10 @@ export class CategoryRepository {
   /**
    * The forums listed under these categories: the top-level forums in them
    * and the subforums of those, each with the category it is listed under
-   * (`listed_in`: a subforum's is its parent's). Unordered.
+   * (`listed_in`: a subforum's is its parent's), of those in `scope` (null:
+   * all; a subforum's scope already leaves it out when its parent is). Unordered.
    */
-  forumsUnder(categoryIds: readonly number[]): Promise<(ForumRow & { listed_in: number })[]> {
+  forumsUnder(categoryIds: readonly number[], scope: readonly number[] | null): Promise<(ForumRow & { listed_in: number })[]> {
     if (categoryIds.length === 0) return Promise.resolve([]);
     return this.#db
       .selectFrom('forums')
@@ -76,16 +78,18 @@ export class CategoryRepository {
       .selectAll('forums')
       .select((eb) => eb.fn.coalesce('forums.category_id', 'parent.category_id').$notNull().as('listed_in'))
       .where((eb) => eb.or([eb('forums.category_id', 'in', categoryIds), eb('parent.category_id', 'in', categoryIds)]))
+      .where(inForums('forums.id', scope))
       .execute();
   }
 
   /**
    * One page of the top-level forums in the index's order: category by
    * category (their display order), then the forums in none; inside each,
-   * the forums' display order. With the number of top-level forums.
+   * the forums' display order. With the number of top-level forums. Only
+   * the forums in `scope` (null: all).
    */
-  async topLevelByCategory(offset: number, limit: number): Promise<{ rows: ForumUnderCategory[]; total: number }> {
-    const topLevel = this.#db.selectFrom('forums').where('forums.parent_id', 'is', null);
+  async topLevelByCategory(offset: number, limit: number, scope: readonly number[] | null): Promise<{ rows: ForumUnderCategory[]; total: number }> {
+    const topLevel = this.#db.selectFrom('forums').where('forums.parent_id', 'is', null).where(inForums('forums.id', scope));
     const [rows, total] = await Promise.all([
       topLevel
         .leftJoin('categories', 'categories.id', 'forums.category_id')

@@ -29,12 +29,12 @@ const security = [{ bearer: [] }];
 export const categoryRoutes: FastifyPluginAsyncTypebox<{ forum: ForumService }> = async (app, { forum }) => {
   /** The categories as this reader gets them: their forums with the reader's unread counts, as /api/forums lists them. */
   const shown = async (request: FastifyRequest, categories: readonly CategoryWithForums[]) => {
-    const unread = await forum.unread.forumsWithUnread(request.user);
+    const [unread, permissions] = await Promise.all([forum.unread.forumsWithUnread(request.user), forum.access.of(request.user)]);
     const signedIn = request.user !== null;
     return categories.map(({ row, forums }) =>
       categoryResource(
         row,
-        forums.map((forumRow) => forumListItem(forumRow, signedIn, unread.get(forumRow.id))),
+        forums.map((forumRow) => forumListItem(forumRow, permissions, signedIn, unread.get(forumRow.id))),
       ),
     );
   };
@@ -48,7 +48,7 @@ export const categoryRoutes: FastifyPluginAsyncTypebox<{ forum: ForumService }> 
         response: { 200: Type.Object({ data: Type.Array(CategoryResource) }) },
       },
     },
-    async (request) => ({ data: await shown(request, await forum.categories.list()) }),
+    async (request) => ({ data: await shown(request, await forum.categories.list(await forum.access.of(request.user))) }),
   );
 
   app.get(
@@ -61,7 +61,7 @@ export const categoryRoutes: FastifyPluginAsyncTypebox<{ forum: ForumService }> 
         response: { 200: DataOf(CategoryResource), ...errorResponses(404) },
       },
     },
-    async (request) => ({ data: (await shown(request, [await forum.categories.get(request.params.id)]))[0]! }),
+    async (request) => ({ data: (await shown(request, [await forum.categories.get(request.params.id, await forum.access.of(request.user))]))[0]! }),
   );
 
   app.post(
@@ -97,7 +97,7 @@ export const categoryRoutes: FastifyPluginAsyncTypebox<{ forum: ForumService }> 
     },
     async (request) => {
       await forum.categories.update(request.params.id, request.body);
-      return { data: (await shown(request, [await forum.categories.get(request.params.id)]))[0]! };
+      return { data: (await shown(request, [await forum.categories.get(request.params.id, await forum.access.of(request.user))]))[0]! };
     },
   );
 

@@ -16,6 +16,8 @@ export const FORUM_ACCESS_TOPIC = 'forum-access';
 /** The tables the snapshot is read from (a group deleted takes its grants with it). */
 export const ACCESS_TABLES: ReadonlySet<string> = new Set(['forums', 'forum_grants', 'user_groups']);
 
+const ADMIN: Reader = { id: 0, role: 'admin' };
+
 export class ForumAccess {
   readonly #repository: AccessRepository;
   #rules: AccessRules | null = null;
@@ -29,17 +31,22 @@ export class ForumAccess {
     database.writes.subscribe((tables) => {
       for (const table of tables) {
         if (!ACCESS_TABLES.has(table)) continue;
-        this.#changed();
+        this.changed();
         database.changes.publish(FORUM_ACCESS_TOPIC).catch(onError);
         return;
       }
     });
-    database.changes.subscribe(FORUM_ACCESS_TOPIC, () => this.#changed());
+    database.changes.subscribe(FORUM_ACCESS_TOPIC, () => this.changed());
   }
 
   /** What this reader (null: a guest) may do in every forum. */
   async of(reader: Reader | null): Promise<ReaderPermissions> {
     return (await this.rules()).for(reader);
+  }
+
+  /** An admin's answers (every forum, every action): for tools only admins open, which list every forum whoever the admin is. */
+  async unrestricted(): Promise<ReaderPermissions> {
+    return (await this.rules()).for(ADMIN);
   }
 
   /** The current snapshot of every forum's levels and grants. */
@@ -49,7 +56,13 @@ export class ForumAccess {
     return this.#loading;
   }
 
-  #changed(): void {
+  /**
+   * The rules changed: the next question reloads them. The write watch says so
+   * for every write; a writer that answers with the new rules at once (a
+   * created forum's `permissions`) says so itself, not waiting for the watch
+   * (on PostgreSQL it hears of a write when the connection is released).
+   */
+  changed(): void {
     this.#changes++;
   }
 

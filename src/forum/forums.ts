@@ -9,6 +9,7 @@ import { fieldName } from '../i18n/field-names.ts';
 import { t } from '../i18n/messages.ts';
 import type { PageRequest } from '../http/pagination.ts';
 import type { Listed } from './access.ts';
+import type { ReaderPermissions } from './permissions.ts';
 import type { ForumRepository, ForumRow } from './repository.ts';
 
 export interface ForumInput {
@@ -37,19 +38,20 @@ export class Forums {
     this.#categories = categories;
   }
 
-  list(page: PageRequest): Promise<Listed<ForumRow>> {
-    return this.#repository.listForums(page.offset, page.perPage);
+  /** The forums that exist for this reader (docs/access.md, `view`), in display order. */
+  list(page: PageRequest, reader: ReaderPermissions): Promise<Listed<ForumRow>> {
+    return this.#repository.listForums(page.offset, page.perPage, reader.viewScope());
   }
 
-  /** The forums that are no subforum, for the index. */
-  topLevel(page: PageRequest): Promise<Listed<ForumRow>> {
-    return this.#repository.listForums(page.offset, page.perPage, true);
+  /** The forums that are no subforum and exist for this reader, for the index. */
+  topLevel(page: PageRequest, reader: ReaderPermissions): Promise<Listed<ForumRow>> {
+    return this.#repository.listForums(page.offset, page.perPage, reader.viewScope(), true);
   }
 
-  /** The subforums of each of these forums, in display order. */
-  async subforums(parentIds: readonly number[]): Promise<Map<number, ForumRow[]>> {
+  /** The subforums of each of these forums that exist for this reader, in display order. */
+  async subforums(parentIds: readonly number[], reader: ReaderPermissions): Promise<Map<number, ForumRow[]>> {
     const byParent = new Map<number, ForumRow[]>();
-    for (const row of await this.#repository.subforumsOf(parentIds)) {
+    for (const row of await this.#repository.subforumsOf(parentIds, reader.viewScope())) {
       const list = byParent.get(row.parent_id!) ?? [];
       list.push(row);
       byParent.set(row.parent_id!, list);
@@ -62,10 +64,17 @@ export class Forums {
     return this.#repository.latestTopicsOfForums(forumIds);
   }
 
+  /** The forum whatever the reader (the rules' own reads: its moderators, its permissions); 404 for an unknown one. */
   async get(id: number): Promise<ForumRow> {
     const forum = await this.#repository.findForum(id);
     if (forum === undefined) throw new ModelNotFoundError('Forum', id);
     return forum;
+  }
+
+  /** The forum as this reader finds it: 404, as if it did not exist, unless they may view it (docs/access.md). */
+  async visibleTo(id: number, reader: ReaderPermissions): Promise<ForumRow> {
+    if (!reader.may(id, 'view')) throw new ModelNotFoundError('Forum', id);
+    return this.get(id);
   }
 
   async create(input: ForumInput): Promise<ForumRow> {

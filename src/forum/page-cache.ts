@@ -17,8 +17,8 @@
 // The key says which (`viewerKind`), with the reader's language and time
 // zone, which its dates and words follow.
 //
-// Freshness: any committed write to the forums, forum_moderators, categories,
-// topics, posts or users tables (posts, moderation, renames, signatures, a forum's
+// Freshness: any committed write to the forums, forum_grants, user_groups,
+// group_members, categories, topics, posts or users tables (posts, moderation, renames, signatures, a forum's
 // moderators, deleted users, view-count batches)
 // and any change to the word-filter rules or the emoji catalog empties the
 // cache on every instance (the database's write watch and the change feed,
@@ -158,7 +158,7 @@ function cut<T>(text: string, total: number, data: T): Fragment<T> {
  * them empties every instance's cache. Forum categories (the index's headings)
  * are among them, so that a fragment that ever shows one is never stale.
  */
-export const PAGE_TABLES: ReadonlySet<string> = new Set(['forums', 'forum_moderators', 'categories', 'topics', 'posts', 'users']);
+export const PAGE_TABLES: ReadonlySet<string> = new Set(['forums', 'forum_grants', 'user_groups', 'group_members', 'categories', 'topics', 'posts', 'users']);
 
 /**
  * Keeps `cache` fresh: empties it when this process writes one of

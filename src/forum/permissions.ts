@@ -8,6 +8,7 @@
 // (forum/access-service.ts). A reader's answers are computed once per
 // snapshot: one bit mask per forum.
 import { createHash } from 'node:crypto';
+import { sql, type RawBuilder } from 'kysely';
 import { ACCESS_ACTIONS, ACCESS_LEVELS } from '../db/migrations/0029_forum_access.ts';
 import type { AccessLevel, Role } from '../db/schema.ts';
 
@@ -48,7 +49,6 @@ export interface Reader {
 
 const BIT = Object.fromEntries(ACCESS_ACTIONS.map((action, index) => [action, 1 << index])) as Record<AccessAction, number>;
 const MODERATE_BIT = 1 << ACCESS_ACTIONS.length;
-const EVERY_ACTION = (1 << ACCESS_ACTIONS.length) - 1;
 
 /** The bit mask of these actions (a grant's `actions` column). */
 export function actionMask(actions: Iterable<AccessAction>): number {
@@ -60,6 +60,16 @@ export function actionMask(actions: Iterable<AccessAction>): number {
 /** The actions of a bit mask, in ACCESS_ACTIONS order. */
 export function actionsOf(mask: number): AccessAction[] {
   return ACCESS_ACTIONS.filter((action) => (mask & BIT[action]) !== 0);
+}
+
+/**
+ * SQL: the column's forum is in the scope (readScope/viewScope; null: any
+ * forum). An empty scope matches nothing, written so (`in ()` is no SQL).
+ */
+export function inForums(column: string, scope: readonly number[] | null): RawBuilder<boolean> {
+  if (scope === null) return sql<boolean>`1 = 1`;
+  if (scope.length === 0) return sql<boolean>`1 = 0`;
+  return sql<boolean>`${sql.ref(column)} in (${sql.join(scope)})`;
 }
 
 export function isAccessAction(value: string): value is AccessAction {
@@ -172,11 +182,14 @@ export class ReaderPermissions {
   #key: string | undefined;
   #readable: readonly number[] | undefined;
   #viewable: readonly number[] | undefined;
+  /** May read (and so view) every forum: lists need no filter. */
   readonly readsEverything: boolean;
+  readonly viewsEverything: boolean;
 
   constructor(masks: ReadonlyMap<number, number>) {
     this.#masks = masks;
     this.readsEverything = [...masks.values()].every((mask) => (mask & BIT.read) !== 0);
+    this.viewsEverything = [...masks.values()].every((mask) => (mask & BIT.view) !== 0);
   }
 
   /** May take this action in this forum; false for a forum that does not exist. */
@@ -200,6 +213,16 @@ export class ReaderPermissions {
   /** The forums whose topics and posts this reader may read, ascending: what every list across forums filters on. */
   readableForumIds(): readonly number[] {
     return (this.#readable ??= this.#having(BIT.read));
+  }
+
+  /** What a list across forums filters on: null when this reader may read every forum (no filter at all), else readableForumIds(). */
+  readScope(): readonly number[] | null {
+    return this.readsEverything ? null : this.readableForumIds();
+  }
+
+  /** What a list of forums filters on: null when every forum exists for this reader, else viewableForumIds(). */
+  viewScope(): readonly number[] | null {
+    return this.viewsEverything ? null : this.viewableForumIds();
   }
 
   /** The forums that exist for this reader (listed, searchable, 404 otherwise), ascending. */
@@ -228,6 +251,3 @@ export class ReaderPermissions {
       .sort((a, b) => a - b);
   }
 }
-
-/** Every action allowed (the mask of an admin's answers in a forum); for tests and the admin grid. */
-export const ALL_ACTIONS_MASK = EVERY_ACTION;

@@ -3,6 +3,7 @@
 // the rows they count (see service.ts).
 import { sql, type Kysely, type RawBuilder, type Selectable, type SelectQueryBuilder, type Transaction } from 'kysely';
 import { countOf } from '../db/count.ts';
+import { inForums } from './permissions.ts';
 import { prepare, type PreparedQuery } from '../db/prepared.ts';
 import type { ContentStatus, Database, ForumsTable, PostRevisionsTable, PostsTable, TopicsTable } from '../db/schema.ts';
 
@@ -108,17 +109,25 @@ export class ForumRepository {
     return db.selectFrom('forums').selectAll().where('id', '=', id);
   }
 
-  /** Every forum (`topLevel`: only those that are no subforum), in display order. */
-  async listForums(offset: number, limit: number, topLevel = false): Promise<{ rows: ForumRow[]; total: number }> {
-    const base = topLevel ? this.#db.selectFrom('forums').where('parent_id', 'is', null) : this.#db.selectFrom('forums');
+  /** The forums in `scope` (null: every one; `topLevel`: only those that are no subforum), in display order. */
+  async listForums(offset: number, limit: number, scope: readonly number[] | null, topLevel = false): Promise<{ rows: ForumRow[]; total: number }> {
+    const all = this.#db.selectFrom('forums').where(inForums('forums.id', scope));
+    const base = topLevel ? all.where('parent_id', 'is', null) : all;
     const [rows, total] = await Promise.all([base.selectAll().orderBy('display_order').orderBy('id').offset(offset).limit(limit).execute(), countOf(base)]);
     return { rows, total };
   }
 
-  /** The subforums of these forums, in display order. */
-  subforumsOf(parentIds: readonly number[]): Promise<ForumRow[]> {
+  /** The subforums of these forums in `scope` (null: all), in display order. */
+  subforumsOf(parentIds: readonly number[], scope: readonly number[] | null = null): Promise<ForumRow[]> {
     if (parentIds.length === 0) return Promise.resolve([]);
-    return this.#db.selectFrom('forums').selectAll().where('parent_id', 'in', parentIds).orderBy('display_order').orderBy('id').execute();
+    return this.#db
+      .selectFrom('forums')
+      .selectAll()
+      .where('parent_id', 'in', parentIds)
+      .where(inForums('forums.id', scope))
+      .orderBy('display_order')
+      .orderBy('id')
+      .execute();
   }
 
   insertForum(

@@ -6,6 +6,7 @@ import { Nullable } from '../http/schemas.ts';
 import { SecondsTimestamp, isoSeconds } from '../http/timestamps.ts';
 import { forumPath, profilePath, topicPath } from '../urls/paths.ts';
 import type { CategoryRow } from './category-repository.ts';
+import { ACCESS_ACTIONS, type ReaderPermissions } from './permissions.ts';
 import { MODERATION_ACTIONS, type LogEntry } from './moderation-log.ts';
 import type { ForumModerator, ForumRow, PostRevision, PostWithAuthor, TopicUnread, TopicWithAuthor } from './repository.ts';
 
@@ -23,6 +24,13 @@ export const ForumResource = Type.Object({
   topics_count: Type.Integer({ description: 'Published topics' }),
   posts_count: Type.Integer({ description: 'Published posts' }),
   url: Type.String({ description: 'Semantic page path, e.g. /forum/general.1/' }),
+  permissions: Type.Object(
+    Object.fromEntries([...ACCESS_ACTIONS, 'moderate'].map((permission) => [permission, Type.Boolean()])) as Record<
+      (typeof ACCESS_ACTIONS)[number] | 'moderate',
+      ReturnType<typeof Type.Boolean>
+    >,
+    { description: 'What the caller may do in this forum (docs/access.md); `moderate`: the caller moderates it' },
+  ),
   created_at: SecondsTimestamp,
   updated_at: SecondsTimestamp,
 });
@@ -159,11 +167,17 @@ export function categoryResource(row: CategoryRow, forums: Static<typeof ForumLi
   };
 }
 
-export function forumListItem(row: ForumRow, signedIn: boolean, unreadTopics: number | undefined): Static<typeof ForumListItem> {
-  return { ...forumResource(row), unread_topics: signedIn ? (unreadTopics ?? 0) : null };
+export function forumListItem(
+  row: ForumRow,
+  permissions: ReaderPermissions,
+  signedIn: boolean,
+  unreadTopics: number | undefined,
+): Static<typeof ForumListItem> {
+  return { ...forumResource(row, permissions), unread_topics: signedIn ? (unreadTopics ?? 0) : null };
 }
 
-export function forumResource(row: ForumRow): Static<typeof ForumResource> {
+/** `permissions`: the caller's, whose answers in this forum the resource carries. */
+export function forumResource(row: ForumRow, permissions: ReaderPermissions): Static<typeof ForumResource> {
   return {
     id: row.id,
     name: row.name,
@@ -174,6 +188,7 @@ export function forumResource(row: ForumRow): Static<typeof ForumResource> {
     topics_count: row.topics_count,
     posts_count: row.posts_count,
     url: forumPath(row),
+    permissions: permissions.flags(row.id),
     created_at: isoSeconds(row.created_at),
     updated_at: isoSeconds(row.updated_at),
   };

@@ -109,13 +109,14 @@ export const forumRoutes: FastifyPluginAsyncTypebox<{ forum: ForumService; prese
     },
     async (request) => {
       const page = pageRequest(request.query);
-      const [{ rows, total }, unread] = await Promise.all([forum.listForums(page), forum.unread.forumsWithUnread(request.user)]);
+      const permissions = await forum.access.of(request.user);
+      const [{ rows, total }, unread] = await Promise.all([forum.forums.list(page, permissions), forum.unread.forumsWithUnread(request.user)]);
       const signedIn = request.user !== null;
       return paginated(
         request,
         baseUrl,
         page,
-        rows.map((row) => forumListItem(row, signedIn, unread.get(row.id))),
+        rows.map((row) => forumListItem(row, permissions, signedIn, unread.get(row.id))),
         total,
       );
     },
@@ -126,7 +127,10 @@ export const forumRoutes: FastifyPluginAsyncTypebox<{ forum: ForumService; prese
     {
       schema: { tags: ['forums'], summary: 'One forum', params: IdParams, response: { 200: DataOf(ForumResource), ...errorResponses(404) } },
     },
-    async (request) => ({ data: forumResource(await forum.getForum(request.params.id)) }),
+    async (request) => {
+      const permissions = await forum.access.of(request.user);
+      return { data: forumResource(await forum.forums.visibleTo(request.params.id, permissions), permissions) };
+    },
   );
 
   app.post(
@@ -141,7 +145,10 @@ export const forumRoutes: FastifyPluginAsyncTypebox<{ forum: ForumService; prese
         response: { 201: DataOf(ForumResource), ...errorResponses(401, 403, 422) },
       },
     },
-    async (request, reply) => reply.code(201).send({ data: forumResource(await forum.createForum(request.body)) }),
+    async (request, reply) => {
+      const created = await forum.createForum(request.body);
+      return reply.code(201).send({ data: forumResource(created, await forum.access.of(request.user)) });
+    },
   );
 
   app.patch(
@@ -157,7 +164,10 @@ export const forumRoutes: FastifyPluginAsyncTypebox<{ forum: ForumService; prese
         response: { 200: DataOf(ForumResource), ...errorResponses(401, 403, 404, 422) },
       },
     },
-    async (request) => ({ data: forumResource(await forum.updateForum(request.params.id, request.body)) }),
+    async (request) => {
+      const updated = await forum.updateForum(request.params.id, request.body);
+      return { data: forumResource(updated, await forum.access.of(request.user)) };
+    },
   );
 
   app.delete(

@@ -10,6 +10,7 @@
 //   topic-moderation.ts  lock, pin, move   moderation-log.ts  what moderators did
 //   hiding.ts      hide and restore posts and topics
 //   moderators.ts  forum moderators: who moderates which forum
+//   permissions.ts the access rule (forum-access.ts keeps it current; forum-permissions.ts: admins set it)
 //   watchlist.ts   watchlist and reply mails
 //   unread.ts      members' read marks and unread posts
 //
@@ -23,6 +24,9 @@ import type { Mailer } from '../mail/mailer.ts';
 import type { Listed } from './access.ts';
 import { Categories } from './categories.ts';
 import type { CategoryRepository } from './category-repository.ts';
+import type { ForumAccess } from './forum-access.ts';
+import type { AccessRepository } from './access-repository.ts';
+import { ForumPermissionSettings } from './forum-permissions.ts';
 import { Forums, type ForumInput } from './forums.ts';
 import { ModerationQueue } from './moderation.ts';
 import { ForumModerators } from './moderators.ts';
@@ -55,6 +59,10 @@ export interface ForumServiceOptions {
   moderationLog: ModerationLog;
   /** Forum categories' rows (categories.ts). */
   categories: CategoryRepository;
+  /** Who may do what in each forum (docs/access.md): asked by every read and write. */
+  access: ForumAccess;
+  /** The levels and grants behind it, which admins set (forum-permissions.ts). */
+  accessRepository: AccessRepository;
 }
 
 export class ForumService {
@@ -69,9 +77,13 @@ export class ForumService {
   readonly moderationLog: ModerationLog;
   readonly watchlist: Watchlist;
   readonly unread: Unread;
+  readonly access: ForumAccess;
+  readonly permissions: ForumPermissionSettings;
 
   constructor(repository: ForumRepository, screen: TextScreen, mailer: Mailer, options: ForumServiceOptions, clock: Clock) {
     const publishing = new Publishing(repository, screen, clock);
+    this.access = options.access;
+    this.permissions = new ForumPermissionSettings(options.accessRepository, options.moderationLog, clock);
     this.categories = new Categories(options.categories, clock);
     this.forums = new Forums(repository, this.categories, clock);
     this.moderators = new ForumModerators(repository, this.forums);
@@ -98,17 +110,22 @@ export class ForumService {
 
   // The names callers use, each one job service's method.
 
-  listForums(page: PageRequest): Promise<Listed<ForumRow>> {
-    return this.forums.list(page);
+  /** The forums that exist for this reader. */
+  async listForums(page: PageRequest, viewer: AuthUser | null): Promise<Listed<ForumRow>> {
+    return this.forums.list(page, await this.access.of(viewer));
   }
   getForum(id: number): Promise<ForumRow> {
     return this.forums.get(id);
   }
-  createForum(input: ForumInput): Promise<ForumRow> {
-    return this.forums.create(input);
+  async createForum(input: ForumInput): Promise<ForumRow> {
+    const row = await this.forums.create(input);
+    this.access.changed();
+    return row;
   }
-  updateForum(id: number, input: Partial<ForumInput>): Promise<ForumRow> {
-    return this.forums.update(id, input);
+  async updateForum(id: number, input: Partial<ForumInput>): Promise<ForumRow> {
+    const row = await this.forums.update(id, input);
+    this.access.changed();
+    return row;
   }
   deleteForum(id: number): Promise<void> {
     return this.forums.delete(id);

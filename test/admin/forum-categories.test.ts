@@ -175,7 +175,7 @@ describeEachDatabase('admin forum category pages', (db) => {
         parent_id: '',
       });
       assert.equal(created.status, 303);
-      const forum = (await t.services.forum.listForums({ page: 1, perPage: 100, offset: 0 })).rows.find((row) => row.name === 'Filed')!;
+      const forum = (await t.services.forum.listForums({ page: 1, perPage: 100, offset: 0 }, null)).rows.find((row) => row.name === 'Filed')!;
       assert.equal(forum.category_id, category.id);
       const row_ = row((await admin.browser.get('/admin/forums/')).body, `forum-${forum.id}`)!;
       assert.equal(dom(row_).text('.category'), 'Category: For new forums');

@@ -15,13 +15,13 @@ describeEachDatabase('admin forum pages', (db) => {
   });
   after(() => t.close());
 
-  const forumNames = async () => (await t.services.forum.listForums({ page: 1, perPage: 100, offset: 0 })).rows.map((forum) => forum.name);
+  const forumNames = async () => (await t.services.forum.listForums({ page: 1, perPage: 100, offset: 0 }, null)).rows.map((forum) => forum.name);
 
   it('creates a forum from the list page', async () => {
     await admin.browser.get('/admin/forums/');
     const response = await admin.browser.post('/admin/forums/', { name: 'Announcements', description: 'News from the team', display_order: '1' });
     assert.equal(response.status, 303);
-    const forum = (await t.services.forum.listForums({ page: 1, perPage: 100, offset: 0 })).rows.find((f) => f.name === 'Announcements')!;
+    const forum = (await t.services.forum.listForums({ page: 1, perPage: 100, offset: 0 }, null)).rows.find((f) => f.name === 'Announcements')!;
     assert.deepEqual([forum.description, forum.display_order], ['News from the team', 1]);
     const list = await admin.browser.get('/admin/forums/');
     assert.deepEqual(notice(list.body), { kind: 'ok', text: 'Forum “Announcements” created.' });

@@ -79,7 +79,7 @@ describeEachDatabase('forum categories on the index', (db) => {
       const [films, music] = (await t.services.forum.categories.rows()).filter((row) => row.title === 'Films' || row.title.startsWith('Music'));
       await t.services.forum.categories.update(films!.id, { title: 'Cinema', display_order: 99 });
       assert.deepEqual(await headings(), ['Music & <Sound>', 'Cinema', 'Other forums']);
-      const documentaries = (await t.services.forum.listForums({ page: 1, perPage: 100, offset: 0 })).rows.find((row) => row.name === 'Documentaries')!;
+      const documentaries = (await t.services.forum.listForums({ page: 1, perPage: 100, offset: 0 }, null)).rows.find((row) => row.name === 'Documentaries')!;
       await t.services.forum.updateForum(documentaries.id, { category_id: music!.id });
       assert.deepEqual(await headings(), ['Music & <Sound>', 'Other forums']);
     });

@@ -129,7 +129,7 @@ describeEachDatabase('subforums', (db) => {
       assert.ok(options.includes('Software') && !options.includes('Linux'), 'only top-level forums can hold subforums');
       const created = await staff.browser.post('/admin/forums/', { name: 'BSD', description: '', display_order: '0', parent_id: String(parent.id) });
       assert.equal(created.status, 303);
-      const bsd = (await t.services.forum.listForums({ page: 1, perPage: 100, offset: 0 })).rows.find((row) => row.name === 'BSD')!;
+      const bsd = (await t.services.forum.listForums({ page: 1, perPage: 100, offset: 0 }, null)).rows.find((row) => row.name === 'BSD')!;
       assert.equal(bsd.parent_id, parent.id);
       const refused = await staff.browser.post(`/admin/forums/${parent.id}/`, {
         name: 'Software',

@@ -37,10 +37,15 @@ export async function loadForumListing(
   viewer: AuthUser | null,
 ): Promise<ForumListing> {
   // Only top-level forums have subforums: a list of subforums (a forum page's) asks for none.
-  const subforums = await forum.forums.subforums(rows.filter((row) => row.parent_id === null).map((row) => row.id));
-  const ids = [...rows, ...[...subforums.values()].flat()].map((row) => row.id);
+  const permissions = await forum.access.of(viewer);
+  const subforums = await forum.forums.subforums(
+    rows.filter((row) => row.parent_id === null).map((row) => row.id),
+    permissions,
+  );
+  // A forum that may be viewed but not read lists no last post (docs/access.md, `read`).
+  const readable = [...rows, ...[...subforums.values()].flat()].map((row) => row.id).filter((id) => permissions.may(id, 'read'));
   const [topics, unread, moderators] = await Promise.all([
-    forum.forums.latestTopics(ids),
+    forum.forums.latestTopics(readable),
     forum.unread.forumsWithUnread(viewer),
     forum.moderators.ofForums(rows.map((row) => row.id)),
   ]);

@@ -135,7 +135,12 @@ ${addons?.newTopic?.(request, row) ?? ''}`
         forum.topicsOf(row, viewer, { page, perPage: TOPICS_PER_PAGE, offset: (page - 1) * TOPICS_PER_PAGE }),
         forum.moderators.ofForums([row.id]).then((found) => found.get(row.id) ?? []),
         // Subforums are listed above the first page of topics.
-        page === 1 && row.parent_id === null ? forum.forums.subforums([row.id]).then((found) => found.get(row.id) ?? []) : [],
+        page === 1 && row.parent_id === null
+          ? forum.access
+              .of(viewer)
+              .then((permissions) => forum.forums.subforums([row.id], permissions))
+              .then((found) => found.get(row.id) ?? [])
+          : [],
       ]);
       const [headings, lastPosts] = await Promise.all([presenter.headings(rows), forum.topics.lastPosts(rows.map((topic) => topic.id))]);
       const list =

@@ -35,7 +35,10 @@ export function homePage(deps: ForumPageDeps): FixedPage {
   async function show(request: FastifyRequest, reply: FastifyReply, visit: PageVisit): Promise<FastifyReply> {
     const page = requestedPage(visit.query);
     if (page === null) throw pageNotFound();
-    const { groups, total, hasCategories } = await forum.categories.index(pageRequest({ page, per_page: FORUMS_PER_PAGE }));
+    const { groups, total, hasCategories } = await forum.categories.index(
+      pageRequest({ page, per_page: FORUMS_PER_PAGE }),
+      await forum.access.of(request.user),
+    );
     const last = lastPage(total, FORUMS_PER_PAGE);
     if (page > last) throw pageNotFound();
     const listing = await loadForumListing(

@@ -35,7 +35,7 @@ export function searchPage({ forum, search }: ForumPageDeps): FixedPage {
       const page = requestedPage(visit.query);
       if (page === null) throw pageNotFound();
       const values = Object.fromEntries([...visit.query].filter(([name, value]) => value !== '' && name !== 'page'));
-      const forums = await forum.listForums({ page: 1, perPage: 100, offset: 0 });
+      const forums = await forum.listForums({ page: 1, perPage: 100, offset: 0 }, request.user);
       const asked = values['search'] !== undefined;
 
       let errors: FieldErrors | undefined;

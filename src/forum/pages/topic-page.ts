@@ -107,7 +107,7 @@ export function topicPage({ forum, presenter, views, addons, pageCache }: ForumP
       viewer === null ? false : forum.isWatching(viewer, topic.row.id),
       page === 1 && addons?.topic !== undefined ? addons.topic(request, reply, topic.row) : '',
       // A topic moves only into a forum its mover moderates too.
-      moderator ? forum.listForums({ page: 1, perPage: 100, offset: 0 }).then((listed) => listed.rows.filter((row) => moderates(viewer, row.id))) : [],
+      moderator ? forum.listForums({ page: 1, perPage: 100, offset: 0 }, viewer).then((listed) => listed.rows.filter((row) => moderates(viewer, row.id))) : [],
     ]);
     const last = lastPage(posts.total, POSTS_PER_PAGE);
     if (page > last) throw pageNotFound();

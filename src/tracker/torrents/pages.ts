@@ -303,7 +303,7 @@ ${failed?.errors['file'] ? html`<p class="error" id="torrent-file-error">${faile
               { page, perPage, offset },
             )
           : { rows: [], total: 0 },
-        forum.listForums({ page: 1, perPage: 100, offset: 0 }),
+        forum.listForums({ page: 1, perPage: 100, offset: 0 }, request.user),
       ]);
       const last = lastPage(total, perPage);
       if (page > last) throw pageNotFound();
