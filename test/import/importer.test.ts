@@ -18,6 +18,10 @@ import { buildApp, type BuiltApp } from '../../src/app.ts';
 import type { Config } from '../../src/config.ts';
 import { AVATARS, NO_AVATARS_DIR_REASON } from '../../src/import/torrentpier/avatars.ts';
 import { ImportRefused, importTorrentPier } from '../../src/import/torrentpier/importer.ts';
+import { PERSONAL_GROUP_REASON } from '../../src/import/torrentpier/groups.ts';
+import { AccessRepository } from '../../src/forum/access-repository.ts';
+import { ForumAccess } from '../../src/forum/forum-access.ts';
+import { ACCESS_ACTIONS, actionsOf } from '../../src/forum/permissions.ts';
 import { MERGED_REASON, NOBODY_KEEPS_REASON } from '../../src/import/torrentpier/private-messages.ts';
 import type { ImportReport, TableReport } from '../../src/import/torrentpier/report.ts';
 import { SMILIES_CATEGORY } from '../../src/import/torrentpier/smilies.ts';
@@ -34,6 +38,7 @@ import {
   EVERY_TAG_POST,
   avatarsFolderOf,
   createTorrentPierFixture,
+  GONE_USER_ID,
   phpPrepareMessage,
   type FixtureSummary,
   type TorrentPierVersion,
@@ -238,12 +243,12 @@ describe('TorrentPier import', { skip: !mariaDbAvailable() && 'mariadb-server is
           assert.equal(rows.filter((r) => Boolean(r.username_lookalike)).length, 1);
           // The clashes, the look-alike, and the two MODs: one who moderates forums, one whose level alone says so.
           assert.equal(table(report, 'bb_users').notes.length, 5);
-          const forumModerators = new Set(fixture.forumModerators.map((m) => m.userId));
           for (const u of fixture.users) {
             const row = rows.find((r) => r.id === u.id)!;
             assert.equal(row.username, u.name);
             assert.equal(row.email, u.email);
-            assert.equal(row.role, u.level === 1 ? 'admin' : u.level === 2 && !forumModerators.has(u.id) ? 'moderator' : 'user');
+            // A MOD moderates through grants (below); a MOD that no entry names moderated nothing upstream: both are members.
+            assert.equal(row.role, u.level === 1 ? 'admin' : 'user');
             assert.equal(row.status, u.banned ? 'banned' : u.active ? 'active' : 'pending');
             assert.equal(row.ban_reason, u.banned ? 'spam & <abuse>' : null, 'the ban keeps its reason, without an end');
             assert.equal(row.banned_until, null);
@@ -294,9 +299,13 @@ describe('TorrentPier import', { skip: !mariaDbAvailable() && 'mariadb-server is
           // Categories are numbered in reverse (category 2 first); forums inside a category by forum_order, also reversed.
           assert.deepEqual(
             forums.map((f) => f.id),
-            [4, 3, 2, 1],
+            [4, 3, 5, 2, 1, 6],
           );
-          assert.deepEqual(Object.fromEntries(forums.map((f) => [f.id, f.parent_id])), { 1: null, 2: 1, 3: null, 4: 3 }, 'subforums stay in their forum');
+          assert.deepEqual(
+            Object.fromEntries(forums.map((f) => [f.id, f.parent_id])),
+            { 1: null, 2: 1, 3: null, 4: 3, 5: 3, 6: 1 },
+            'subforums stay in their forum',
+          );
           assert.equal(forums[0]!.name, 'Forum 4 <releases>');
           // Categories keep their ids, decoded titles and order; top-level forums are in theirs, subforums in their parent's.
           const categories = await db.selectFrom('categories').selectAll().orderBy('id').execute();
@@ -307,19 +316,22 @@ describe('TorrentPier import', { skip: !mariaDbAvailable() && 'mariadb-server is
               [2, 'Category 2 & co', 10],
             ],
           );
-          assert.deepEqual(Object.fromEntries(forums.map((f) => [f.id, f.category_id])), { 1: 1, 2: null, 3: 2, 4: null });
+          assert.deepEqual(Object.fromEntries(forums.map((f) => [f.id, f.category_id])), { 1: 1, 2: null, 3: 2, 4: null, 5: null, 6: null });
           const index = dom((await built.app.inject({ method: 'GET', url: '/' })).body);
           assert.deepEqual(index.texts('main section.category h2'), ['Category 2 & co', 'Category 1 & co'], 'the index heads them in the old order');
           assert.deepEqual(index.texts('main section.category table.forums tbody td:first-child > a'), ['Forum 3 <releases>', 'Forum 1 <releases>']);
-          const listed = (await built.app.inject({ method: 'GET', url: '/api/categories' })).json().data as Array<{
+          // Asked by the admin, who views every forum (the team forum is not for guests).
+          const admin = await built.services.auth.issueToken(await built.services.users.get(fixture.users[0]!.id));
+          const listed = (await built.app.inject({ method: 'GET', url: '/api/categories', headers: { authorization: `Bearer ${admin.token}` } })).json()
+            .data as Array<{
             id: number;
             forums: Array<{ id: number }>;
           }>;
           assert.deepEqual(
             listed.map((c) => [c.id, c.forums.map((f) => f.id)]),
             [
-              [2, [3, 4]],
-              [1, [1, 2]],
+              [2, [3, 4, 5]],
+              [1, [1, 2, 6]],
             ],
           );
           const categoriesLine = table(report, 'bb_categories');
@@ -362,36 +374,182 @@ describe('TorrentPier import', { skip: !mariaDbAvailable() && 'mariadb-server is
           assert.equal(watch.length, fixture.rows['bb_topics_watch']);
         });
 
-        it("makes bb_auth_access's AUTH_MOD entries forum moderators: each accepted member of the group, of that forum only", async () => {
-          const rows = await built.database.db
-            .selectFrom('forum_grants')
-            .select(['forum_id', 'user_id'])
-            .where('moderate', '=', true)
-            .where('user_id', 'is not', null)
-            .orderBy('forum_id')
-            .orderBy('user_id')
+        it('brings the access model exactly: every forum level, the groups, members and requests, and the grants to groups and members', async () => {
+          const access = fixture.access!;
+          const db = built.database.db;
+          const forums = await db.selectFrom('forums').selectAll().orderBy('id').execute();
+          assert.deepEqual(
+            Object.fromEntries(forums.map((f) => [f.id, Object.fromEntries(ACCESS_ACTIONS.map((action) => [action, f[`level_${action}`]]))])),
+            access.levels,
+          );
+          const groups = await db.selectFrom('user_groups').selectAll().orderBy('id').execute();
+          assert.deepEqual(
+            groups.map((g) => ({ id: g.id, name: g.name, description: g.description, type: g.type })),
+            access.groups,
+          );
+          assert.deepEqual(
+            groups.map((g) => g.name_key),
+            access.groups.map((g) => g.name.toLowerCase()),
+          );
+          const members = await db.selectFrom('group_members').selectAll().orderBy('group_id').orderBy('user_id').execute();
+          assert.deepEqual(
+            members.map((m) => ({ groupId: m.group_id, userId: m.user_id, role: m.role, status: m.status })),
+            access.members,
+          );
+          // Group grants before member grants in each forum (both databases order NULLs differently).
+          const grants = (await db.selectFrom('forum_grants').selectAll().execute())
+            .map((g) => ({ forumId: g.forum_id, groupId: g.group_id, userId: g.user_id, actions: actionsOf(g.actions), moderate: Boolean(g.moderate) }))
+            .sort(
+              (a, b) =>
+                a.forumId - b.forumId || (a.groupId === null ? 1 : 0) - (b.groupId === null ? 1 : 0) || (a.groupId ?? a.userId!) - (b.groupId ?? b.userId!),
+            );
+          assert.deepEqual(grants, access.grants);
+
+          for (const [name, counts] of Object.entries(access.counts)) {
+            const line = table(report, name);
+            assert.deepEqual([line.read, line.imported, line.skipped], counts, name);
+          }
+          const details = (name: string) => {
+            const line = table(report, name);
+            const pair = (text: string, examples: string[]): [string, string] => [text, examples.join(' ')];
+            return { skips: line.skips.map((s) => pair(s.reason, s.examples)), notes: line.notes.map((n) => pair(n.note, n.examples)) };
+          };
+          assert.deepEqual(details('bb_forums').notes, [
+            ['auth_post = 4 is no TorrentPier level (upstream lets nobody through, admins neither): admins only', '6'],
+            ['auth_edit = -1 is no TorrentPier level (upstream lets nobody through, admins neither): admins only', '6'],
+            ['auth_download = 9 is no TorrentPier level (upstream lets nobody through, admins neither): admins only', '6'],
+            ['locked upstream: only its moderators posted, replied, edited or deleted there; post, reply, edit, delete and upload raised to moderators', '6'],
+          ]);
+          assert.deepEqual(details('bb_groups'), {
+            skips: [[PERSONAL_GROUP_REASON, '1 3 8 9 10']],
+            notes: [
+              ['its name clashes with an earlier group ignoring case: renamed to "name (id)"', '6'],
+              ['group_type = 7 is no TorrentPier group type: hidden (invitation only)', '7'],
+              ['its leader (group_moderator) is no member upstream: added as its leader (the group holds no forum grant, so this opens nothing)', '6'],
+              [
+                'its leader (group_moderator) is no member upstream and the group holds forum grants: no leader here (making them one would give them the grants)',
+                '11',
+              ],
+              ['its leader (group_moderator) does not exist upstream or was not imported: the group has no leader', '12'],
+            ],
+          });
+          assert.deepEqual(details('bb_user_group'), {
+            skips: [
+              [
+                "membership of a member's personal group: its grants are that member's own here",
+                `1/${access.people.personalModerator} 3/2 8/${access.people.grantee} 9/${GONE_USER_ID} 10/${access.people.personalModerator}`,
+              ],
+              ['the member was not imported', `5/${GONE_USER_ID}`],
+            ],
+            notes: [
+              [
+                "the group's leader with a request pending upstream: kept as a request, so the group has no leader here (accepting it would give them the group's forum grants)",
+                `4/${fixture.users[9]!.id}`,
+              ],
+            ],
+          });
+          assert.deepEqual(details('bb_auth_access'), {
+            skips: [
+              ['grants nothing: no permission bit is set', '2/1'],
+              ['the forum does not exist upstream', '2/99'],
+              ["the personal group's member was not imported", '9/5'],
+              ['the group does not exist upstream', '77/1'],
+            ],
+            notes: [
+              ['forum_perm bits that name no permission (bit 0, bits 14 and up) dropped', '8/2'],
+              ['the same member and forum as an earlier entry: merged into one grant (upstream ORs them)', '10/2'],
+            ],
+          });
+
+          // Both MODs are members: one moderates through grants, the other moderated nothing upstream.
+          const mods = fixture.users.filter((u) => u.level === 2);
+          const roles = await db
+            .selectFrom('users')
+            .select(['id', 'role'])
+            .where(
+              'id',
+              'in',
+              mods.map((u) => u.id),
+            )
             .execute();
           assert.deepEqual(
-            rows.map((row) => ({ forumId: row.forum_id, userId: row.user_id })),
-            fixture.forumModerators,
+            roles.map((r) => r.role),
+            ['user', 'user'],
           );
-          const moderator = fixture.users.find((u) => u.level === 2 && fixture.forumModerators.some((m) => m.userId === u.id))!;
-          const global = fixture.users.find((u) => u.level === 2 && !fixture.forumModerators.some((m) => m.userId === u.id))!;
-          const roles = await built.database.db.selectFrom('users').select(['id', 'role']).where('id', 'in', [moderator.id, global.id]).execute();
-          assert.deepEqual(Object.fromEntries(roles.map((r) => [r.id, r.role])), { [moderator.id]: 'user', [global.id]: 'moderator' });
-          const entries = table(report, 'bb_auth_access');
-          assert.deepEqual([entries.imported, entries.skipped], [fixture.authEntries.granted, fixture.authEntries.skipped]);
-          assert.deepEqual(entries.skips.map((s) => s.reason).sort(), [
-            'grants no moderation: the service has no other per-forum permissions (forums are open to all)',
-            'the forum does not exist upstream',
-            'the group does not exist upstream',
-            'the group has no accepted members (pending requests do not count)',
-          ]);
-          // The forum page names them, as upstream's did.
-          const firstModerated = fixture.forumModerators.find((m) => m.userId === moderator.id)!;
-          const forumPage = await built.app.inject({ method: 'GET', url: `/viewforum.php?f=${firstModerated.forumId}` });
+          const userNotes = details('bb_users').notes;
+          const modNotes = (id: number) =>
+            userNotes.filter(([note, ids]) => note.startsWith('user_level MOD') && ids.split(' ').includes(String(id))).map(([note]) => note);
+          assert.deepEqual(
+            mods.map((u) => modNotes(u.id)),
+            mods.map((u) => [
+              access.forumModerators.includes(u.id)
+                ? 'user_level MOD from moderating forums: a member who moderates those forums (grants that moderate)'
+                : 'user_level MOD without a forum to moderate (upstream it gave no forum rights): a member',
+            ]),
+          );
+          assert.deepEqual(
+            mods.map((u) => access.forumModerators.includes(u.id)),
+            [true, false],
+            'one MOD of each kind',
+          );
+
+          // The forum page names the moderators, as upstream's did.
+          const forumPage = await built.app.inject({ method: 'GET', url: '/viewforum.php?f=2' });
           const page = await built.app.inject({ method: 'GET', url: String(forumPage.headers.location) });
-          assert.match(page.body, new RegExp(`<p class="moderators"><span class="muted">Moderators:</span> <a href="/profile/[^"]+\\.${moderator.id}/">`));
+          assert.match(
+            page.body,
+            new RegExp(`<p class="moderators"><span class="muted">Moderators:</span> <a href="/profile/[^"]+\\.${access.people.personalModerator}/">`),
+          );
+        });
+
+        it('closes the team forum to guests and outsiders and opens it to its group, through the one access rule', async () => {
+          const access = fixture.access!;
+          const { people, teamForumId: team } = access;
+          const forumAccess = new ForumAccess(new AccessRepository(built.database.db), built.database, (error) => {
+            throw error;
+          });
+          // Who asks, as every request sees them: their role, accepted groups and moderated forums, read with their credentials.
+          const readerOf = async (userId: number) => {
+            const token = await built.services.auth.issueToken(await built.services.users.get(userId));
+            return (await built.services.auth.authenticateToken(token.token))!.user;
+          };
+          const guest = await forumAccess.of(null);
+          const outsider = await forumAccess.of(await readerOf(people.outsider));
+          const requester = await forumAccess.of(await readerOf(people.teamRequest));
+          const teamMember = await forumAccess.of(await readerOf(people.teamMember));
+          const grantee = await forumAccess.of(await readerOf(people.grantee));
+          const admin = await forumAccess.of(await readerOf(fixture.users[0]!.id));
+          for (const [who, permissions] of [
+            ['a guest', guest],
+            ['a member outside the group', outsider],
+            ['a member whose request is pending', requester],
+          ] as const) {
+            assert.deepEqual([permissions.may(team, 'view'), permissions.may(team, 'read')], [false, false], who);
+          }
+          assert.deepEqual(
+            [teamMember.may(team, 'view'), teamMember.may(team, 'read'), teamMember.may(team, 'post')],
+            [true, true, false],
+            "the group's member",
+          );
+          assert.deepEqual(
+            [grantee.may(team, 'view'), grantee.may(team, 'post'), grantee.may(team, 'reply'), grantee.may(team, 'edit')],
+            [true, true, true, false],
+            'the member with a grant of their own',
+          );
+          assert.equal(admin.may(team, 'read'), true);
+          // Forum 2: everyone reads it, members only download.
+          assert.deepEqual([guest.may(2, 'read'), guest.may(2, 'post'), guest.may(2, 'download'), outsider.may(2, 'download')], [true, true, false, true]);
+          // Values that are no level: admins only; and the forum was locked: its moderators reply, members no longer.
+          assert.deepEqual(
+            [outsider.may(6, 'view'), outsider.may(6, 'post'), outsider.may(6, 'download'), outsider.may(6, 'reply'), admin.may(6, 'post')],
+            [true, false, false, false, true],
+          );
+          // Moderation through a real group's grant and through a personal group's.
+          const viaGroup = await readerOf(people.viaGroupModerator);
+          assert.deepEqual(viaGroup.moderatedForums, [3]);
+          assert.deepEqual([teamMember.moderates(3), teamMember.moderates(1)], [true, false]);
+          const personal = await forumAccess.of(await readerOf(people.personalModerator));
+          assert.deepEqual([personal.moderates(2), personal.moderates(3), personal.moderates(1)], [true, true, false]);
         });
 
         it('indexes the imported posts for search before the service starts', async () => {
@@ -575,9 +733,15 @@ describe('TorrentPier import', { skip: !mariaDbAvailable() && 'mariadb-server is
           });
           assert.ok(user.id > CLASH_ID);
           const forum = await db.insertInto('forums').values({ name: 'New', created_at: now, updated_at: now }).returning('id').executeTakeFirstOrThrow();
-          assert.ok(forum.id > Math.max(...fixture.forumIds));
+          assert.ok(forum.id > Math.max(...Object.keys(fixture.access!.levels).map(Number)));
           const category = await built.services.forum.categories.create({ title: 'New', display_order: 0 });
           assert.ok(category.id > 2);
+          const group = await db
+            .insertInto('user_groups')
+            .values({ name: 'New', name_key: 'new', type: 'open', created_at: now, updated_at: now })
+            .returning('id')
+            .executeTakeFirstOrThrow();
+          assert.ok(group.id > Math.max(...fixture.access!.groups.map((g) => g.id)));
           const topic = await db
             .insertInto('topics')
             .values({ forum_id: forum.id, title: 'New', author_id: user.id, status: 'published', last_post_at: now, created_at: now, updated_at: now })

@@ -6,8 +6,9 @@
 // and a deterministic generator of rows with the upstream's storage quirks:
 // HTML-escaped names and titles, BBCode escaped with ENT_NOQUOTES, bcrypt
 // `$2y$` and md5(md5()) password hashes, -1 for guests and deleted users,
-// the sender's SENT copy of a read PM, info hashes right-trimmed of 0x20, and
-// avatar files where get_avatar_path() keeps them (one missing, one corrupt).
+// the sender's SENT copy of a read PM, info hashes right-trimmed of 0x20,
+// avatar files where get_avatar_path() keeps them (one missing, one corrupt),
+// and the access model: forum levels, groups, personal groups and grants.
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -264,11 +265,10 @@ export interface FixtureSummary {
   version: TorrentPierVersion;
   users: FixtureUser[];
   avatars: FixtureAvatar[];
+  /** The forums holding topics (the access part adds two more, without topics). */
   forumIds: number[];
-  /** The forum moderators bb_auth_access grants (AUTH_MOD entries expanded to accepted group members), once each. */
-  forumModerators: Array<{ forumId: number; userId: number }>;
-  /** The bb_auth_access rows: how many grant moderation that moves, and how many do not. */
-  authEntries: { granted: number; skipped: number };
+  /** Groups, memberships and per-forum permissions, and what they must become (null: too few users or forums to make them). */
+  access: FixtureAccess | null;
   topicIds: number[];
   postIds: number[];
   torrents: FixtureTorrent[];
@@ -472,12 +472,14 @@ export async function createTorrentPierFixture(
         // The category's other forums are subforums of its first, as boards nest them.
         forum_parent: f === 0 ? 0 : forumId - f,
         allow_reg_tracker: 1,
+        // Forum 2 is open to all, guests too, except downloading: members only. The others have the installer's defaults.
+        ...(forumId === 2 ? { ...authLevels(AUTH.all), auth_download: AUTH.reg } : INSTALLER_LEVELS),
       });
     }
   }
   await put('bb_categories', catRows);
   await put('bb_forums', forumRows);
-  const moderation = await putForumModeration(put, users, forumIds);
+  const access = await putForumAccess(put, users, forumIds);
 
   // Topics and posts: posters cycle through users, guests (-1 with a name) and deleted users (-1, no name).
   const topicIds: number[] = [];
@@ -709,41 +711,155 @@ export async function createTorrentPierFixture(
     await put('bb_attachments_desc', attachDescRows);
     await put('bb_attachments_config', [{ config_name: 'upload_dir', config_value: 'data/uploads' }]);
   }
-  return { version, users, avatars, forumIds, ...moderation, topicIds, postIds, torrents, rows };
+  return { version, users, avatars, forumIds, access, topicIds, postIds, torrents, rows };
 }
 
-/** bb_auth_access.forum_perm bits (1 << bit): VIEW 1, READ 2, MOD 3, POST 4. */
-const PERM = { view: 1 << 1, read: 1 << 2, mod: 1 << 3, post: 1 << 4 };
+/** bb_forums.auth_* values: AUTH_ALL 0, AUTH_REG 1, AUTH_ACL 2 (private), AUTH_MOD 3, AUTH_ADMIN 5. */
+const AUTH = { all: 0, reg: 1, acl: 2, mod: 3, admin: 5 } as const;
+
+const AUTH_FIELDS = [
+  'auth_view',
+  'auth_read',
+  'auth_post',
+  'auth_reply',
+  'auth_edit',
+  'auth_delete',
+  'auth_sticky',
+  'auth_announce',
+  'auth_vote',
+  'auth_pollcreate',
+  'auth_attachments',
+  'auth_download',
+] as const;
+
+function authLevels(value: number): Record<(typeof AUTH_FIELDS)[number], number> {
+  return Object.fromEntries(AUTH_FIELDS.map((field) => [field, value])) as Record<(typeof AUTH_FIELDS)[number], number>;
+}
+
+/** A new forum's levels in the upstream installer: view and read by all, sticky and announce by moderators, the rest by members. */
+const INSTALLER_LEVELS = { ...authLevels(AUTH.reg), auth_view: AUTH.all, auth_read: AUTH.all, auth_sticky: AUTH.mod, auth_announce: AUTH.mod };
+
+/** bb_auth_access.forum_perm bits (1 << bit): VIEW 1, READ 2, MOD 3, POST 4, REPLY 5, DOWNLOAD 13. */
+const PERM = { view: 1 << 1, read: 1 << 2, mod: 1 << 3, post: 1 << 4, reply: 1 << 5, download: 1 << 13 };
+
+type Level = 'all' | 'members' | 'private' | 'moderators' | 'admins';
+type Action = 'view' | 'read' | 'post' | 'reply' | 'edit' | 'delete' | 'pin' | 'announce' | 'vote' | 'poll_create' | 'upload' | 'download';
+
+/** What the import must make of the fixture's groups, memberships, levels and grants (written out by hand, not computed). */
+export interface FixtureAccess {
+  /** The team forum: view and read private, granted to the hidden Team group (view, read) and one member (view, read, post, reply). */
+  teamForumId: number;
+  /** Every forum's levels, by forum id (forum 2: everything `all` but download, `members`). */
+  levels: Record<number, Record<Action, Level>>;
+  groups: Array<{ id: number; name: string; description: string; type: 'open' | 'closed' | 'hidden' }>;
+  members: Array<{ groupId: number; userId: number; role: 'member' | 'leader'; status: 'accepted' | 'pending' }>;
+  grants: Array<{ forumId: number; groupId: number | null; userId: number | null; actions: Action[]; moderate: boolean }>;
+  /** Users who play a part: the Team group's member, someone outside every group, a pending Team request, the personal grantee, and the forum moderators. */
+  people: { teamMember: number; outsider: number; teamRequest: number; grantee: number; viaGroupModerator: number; personalModerator: number };
+  /** Upstream users some bb_auth_access entry makes a forum moderator (their user_level MOD is noted as such). */
+  forumModerators: number[];
+  /** [read, imported, skipped] per upstream table. */
+  counts: Record<'bb_groups' | 'bb_user_group' | 'bb_auth_access', [number, number, number]>;
+}
+
+const INSTALLER: Record<Action, Level> = {
+  view: 'all',
+  read: 'all',
+  post: 'members',
+  reply: 'members',
+  edit: 'members',
+  delete: 'members',
+  pin: 'moderators',
+  announce: 'moderators',
+  vote: 'members',
+  poll_create: 'members',
+  upload: 'members',
+  download: 'members',
+};
 
 /**
- * Per-forum moderation as upstream keeps it: a MOD's personal group with
- * AUTH_MOD on a subforum and on another forum, a real group whose accepted
- * members moderate a forum (one member pending, one entry granting no
- * moderation, one for a forum that is gone), the admin's personal group, a
- * group whose only member is pending, and an entry of a group that is gone.
- * Needs ten users and four forums; fewer make no entries.
+ * TorrentPier's access model as boards use it: forum levels (the installer's,
+ * a forum open to guests but for downloading, a team-only forum, one with
+ * values that are no level), groups of every type (a closed one with a
+ * pending request, a hidden team, an open one whose name clashes ignoring
+ * case and whose leader is no member, one of an unknown type), personal
+ * groups, and bb_auth_access entries: moderation through personal and real
+ * groups, plain grants, and entries of forums, groups or members that are
+ * gone. Needs twelve users and four forums; fewer make none.
  */
-async function putForumModeration(
+async function putForumAccess(
   put: (table: string, list: Record<string, unknown>[]) => Promise<void>,
   users: readonly FixtureUser[],
   forumIds: readonly number[],
-): Promise<Pick<FixtureSummary, 'forumModerators' | 'authEntries'>> {
-  if (users.length < 10 || forumIds.length < 4) return { forumModerators: [], authEntries: { granted: 0, skipped: 0 } };
-  const [admin, mod, member, other, pending, lonely] = [users[0]!, users[4]!, users[5]!, users[6]!, users[7]!, users[9]!];
+): Promise<FixtureAccess | null> {
+  if (users.length < 12 || forumIds.length !== 4) return null;
+  const [admin, mod, member, other, pending, lonely, outsider, requester] = [
+    users[0]!,
+    users[4]!,
+    users[5]!,
+    users[6]!,
+    users[7]!,
+    users[9]!,
+    users[10]!,
+    users[11]!,
+  ];
   const [f1, f2, f3, f4] = forumIds as [number, number, number, number];
-  const group = (id: number, name: string, single: boolean, owner: number) => ({
+  const [team, odd] = [5, 6];
+  // The team forum is a subforum of forum 3 and the odd one of forum 1, so the index's top level stays as it was.
+  await put('bb_forums', [
+    {
+      forum_id: team,
+      cat_id: 2,
+      forum_name: 'Team room',
+      forum_desc: '',
+      forum_order: 30,
+      forum_parent: f3,
+      // The installer's "Private [Hidden]": every action private but sticky and announce (moderators).
+      ...authLevels(AUTH.acl),
+      auth_sticky: AUTH.mod,
+      auth_announce: AUTH.mod,
+    },
+    {
+      forum_id: odd,
+      cat_id: 1,
+      forum_name: 'Odd levels',
+      forum_desc: '',
+      // Locked too: only its moderators posted, replied, edited or deleted there.
+      forum_status: 1,
+      forum_order: 30,
+      forum_parent: f1,
+      ...INSTALLER_LEVELS,
+      auth_post: 4,
+      auth_edit: -1,
+      auth_download: 9,
+    },
+  ]);
+  const group = (id: number, name: string, type: number, leader: number, description = '') => ({
     group_id: id,
-    group_name: phpEscapeQuotes(name),
-    group_description: '',
+    group_type: type,
+    group_name: name,
+    group_description: description,
     group_signature: '',
-    group_moderator: owner,
-    group_single_user: single ? 1 : 0,
+    group_moderator: leader,
+    group_single_user: 0,
+    group_time: BASE_TIME + id,
+    mod_time: BASE_TIME + id * 2,
   });
+  const personal = (id: number, owner: number) => ({ ...group(id, '', 0, owner), group_single_user: 1 });
   await put('bb_groups', [
-    group(1, '', true, mod.id),
-    group(2, 'Release team & checkers', false, member.id),
-    group(3, '', true, admin.id),
-    group(4, 'Waiting room', false, lonely.id),
+    personal(1, mod.id),
+    group(2, phpEscapeQuotes('Release team & checkers'), 1, member.id),
+    personal(3, admin.id),
+    group(4, 'Waiting room', 1, lonely.id),
+    group(5, 'Team', 2, member.id, 'Staff &amp; helpers'),
+    group(6, 'RELEASE TEAM &amp; CHECKERS', 0, outsider.id),
+    group(7, 'Odd type', 7, admin.id),
+    personal(8, other.id),
+    personal(9, GONE_USER_ID),
+    personal(10, mod.id),
+    // Leaders who are no member: one of a group that holds a grant, one whose account is gone.
+    group(11, 'Archive keepers', 1, users[2]!.id),
+    group(12, 'Ghosts', 0, GONE_USER_ID),
   ]);
   await put('bb_user_group', [
     { group_id: 1, user_id: mod.id, user_pending: 0 },
@@ -753,25 +869,113 @@ async function putForumModeration(
     { group_id: 2, user_id: pending.id, user_pending: 1 },
     { group_id: 3, user_id: admin.id, user_pending: 0 },
     { group_id: 4, user_id: lonely.id, user_pending: 1 },
+    { group_id: 5, user_id: member.id, user_pending: 0 },
+    { group_id: 5, user_id: requester.id, user_pending: 1 },
+    { group_id: 5, user_id: GONE_USER_ID, user_pending: 0 },
+    { group_id: 7, user_id: admin.id, user_pending: 0 },
+    { group_id: 8, user_id: other.id, user_pending: 0 },
+    { group_id: 9, user_id: GONE_USER_ID, user_pending: 0 },
+    { group_id: 10, user_id: mod.id, user_pending: 0 },
   ]);
   await put('bb_auth_access', [
     { group_id: 1, forum_id: f2, forum_perm: PERM.view | PERM.read | PERM.mod },
     { group_id: 1, forum_id: f3, forum_perm: PERM.mod },
+    { group_id: 2, forum_id: f1, forum_perm: 0 },
     { group_id: 2, forum_id: f3, forum_perm: PERM.mod | PERM.post },
     { group_id: 2, forum_id: f4, forum_perm: PERM.read },
     { group_id: 2, forum_id: 99, forum_perm: PERM.mod },
     { group_id: 3, forum_id: f1, forum_perm: PERM.mod },
     { group_id: 4, forum_id: f1, forum_perm: PERM.mod },
+    { group_id: 5, forum_id: team, forum_perm: PERM.view | PERM.read },
+    // Bit 0 and bit 20 name no permission.
+    { group_id: 8, forum_id: f2, forum_perm: PERM.download | 1 | (1 << 20) },
+    { group_id: 8, forum_id: team, forum_perm: PERM.view | PERM.read | PERM.post | PERM.reply },
+    { group_id: 9, forum_id: team, forum_perm: PERM.view | PERM.read },
+    // The MOD's second personal group: merged with the first one's entry for the same forum.
+    { group_id: 10, forum_id: f2, forum_perm: PERM.download },
+    { group_id: 11, forum_id: f4, forum_perm: PERM.view | PERM.read },
     { group_id: 77, forum_id: f1, forum_perm: PERM.mod },
   ]);
+  const publicForum = {
+    ...INSTALLER,
+    view: 'all',
+    read: 'all',
+    post: 'all',
+    reply: 'all',
+    edit: 'all',
+    delete: 'all',
+    pin: 'all',
+    announce: 'all',
+    vote: 'all',
+    poll_create: 'all',
+    upload: 'all',
+  } as const;
   return {
-    forumModerators: [
-      { forumId: f1, userId: admin.id },
-      { forumId: f2, userId: mod.id },
-      { forumId: f3, userId: mod.id },
-      { forumId: f3, userId: member.id },
-      { forumId: f3, userId: other.id },
+    teamForumId: team,
+    levels: {
+      [f1]: INSTALLER,
+      [f2]: { ...publicForum, download: 'members' },
+      [f3]: INSTALLER,
+      [f4]: INSTALLER,
+      [team]: {
+        view: 'private',
+        read: 'private',
+        post: 'private',
+        reply: 'private',
+        edit: 'private',
+        delete: 'private',
+        pin: 'moderators',
+        announce: 'moderators',
+        vote: 'private',
+        poll_create: 'private',
+        upload: 'private',
+        download: 'private',
+      },
+      [odd]: { ...INSTALLER, post: 'admins', edit: 'admins', download: 'admins', reply: 'moderators', delete: 'moderators', upload: 'moderators' },
+    },
+    groups: [
+      { id: 2, name: 'Release team & checkers', description: '', type: 'closed' },
+      { id: 4, name: 'Waiting room', description: '', type: 'closed' },
+      { id: 5, name: 'Team', description: 'Staff & helpers', type: 'hidden' },
+      { id: 6, name: 'RELEASE TEAM & CHECKERS (6)', description: '', type: 'open' },
+      { id: 7, name: 'Odd type', description: '', type: 'hidden' },
+      { id: 11, name: 'Archive keepers', description: '', type: 'closed' },
+      { id: 12, name: 'Ghosts', description: '', type: 'open' },
     ],
-    authEntries: { granted: 4, skipped: 4 },
+    members: [
+      { groupId: 2, userId: mod.id, role: 'member', status: 'accepted' },
+      { groupId: 2, userId: member.id, role: 'leader', status: 'accepted' },
+      { groupId: 2, userId: other.id, role: 'member', status: 'accepted' },
+      { groupId: 2, userId: pending.id, role: 'member', status: 'pending' },
+      // Its leader's own request is pending and the group moderates forum 1: accepting it would open that.
+      { groupId: 4, userId: lonely.id, role: 'member', status: 'pending' },
+      { groupId: 5, userId: member.id, role: 'leader', status: 'accepted' },
+      { groupId: 5, userId: requester.id, role: 'member', status: 'pending' },
+      // No member upstream, and the group holds no grant: added as its leader.
+      { groupId: 6, userId: outsider.id, role: 'leader', status: 'accepted' },
+      { groupId: 7, userId: admin.id, role: 'leader', status: 'accepted' },
+    ],
+    grants: [
+      { forumId: f1, groupId: 4, userId: null, actions: [], moderate: true },
+      { forumId: f1, groupId: null, userId: admin.id, actions: [], moderate: true },
+      { forumId: f2, groupId: null, userId: mod.id, actions: ['view', 'read', 'download'], moderate: true },
+      { forumId: f2, groupId: null, userId: other.id, actions: ['download'], moderate: false },
+      { forumId: f3, groupId: 2, userId: null, actions: ['post'], moderate: true },
+      { forumId: f3, groupId: null, userId: mod.id, actions: [], moderate: true },
+      { forumId: f4, groupId: 2, userId: null, actions: ['read'], moderate: false },
+      { forumId: f4, groupId: 11, userId: null, actions: ['view', 'read'], moderate: false },
+      { forumId: team, groupId: 5, userId: null, actions: ['view', 'read'], moderate: false },
+      { forumId: team, groupId: null, userId: other.id, actions: ['view', 'read', 'post', 'reply'], moderate: false },
+    ],
+    people: {
+      teamMember: member.id,
+      outsider: outsider.id,
+      teamRequest: requester.id,
+      grantee: other.id,
+      viaGroupModerator: member.id,
+      personalModerator: mod.id,
+    },
+    forumModerators: [admin.id, mod.id, member.id, other.id].sort((a, b) => a - b),
+    counts: { bb_groups: [12, 7, 5], bb_user_group: [14, 8, 6], bb_auth_access: [15, 11, 4] },
   };
 }

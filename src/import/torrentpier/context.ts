@@ -20,7 +20,7 @@ export interface ImportContext {
   batchSize: number;
   /** When the import runs: the time of rows the upstream kept no time for. */
   now: string;
-  imported: { users: IdSet; forums: IdSet; topics: IdSet };
+  imported: { users: IdSet; forums: IdSet; topics: IdSet; groups: IdSet };
 }
 
 /** A mapper's verdict on one upstream row: the row to write (with notes on what changed), or why it stays behind. */

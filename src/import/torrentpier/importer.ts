@@ -1,5 +1,7 @@
 // The whole TorrentPier import, in dependency order: users (with passkeys,
-// transfer totals, bonus points and bans) and their avatars, forums and their moderators, topics, posts, watched
+// transfer totals, bonus points and bans) and their avatars, forums with their
+// levels, groups and their members, the grants of forums to groups and members
+// (moderators among them), topics, posts, watched
 // topics, private messages (the sender's copies merged), torrents, smilies,
 // censor words. The target is the service's own
 // database, opened and migrated the way the server does it, and must be empty.
@@ -26,7 +28,8 @@ import { importCensor } from './censor.ts';
 import type { ImportContext } from './context.ts';
 import { importForums } from './forums.ts';
 import { IdSet } from './id-set.ts';
-import { importForumModerators, readForumModeration } from './moderators.ts';
+import { importGrants, readAccess } from './grants.ts';
+import { importGroups } from './groups.ts';
 import { importPosts } from './posts.ts';
 import { importPrivateMessages } from './private-messages.ts';
 import { Progress, type ProgressSink } from './progress.ts';
@@ -95,16 +98,17 @@ export async function importTorrentPier(options: ImportOptions): Promise<ImportR
       progress: new Progress(options.progress ?? (() => {})),
       batchSize: options.batchSize ?? DEFAULT_BATCH_SIZE,
       now: isoNow(clock),
-      imported: { users: new IdSet(), forums: new IdSet(), topics: new IdSet() },
+      imported: { users: new IdSet(), forums: new IdSet(), topics: new IdSet(), groups: new IdSet() },
     };
     options.progress?.(`TorrentPier ${version}.x database; importing into ${target.dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL'}.`);
-    // Who moderates which forum decides members' roles: read first, written once the forums are.
-    const moderation = await readForumModeration(ctx);
+    // Who moderates which forum is in members' notes: read first, written once the forums and groups are.
+    const access = await readAccess(ctx);
     const members = await countRows(source, 'bb_users');
-    await importUsers(ctx, members, moderation.moderators);
+    await importUsers(ctx, members, access.moderators);
     await importAvatars(ctx, avatarsDir, avatars, members);
     await importForums(ctx);
-    await importForumModerators(ctx, moderation);
+    await importGroups(ctx, access);
+    await importGrants(ctx, access);
     await importTopics(ctx, await countRows(source, 'bb_topics'));
     await importPosts(ctx, await countRows(source, 'bb_posts'));
     await importWatchlist(ctx, await countRows(source, 'bb_topics_watch'));

@@ -26,7 +26,7 @@ export interface UpstreamUser {
   user_points: number;
   /** Bit field of member settings and admin prohibitions (see USER_NOTIFY_PM). */
   user_opt: number;
-  /** Moderates some forum upstream (a bb_auth_access entry with AUTH_MOD for one of their groups: moderators.ts). */
+  /** Moderates some forum upstream (a bb_auth_access entry with AUTH_MOD for one of their groups: grants.ts). */
   forum_moderator: boolean;
   /** From bb_banlist. */
   banned: boolean;
@@ -52,16 +52,18 @@ const DOUBLE_MD5 = /^[0-9a-f]{32}$/;
 export const USER_NOTIFY_PM = 1 << 6;
 
 /**
- * user_level: 1 ADMIN, 2 MOD; 0 USER and 20 GROUP_MEMBER are plain members.
- * Upstream sets MOD for whoever moderates a forum (`update_user_level`); that
- * moderation moves as forum moderators (moderators.ts), so such a member stays
- * a member here. A MOD who moderates no forum (a level set by hand) keeps
- * moderating everywhere: a global moderator.
+ * user_level: 1 ADMIN; everything else a member. Upstream sets 2 (MOD) for
+ * whoever moderates a forum through a bb_auth_access entry of one of their
+ * groups (`update_user_level`), and that moderation moves as grants that
+ * moderate (grants.ts): such a member moderates those forums here too. A MOD
+ * that no entry names (a level set by hand) moderated no forum upstream:
+ * auth() reads moderation only from the entries, and the next
+ * update_user_level resets the level. A global moderator here would pass
+ * every forum's `private` and `moderators` levels, more than they had, so
+ * they are a member too (docs/migrating-from-torrentpier.md).
  */
-export function roleOf(level: number, forumModerator: boolean): Role {
-  if (level === 1) return 'admin';
-  if (level === 2 && !forumModerator) return 'moderator';
-  return 'user';
+export function roleOf(level: number): Role {
+  return level === 1 ? 'admin' : 'user';
 }
 
 function statusOf(row: UpstreamUser): UserStatus {
@@ -86,8 +88,8 @@ export function mapUser(row: UpstreamUser, now: string): Mapped<MappedUser> {
   if (row.user_level === 2) {
     notes.push(
       row.forum_moderator
-        ? 'user_level MOD from moderating forums: a member who moderates those forums (forum moderators)'
-        : 'user_level MOD without a forum to moderate: a moderator of every forum',
+        ? 'user_level MOD from moderating forums: a member who moderates those forums (grants that moderate)'
+        : 'user_level MOD without a forum to moderate (upstream it gave no forum rights): a member',
     );
   }
   let username = decodeEntities(row.username).trim();
@@ -136,7 +138,7 @@ export function mapUser(row: UpstreamUser, now: string): Mapped<MappedUser> {
         email,
         email_key: emailKey(email),
         password_hash: passwordHash,
-        role: roleOf(row.user_level, row.forum_moderator),
+        role: roleOf(row.user_level),
         status: statusOf(row),
         signature: decodeEntities(row.user_sig ?? ''),
         ban_reason: row.banned ? row.ban_reason : null,
@@ -282,7 +284,7 @@ async function readBans(ctx: ImportContext): Promise<Map<number, string | null>>
   return banned;
 }
 
-/** `forumModerators`: the upstream users some forum's moderation entry names (moderators.ts readForumModeration). */
+/** `forumModerators`: the upstream users some forum's moderation entry names (grants.ts readAccess). */
 export async function importUsers(ctx: ImportContext, total: number, forumModerators: ReadonlySet<number>): Promise<void> {
   const banned = await readBans(ctx);
   const { report, target } = ctx;
