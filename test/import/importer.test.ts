@@ -19,8 +19,6 @@ import type { Config } from '../../src/config.ts';
 import { AVATARS, NO_AVATARS_DIR_REASON } from '../../src/import/torrentpier/avatars.ts';
 import { ImportRefused, importTorrentPier } from '../../src/import/torrentpier/importer.ts';
 import { PERSONAL_GROUP_REASON } from '../../src/import/torrentpier/groups.ts';
-import { AccessRepository } from '../../src/forum/access-repository.ts';
-import { ForumAccess } from '../../src/forum/forum-access.ts';
 import { ACCESS_ACTIONS, actionsOf } from '../../src/forum/permissions.ts';
 import { MERGED_REASON, NOBODY_KEEPS_REASON } from '../../src/import/torrentpier/private-messages.ts';
 import type { ImportReport, TableReport } from '../../src/import/torrentpier/report.ts';
@@ -505,9 +503,7 @@ describe('TorrentPier import', { skip: !mariaDbAvailable() && 'mariadb-server is
         it('closes the team forum to guests and outsiders and opens it to its group, through the one access rule', async () => {
           const access = fixture.access!;
           const { people, teamForumId: team } = access;
-          const forumAccess = new ForumAccess(new AccessRepository(built.database.db), built.database, (error) => {
-            throw error;
-          });
+          const forumAccess = built.services.forum.access;
           // Who asks, as every request sees them: their role, accepted groups and moderated forums, read with their credentials.
           const readerOf = async (userId: number) => {
             const token = await built.services.auth.issueToken(await built.services.users.get(userId));
