@@ -10,6 +10,7 @@ import type { AuthUser } from '../auth/service.ts';
 import type { ContentStatus } from '../db/schema.ts';
 import { ApiError } from '../http/errors.ts';
 import { t, type TextKey } from '../i18n/messages.ts';
+import type { AccessAction, ReaderPermissions } from './permissions.ts';
 import type { Visibility } from './repository.ts';
 
 /** A page of rows and how many there are in all. */
@@ -52,9 +53,42 @@ export function canSee(row: { status: ContentStatus; author_id: number | null; h
   return row.status === 'published' || (viewer !== null && row.author_id === viewer.id);
 }
 
-/** The author, or a moderator of the forum the text is in. */
-export function assertMayEdit(authorId: number | null, editor: AuthUser, forumId: number): void {
-  if (!moderates(editor, forumId) && authorId !== editor.id) throw new ApiError('FORBIDDEN', t('access.author_or_moderator'));
+/** Why an action in a forum the reader may view is refused (403). */
+const NEEDED = {
+  read: 'access.read_needed',
+  post: 'access.post_needed',
+  reply: 'access.reply_needed',
+  edit: 'access.edit_needed',
+  delete: 'access.delete_needed',
+  pin: 'access.pin_needed',
+} as const satisfies Partial<Record<AccessAction, TextKey>>;
+
+/** The actions single resources and writes check (each with its refusal). */
+export type CheckedAction = keyof typeof NEEDED;
+
+/**
+ * The one rule (permissions.ts) where one topic, post or forum is asked
+ * for: in a forum the reader may not view, the thing does not exist for
+ * them (`notFound`: the very answer an unknown id gets, so nothing tells the
+ * two apart); in one they may view, an action they may not take is a 403
+ * that says which right is missing. `forumId` is the forum the topic or
+ * post is in, as read from the database.
+ */
+export function assertMay(permissions: ReaderPermissions, forumId: number, action: CheckedAction, notFound: () => Error): void {
+  if (!permissions.may(forumId, 'view')) throw notFound();
+  if (!permissions.may(forumId, action)) throw new ApiError('FORBIDDEN', t(NEEDED[action]));
+}
+
+/**
+ * A change to a text (`edit`, `delete`): a moderator of the forum changes
+ * any; its author changes their own when the forum gives them the right
+ * (TorrentPier's auth_edit, auth_delete). The forum is one they read: the
+ * post was found through the rule.
+ */
+export function assertMayChange(authorId: number | null, user: AuthUser, forumId: number, permissions: ReaderPermissions, action: 'edit' | 'delete'): void {
+  if (moderates(user, forumId)) return;
+  if (authorId !== user.id) throw new ApiError('FORBIDDEN', t('access.author_or_moderator'));
+  if (!permissions.may(forumId, action)) throw new ApiError('FORBIDDEN', t(NEEDED[action]));
 }
 
 /**

@@ -6,7 +6,8 @@ import type { ContentStatus } from '../db/schema.ts';
 import { ApiError, FieldErrorBag, ModelNotFoundError, ValidationError } from '../http/errors.ts';
 import type { PageRequest } from '../http/pagination.ts';
 import { t, type TextKey } from '../i18n/messages.ts';
-import { assertMayEdit, assertModerates, assertModerator, canSee, moderates, visibility, type Listed } from './access.ts';
+import { assertMay, assertMayChange, assertModerates, assertModerator, canSee, moderates, visibility, type Listed } from './access.ts';
+import type { ForumAccess } from './forum-access.ts';
 import type { ModerationLog } from './moderation-log.ts';
 import type { Publishing } from './publishing.ts';
 import type { ForumRepository, PostOnPage, PostRevision, PostWithAuthor, TopicWithAuthor } from './repository.ts';
@@ -28,15 +29,17 @@ export class Posts {
   readonly #flood: FloodControl;
   readonly #searchIndex: SearchRepository;
   readonly #log: ModerationLog;
+  readonly #access: ForumAccess;
 
   constructor(
     repository: ForumRepository,
     topics: Topics,
     publishing: Publishing,
     watchlist: Watchlist,
-    writes: { flood: FloodControl; searchIndex: SearchRepository; moderationLog: ModerationLog },
+    writes: { flood: FloodControl; searchIndex: SearchRepository; moderationLog: ModerationLog; access: ForumAccess },
     clock: Clock,
   ) {
+    this.#access = writes.access;
     this.#clock = clock;
     this.#repository = repository;
     this.#topics = topics;
@@ -83,19 +86,22 @@ export class Posts {
   /**
    * The post with its topic, whose forum says who moderates it, when this
    * viewer may see both: a post of a topic they may not see (pending, hidden)
-   * is not theirs to see either.
+   * is not theirs to see either. As for topics (Topics.get), a post in a
+   * forum the viewer may not view is unknown (404), in one they may view but
+   * not read a 403; the forum is the one its topic is in now.
    */
   async withTopic(id: number, viewer: AuthUser | null): Promise<{ post: PostWithAuthor; topic: TopicWithAuthor }> {
+    const notFound = () => new ModelNotFoundError('Post', id);
     const post = await this.#repository.findPost(id);
     const topic = post === undefined ? undefined : await this.#repository.findTopic(post.topic_id);
-    if (post === undefined || topic === undefined || !canSee(topic, viewer, topic.forum_id) || !canSee(post, viewer, topic.forum_id)) {
-      throw new ModelNotFoundError('Post', id);
-    }
+    if (post === undefined || topic === undefined || !canSee(topic, viewer, topic.forum_id) || !canSee(post, viewer, topic.forum_id)) throw notFound();
+    assertMay(await this.#access.of(viewer), topic.forum_id, 'read', notFound);
     return { post, topic };
   }
 
   async reply(topicId: number, author: AuthUser, body: string): Promise<PostWithAuthor> {
     const topic = await this.#topics.get(topicId, author);
+    assertMay(await this.#access.of(author), topic.forum_id, 'reply', () => new ModelNotFoundError('Topic', topicId));
     if (topic.locked && !moderates(author, topic.forum_id)) throw new ApiError('FORBIDDEN', lockedMessage());
     const errors = new FieldErrorBag();
     const screened = await this.#publishing.screenField(errors, 'body', body, 'posts');
@@ -122,7 +128,7 @@ export class Posts {
 
   async edit(id: number, editor: AuthUser, body: string): Promise<PostWithAuthor> {
     const { post, topic } = await this.withTopic(id, editor);
-    assertMayEdit(post.author_id, editor, topic.forum_id);
+    assertMayChange(post.author_id, editor, topic.forum_id, await this.#access.of(editor), 'edit');
     const errors = new FieldErrorBag();
     const screened = await this.#publishing.screenField(errors, 'body', body, 'posts');
     errors.throwIfAny();
@@ -150,7 +156,7 @@ export class Posts {
 
   async delete(id: number, viewer: AuthUser): Promise<void> {
     const { post, topic: shown } = await this.withTopic(id, viewer);
-    assertMayEdit(post.author_id, viewer, shown.forum_id);
+    assertMayChange(post.author_id, viewer, shown.forum_id, await this.#access.of(viewer), 'delete');
     if ((await this.#repository.firstPostId(post.topic_id)) === id) {
       throw ValidationError.field('post', t('validation.first_post'));
     }

@@ -1,6 +1,8 @@
-// JSON API for forums, topics and posts. Reads are public (pending content
-// only for its author and moderators); any active user writes; forums and
-// their moderators are managed by admins; moderators approve held posts.
+// JSON API for forums, topics and posts. Reads and writes follow each
+// forum's rule (docs/access.md: a forum one may not view answers 404 as an
+// unknown one, a missing right 403; the services ask it of the topic's or
+// post's own forum); pending content only for its author and moderators;
+// forums and their moderators are managed by admins; moderators approve held posts.
 // The moderators' routes let staff and forum moderators through
 // (MODERATORS); the services check the forum of the topic or post itself.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
@@ -198,7 +200,11 @@ export const forumRoutes: FastifyPluginAsyncTypebox<{ forum: ForumService; prese
         response: { 200: DataOf(Type.Array(ModeratorResource)), ...errorResponses(404) },
       },
     },
-    async (request) => ({ data: (await forum.moderators.of(request.params.id)).map(moderatorResource) }),
+    async (request) => {
+      // A forum the caller may not view has no moderators to show: it does not exist for them.
+      await forum.forums.visibleTo(request.params.id, await forum.access.of(request.user));
+      return { data: (await forum.moderators.of(request.params.id)).map(moderatorResource) };
+    },
   );
 
   app.put(
@@ -222,10 +228,10 @@ export const forumRoutes: FastifyPluginAsyncTypebox<{ forum: ForumService; prese
     {
       schema: {
         tags: ['topics'],
-        summary: 'Topics of a forum, latest activity first (for members with their unread state)',
+        summary: 'Topics of a forum, latest activity first (for members with their unread state); 403 where reading the forum needs a right you lack',
         params: IdParams,
         querystring: PageQuery,
-        response: { 200: PaginatedOf(TopicListItem), ...errorResponses(404, 422) },
+        response: { 200: PaginatedOf(TopicListItem), ...errorResponses(403, 404, 422) },
       },
     },
     async (request) => {
@@ -316,7 +322,7 @@ export const forumRoutes: FastifyPluginAsyncTypebox<{ forum: ForumService; prese
         summary: 'Start a topic; the body is its first post (429 within FLOOD_INTERVAL_SECONDS of your last post)',
         security,
         body: ForumBodies.topic,
-        response: { 201: DataOf(TopicResource), ...errorResponses(401, 422, 429) },
+        response: { 201: DataOf(TopicResource), ...errorResponses(401, 403, 422, 429) },
       },
     },
     async (request, reply) => {
@@ -328,7 +334,7 @@ export const forumRoutes: FastifyPluginAsyncTypebox<{ forum: ForumService; prese
   app.get(
     '/topics/:id',
     {
-      schema: { tags: ['topics'], summary: 'One topic', params: IdParams, response: { 200: DataOf(TopicResource), ...errorResponses(404) } },
+      schema: { tags: ['topics'], summary: 'One topic', params: IdParams, response: { 200: DataOf(TopicResource), ...errorResponses(403, 404) } },
     },
     async (request) => ({ data: await presenter.topic(await forum.getTopic(request.params.id, request.user)) }),
   );
@@ -369,19 +375,26 @@ export const forumRoutes: FastifyPluginAsyncTypebox<{ forum: ForumService; prese
 
   // Moderators' tools (docs/moderation.md)
 
-  const topicSwitch = (path: string, summary: string, change: (id: number, moderator: AuthUser) => Promise<TopicWithAuthor>) =>
+  // `guard`: who is let through before the topic is looked up; the service checks the topic's forum.
+  const topicSwitch = (
+    path: string,
+    summary: string,
+    change: (id: number, moderator: AuthUser) => Promise<TopicWithAuthor>,
+    guard: ReturnType<typeof requireUser> = requireRole(MODERATORS),
+  ) =>
     app.post(
       `/topics/:id/${path}`,
       {
-        preValidation: requireRole(MODERATORS),
+        preValidation: guard,
         schema: { tags: ['moderation'], summary, security, params: IdParams, response: { 200: DataOf(TopicResource), ...errorResponses(401, 403, 404) } },
       },
       async (request) => ({ data: await presenter.topic(await change(request.params.id, assertUser(request))) }),
     );
   topicSwitch('lock', 'Lock a topic: only moderators reply', (id, moderator) => forum.topicModeration.lock(id, moderator, true));
   topicSwitch('unlock', 'Unlock a topic', (id, moderator) => forum.topicModeration.lock(id, moderator, false));
-  topicSwitch('pin', 'Pin a topic: listed first in its forum', (id, moderator) => forum.topicModeration.pin(id, moderator, true));
-  topicSwitch('unpin', 'Unpin a topic', (id, moderator) => forum.topicModeration.pin(id, moderator, false));
+  // Pinning is the forum's `pin` right: its moderators by the default level, and members it is granted to.
+  topicSwitch('pin', "Pin a topic: listed first in its forum (the forum's pin right)", (id, user) => forum.topicModeration.pin(id, user, true), requireUser());
+  topicSwitch('unpin', "Unpin a topic (the forum's pin right)", (id, user) => forum.topicModeration.pin(id, user, false), requireUser());
 
   topicSwitch('hide', 'Hide a topic: only moderators see it, counted nowhere', (id, moderator) => forum.hiding.topic(id, moderator, true));
   topicSwitch('restore', 'Show a hidden topic again', (id, moderator) => forum.hiding.topic(id, moderator, false));
@@ -448,7 +461,7 @@ export const forumRoutes: FastifyPluginAsyncTypebox<{ forum: ForumService; prese
         summary: 'Posts of a topic, oldest first',
         params: IdParams,
         querystring: PageQuery,
-        response: { 200: PaginatedOf(PostResource), ...errorResponses(404, 422) },
+        response: { 200: PaginatedOf(PostResource), ...errorResponses(403, 404, 422) },
       },
     },
     async (request) => {
@@ -469,7 +482,7 @@ export const forumRoutes: FastifyPluginAsyncTypebox<{ forum: ForumService; prese
         security,
         params: IdParams,
         body: ForumBodies.post,
-        response: { 201: DataOf(PostResource), ...errorResponses(401, 404, 422, 429) },
+        response: { 201: DataOf(PostResource), ...errorResponses(401, 403, 404, 422, 429) },
       },
     },
     async (request, reply) => {
@@ -483,7 +496,7 @@ export const forumRoutes: FastifyPluginAsyncTypebox<{ forum: ForumService; prese
   app.get(
     '/posts/:id',
     {
-      schema: { tags: ['posts'], summary: 'One post', params: IdParams, response: { 200: DataOf(PostResource), ...errorResponses(404) } },
+      schema: { tags: ['posts'], summary: 'One post', params: IdParams, response: { 200: DataOf(PostResource), ...errorResponses(403, 404) } },
     },
     async (request) => {
       const post = await forum.getPost(request.params.id, request.user);

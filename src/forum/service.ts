@@ -21,7 +21,7 @@ import type { FloodControl } from '../auth/flood-control.ts';
 import type { AuthUser } from '../auth/service.ts';
 import type { PageRequest } from '../http/pagination.ts';
 import type { Mailer } from '../mail/mailer.ts';
-import type { Listed } from './access.ts';
+import { assertMayChange, type Listed } from './access.ts';
 import { Categories } from './categories.ts';
 import type { CategoryRepository } from './category-repository.ts';
 import type { ForumAccess } from './forum-access.ts';
@@ -92,7 +92,7 @@ export class ForumService {
     this.unread = new Unread(repository, this.forums, this.topics, clock);
     this.posts = new Posts(repository, this.topics, publishing, this.watchlist, options, clock);
     this.moderationLog = options.moderationLog;
-    this.topicModeration = new TopicModeration(repository, this.topics, options.moderationLog, clock);
+    this.topicModeration = new TopicModeration(repository, this.topics, options.moderationLog, options.access, clock);
     this.hiding = new Hiding(repository, this.topics, this.posts, options.moderationLog, clock);
     this.moderation = new ModerationQueue({
       repository,
@@ -168,9 +168,14 @@ export class ForumService {
   editPost(id: number, editor: AuthUser, body: string): Promise<PostWithAuthor> {
     return this.posts.edit(id, editor, body);
   }
-  /** An author's own published reply is withdrawn (hidden, restorable by moderators); anything else a moderator deletes is gone. */
+  /**
+   * An author's own published reply is withdrawn (hidden, restorable by
+   * moderators); anything else a moderator deletes is gone. Either needs
+   * the forum's `delete` right of an author who does not moderate it.
+   */
   async deletePost(id: number, viewer: AuthUser): Promise<void> {
-    const post = await this.posts.get(id, viewer);
+    const { post, topic } = await this.posts.withTopic(id, viewer);
+    assertMayChange(post.author_id, viewer, topic.forum_id, await this.access.of(viewer), 'delete');
     if (post.author_id === viewer.id && post.status === 'published') return this.hiding.withdraw(post, viewer);
     return this.posts.delete(id, viewer);
   }

@@ -1,15 +1,18 @@
 // Moderators' tools on a topic: lock and unlock (only moderators reply to a
-// locked topic), pin and unpin (listed first in its forum), move to another
+// locked topic), pin and unpin (listed first in its forum; the forum's `pin`
+// right, which its moderators pass by their level and others may be granted:
+// docs/access.md), move to another
 // forum (its address stays the same: topic URLs name no forum). Each action
 // is written to the moderation log in its own transaction; the topic and
 // post deletions log themselves (topics.ts, posts.ts).
 import type { AuthUser } from '../auth/service.ts';
 import { type Clock, isoNow } from '../clock.ts';
 import type { ModerationAction } from '../db/schema.ts';
-import { ValidationError } from '../http/errors.ts';
+import { ModelNotFoundError, ValidationError } from '../http/errors.ts';
 import { fieldName } from '../i18n/field-names.ts';
 import { t } from '../i18n/messages.ts';
-import { assertModerates } from './access.ts';
+import { assertMay, assertModerates } from './access.ts';
+import type { ForumAccess } from './forum-access.ts';
 import type { ModerationLog } from './moderation-log.ts';
 import type { ForumRepository, TopicWithAuthor } from './repository.ts';
 import type { Topics } from './topics.ts';
@@ -19,20 +22,25 @@ export class TopicModeration {
   readonly #topics: Topics;
   readonly #log: ModerationLog;
   readonly #clock: Clock;
+  readonly #access: ForumAccess;
 
-  constructor(repository: ForumRepository, topics: Topics, log: ModerationLog, clock: Clock) {
+  constructor(repository: ForumRepository, topics: Topics, log: ModerationLog, access: ForumAccess, clock: Clock) {
+    this.#access = access;
     this.#repository = repository;
     this.#topics = topics;
     this.#log = log;
     this.#clock = clock;
   }
 
-  lock(id: number, moderator: AuthUser, locked: boolean): Promise<TopicWithAuthor> {
-    return this.#set(id, moderator, { locked }, locked ? 'lock' : 'unlock');
+  async lock(id: number, moderator: AuthUser, locked: boolean): Promise<TopicWithAuthor> {
+    return this.#set(await this.#moderated(id, moderator), moderator, { locked }, locked ? 'lock' : 'unlock');
   }
 
-  pin(id: number, moderator: AuthUser, pinned: boolean): Promise<TopicWithAuthor> {
-    return this.#set(id, moderator, { pinned }, pinned ? 'pin' : 'unpin');
+  /** Needs the forum's `pin` right (TorrentPier's auth_sticky): its moderators by the default level, anyone it is granted to. */
+  async pin(id: number, user: AuthUser, pinned: boolean): Promise<TopicWithAuthor> {
+    const topic = await this.#topics.get(id, user);
+    assertMay(await this.#access.of(user), topic.forum_id, 'pin', () => new ModelNotFoundError('Topic', id));
+    return this.#set(topic, user, { pinned }, pinned ? 'pin' : 'unpin');
   }
 
   /** To another forum, with its published topic and posts counted there instead. */
@@ -59,8 +67,13 @@ export class TopicModeration {
     return this.#topics.get(id, moderator);
   }
 
-  async #set(id: number, moderator: AuthUser, change: { locked: boolean } | { pinned: boolean }, action: ModerationAction): Promise<TopicWithAuthor> {
-    const topic = await this.#moderated(id, moderator);
+  async #set(
+    topic: TopicWithAuthor,
+    moderator: AuthUser,
+    change: { locked: boolean } | { pinned: boolean },
+    action: ModerationAction,
+  ): Promise<TopicWithAuthor> {
+    const id = topic.id;
     const [field, wanted] = Object.entries(change)[0] as ['locked' | 'pinned', boolean];
     // Already so: nothing changes and nothing is logged (a second click, two moderators at once).
     if (Boolean(topic[field]) === wanted) return topic;

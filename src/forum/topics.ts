@@ -5,11 +5,12 @@ import type { FloodControl } from '../auth/flood-control.ts';
 import type { AuthUser } from '../auth/service.ts';
 import type { ChangeFeed } from '../db/change-feed.ts';
 import type { ContentStatus } from '../db/schema.ts';
-import { FieldErrorBag, ModelNotFoundError } from '../http/errors.ts';
+import { ApiError, FieldErrorBag, ModelNotFoundError } from '../http/errors.ts';
 import type { PageRequest } from '../http/pagination.ts';
 import { fieldName } from '../i18n/field-names.ts';
 import { t } from '../i18n/messages.ts';
-import { assertMayEdit, assertModerates, canSee, visibility, type Listed } from './access.ts';
+import { assertMay, assertMayChange, assertModerates, canSee, visibility, type Listed } from './access.ts';
+import type { ForumAccess } from './forum-access.ts';
 import type { Forums } from './forums.ts';
 import type { ModerationLog } from './moderation-log.ts';
 import type { Publishing } from './publishing.ts';
@@ -38,14 +39,16 @@ export class Topics {
   readonly #changes: ChangeFeed;
   readonly #searchIndex: SearchRepository;
   readonly #log: ModerationLog;
+  readonly #access: ForumAccess;
 
   constructor(
     repository: ForumRepository,
     forums: Forums,
     publishing: Publishing,
-    writes: { flood: FloodControl; changes: ChangeFeed; searchIndex: SearchRepository; moderationLog: ModerationLog },
+    writes: { flood: FloodControl; changes: ChangeFeed; searchIndex: SearchRepository; moderationLog: ModerationLog; access: ForumAccess },
     clock: Clock,
   ) {
+    this.#access = writes.access;
     this.#changes = writes.changes;
     this.#clock = clock;
     this.#repository = repository;
@@ -56,7 +59,9 @@ export class Topics {
     this.#log = writes.moderationLog;
   }
 
+  /** A forum's topics: 404 as for an unknown forum unless the viewer may view it, 403 unless they may read it. */
   async list(forumId: number, viewer: AuthUser | null, page: PageRequest): Promise<Listed<TopicWithAuthor>> {
+    assertMay(await this.#access.of(viewer), forumId, 'read', () => new ModelNotFoundError('Forum', forumId));
     await this.#forums.get(forumId);
     return this.#repository.listTopics(forumId, visibility(viewer, forumId), page.offset, page.perPage);
   }
@@ -80,16 +85,35 @@ export class Topics {
     return this.#repository.lastPostsOfTopics(topicIds);
   }
 
-  /** The topic if this viewer may see it; pending topics are the author's and its forum's moderators' only. */
+  /**
+   * The topic if this viewer may read it (docs/access.md): in a forum they
+   * may not view it is unknown (404, as any unknown id), in one they may
+   * view but not read a 403. Pending topics are the author's and its forum's
+   * moderators' only. Every read of one topic, and of its posts, comes here.
+   */
   async get(id: number, viewer: AuthUser | null): Promise<TopicWithAuthor> {
-    const topic = await this.#repository.findTopic(id);
-    if (topic === undefined || !canSee(topic, viewer, topic.forum_id)) throw new ModelNotFoundError('Topic', id);
+    const notFound = () => new ModelNotFoundError('Topic', id);
+    const topic = await this.#seen(id, viewer);
+    if (topic === undefined) throw notFound();
+    assertMay(await this.#access.of(viewer), topic.forum_id, 'read', notFound);
     return topic;
+  }
+
+  /** The topic if this viewer may see it as pending or hidden rows go, whatever the forum's rules (what was just written for them). */
+  async #seen(id: number, viewer: AuthUser | null): Promise<TopicWithAuthor | undefined> {
+    const topic = await this.#repository.findTopic(id);
+    return topic === undefined || !canSee(topic, viewer, topic.forum_id) ? undefined : topic;
   }
 
   async create(author: AuthUser, input: NewTopicInput): Promise<TopicWithAuthor> {
     const errors = new FieldErrorBag();
-    if ((await this.#repository.findForum(input.forum_id)) === undefined) errors.add('forum_id', t('validation.selected', { field: fieldName('forum_id') }));
+    // A forum the author may not view is named as an unknown one is (422); one they may view but not post in is a 403, whatever the fields.
+    const permissions = await this.#access.of(author);
+    if (!permissions.may(input.forum_id, 'view') || (await this.#repository.findForum(input.forum_id)) === undefined) {
+      errors.add('forum_id', t('validation.selected', { field: fieldName('forum_id') }));
+    } else if (!permissions.may(input.forum_id, 'post')) {
+      throw new ApiError('FORBIDDEN', t('access.post_needed'));
+    }
     const title = await this.#publishing.screenField(errors, 'title', input.title, 'topics');
     const body = await this.#publishing.screenField(errors, 'body', input.body, 'posts');
     errors.throwIfAny();
@@ -110,12 +134,15 @@ export class Topics {
         return topic.id;
       }),
     );
-    return this.get(topicId, author);
+    // Its author may post where they may not read (TorrentPier's auth_post and auth_read are apart): the answer is what they wrote.
+    const created = await this.#seen(topicId, author);
+    if (created === undefined) throw new ModelNotFoundError('Topic', topicId);
+    return created;
   }
 
   async rename(id: number, editor: AuthUser, title: string): Promise<TopicWithAuthor> {
     const topic = await this.get(id, editor);
-    assertMayEdit(topic.author_id, editor, topic.forum_id);
+    assertMayChange(topic.author_id, editor, topic.forum_id, await this.#access.of(editor), 'edit');
     const errors = new FieldErrorBag();
     const screened = await this.#publishing.screenField(errors, 'title', title, 'topics');
     errors.throwIfAny();

@@ -1,7 +1,10 @@
 // `/forum/{slug}.{id}/`: a forum's topics, latest activity first, and for
 // members the form that starts a topic (POST to the same address).
 // `?start=<offset>` (the legacy viewforum parameter) opens the page holding
-// that offset, as on topic pages.
+// that offset, as on topic pages. The forum's rule (docs/access.md): a forum
+// the reader may not view is a 404 page like an unknown one; one they may
+// view but not read shows its name and why, 403, and nothing of its topics;
+// the new-topic form is there only for those with the `post` right.
 import { tLink } from '../../web/translated.ts';
 import { t } from '../../i18n/messages.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -68,6 +71,9 @@ interface ListedTopics {
 
 export function forumPage({ forum, presenter, views, addons, pageCache }: ForumPageDeps): EntityPage<ForumRow> {
   async function show(request: FastifyRequest, reply: FastifyReply, row: ForumRow, visit: PageVisit, failed?: NewTopicState): Promise<FastifyReply> {
+    const permissions = await forum.access.of(request.user);
+    // Refused before the page cache is asked: nothing of the topics is read for this reader.
+    if (!permissions.may(row.id, 'read')) return readNeeded(request, reply, row);
     const page = requestedPage(visit.query, TOPICS_PER_PAGE);
     if (page === null) throw pageNotFound();
     const topics = await topicList(row, request.user, page);
@@ -110,7 +116,9 @@ ${pageNav(page, last, href)}
 ${
   request.user === null
     ? html`<p>${tLink('forum.login_to_start', loginPath({ next: visit.canonicalPath }))}</p>`
-    : html`${failed === undefined || failed.preview !== undefined ? '' : failedNotice(failed.refusal, failed.errors, ['title', 'body'])}
+    : !permissions.may(row.id, 'post')
+      ? html`<p class="notice">${t('access.post_needed')}</p>`
+      : html`${failed === undefined || failed.preview !== undefined ? '' : failedNotice(failed.refusal, failed.errors, ['title', 'body'])}
 ${failed?.preview === undefined ? '' : previewBlock(t('forum.preview', { title: failed.preview.title }), failed.preview.body, t('forum.preview_next'))}
 <form method="post" action="${visit.canonicalPath}" class="stacked">
 ${csrfInput(request, reply)}
@@ -121,6 +129,19 @@ ${textArea(pageFormState(failed?.values, failed?.errors), { name: 'body', label:
 ${addons?.newTopic?.(request, row) ?? ''}`
 }
 </section>`,
+    });
+  }
+
+  /** A forum the reader may view but not read: its name and what is missing (403), none of its topics or subforums. */
+  async function readNeeded(request: FastifyRequest, reply: FastifyReply, row: ForumRow): Promise<FastifyReply> {
+    return sendPage(request, reply, {
+      title: row.name,
+      status: 403,
+      body: html`${breadcrumb(await forumCrumbs(forum, row, false))}
+<h1>${row.name}</h1>
+${row.description === '' ? '' : html`<p class="muted">${row.description}</p>`}
+<p class="notice">${t('access.read_needed')}</p>
+${request.user === null ? html`<p>${tLink('forum.login_to_read', loginPath({ next: forumPath(row) }))}</p>` : ''}`,
     });
   }
 
@@ -168,7 +189,8 @@ ${addons?.newTopic?.(request, row) ?? ''}`
   }
 
   return {
-    load: (id) => forum.getForum(id),
+    // A forum the reader may not view is unknown to them: the same 404 page, before anything else.
+    load: async (id, request) => forum.forums.visibleTo(id, await forum.access.of(request.user)),
     path: (row) => forumPath(row),
     async serve(request, reply, row, visit) {
       if (request.method !== 'POST') return show(request, reply, row, visit);

@@ -24,22 +24,31 @@ import { moderates } from '../access.ts';
 import type { PostRevision, PostWithAuthor, TopicWithAuthor } from '../repository.ts';
 import { ForumBodies, POST_BODY_MAX } from '../routes.ts';
 import type { ForumService } from '../service.ts';
+import type { ReaderPermissions } from '../permissions.ts';
 import { AuthorLinks } from './parts.ts';
 import { ReplyForm, previewBlock } from './reply-form.ts';
 import { emojiPickerField } from '../../web/emoji-picker.ts';
 
 export const EditPostForm = Type.Object({ post_id: IdParams.properties.id, body: ForumBodies.post.properties.body, preview: ReplyForm.properties.preview });
 
-/** Who may edit a post: its author, and the moderators of the forum `forumId` it is in. */
-export function mayEdit(viewer: AuthUser | null, post: { author_id: number | null }, forumId: number): boolean {
-  return viewer !== null && (moderates(viewer, forumId) || (post.author_id !== null && post.author_id === viewer.id));
+/** Who may edit a post: its author where the forum `forumId` gives them `edit`, and the forum's moderators (as access.ts assertMayChange). */
+export function mayEdit(viewer: AuthUser | null, post: { author_id: number | null }, forumId: number, permissions: ReaderPermissions): boolean {
+  if (viewer === null) return false;
+  return moderates(viewer, forumId) || (post.author_id !== null && post.author_id === viewer.id && permissions.may(forumId, 'edit'));
 }
 
 export const DeletePostForm = Type.Object({ post_id: IdParams.properties.id });
 
-/** Who finds "Delete" under a post: its author, under a reply (the opening post goes with its topic). */
-export function mayDelete(viewer: AuthUser | null, post: { author_id: number | null }, opening: boolean): boolean {
-  return viewer !== null && !opening && post.author_id !== null && post.author_id === viewer.id;
+/** Who finds "Delete" under a post: its author, under a reply (the opening post goes with its topic), where the forum `forumId` lets them delete. */
+export function mayDelete(
+  viewer: AuthUser | null,
+  post: { author_id: number | null },
+  opening: boolean,
+  forumId: number,
+  permissions: ReaderPermissions,
+): boolean {
+  if (viewer === null || opening || post.author_id === null || post.author_id !== viewer.id) return false;
+  return moderates(viewer, forumId) || permissions.may(forumId, 'delete');
 }
 
 /** "Delete" under a post: it submits the page's one delete form (deletePostForm) with the post's id, so the cached post list holds no token. */
@@ -65,11 +74,12 @@ export async function postToEdit(
   topic: TopicWithAuthor,
   viewer: AuthUser | null,
   id: string | null | undefined,
+  permissions: ReaderPermissions,
 ): Promise<PostWithAuthor | undefined> {
   const postId = id === null || id === undefined ? null : parseId(id);
   if (postId === null || viewer === null) return undefined;
   const post = await forum.getPost(postId, viewer).catch(() => undefined);
-  return post !== undefined && post.topic_id === topic.id && mayEdit(viewer, post, topic.forum_id) ? post : undefined;
+  return post !== undefined && post.topic_id === topic.id && mayEdit(viewer, post, topic.forum_id, permissions) ? post : undefined;
 }
 
 export function editSection(

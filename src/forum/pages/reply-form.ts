@@ -22,6 +22,7 @@ import { lockedMessage } from '../posts.ts';
 import type { TopicWithAuthor } from '../repository.ts';
 import { ForumBodies, POST_BODY_MAX } from '../routes.ts';
 import type { ForumService } from '../service.ts';
+import type { ReaderPermissions } from '../permissions.ts';
 
 /** The reply's body, and `preview` when the Preview button sent it. */
 export const ReplyForm = Type.Object({
@@ -37,9 +38,9 @@ export interface ReplyDraft {
   preview?: SafeHtml;
 }
 
-/** Who may reply here: members, and only its forum's moderators to a locked topic. */
-export function mayReply(viewer: AuthUser | null, topic: Pick<TopicWithAuthor, 'locked' | 'forum_id'>): boolean {
-  return viewer !== null && (!topic.locked || moderates(viewer, topic.forum_id));
+/** Who may reply here: members with the forum's `reply` right, and only its forum's moderators to a locked topic. */
+export function mayReply(viewer: AuthUser | null, topic: Pick<TopicWithAuthor, 'locked' | 'forum_id'>, permissions: ReaderPermissions): boolean {
+  return viewer !== null && permissions.may(topic.forum_id, 'reply') && (!topic.locked || moderates(viewer, topic.forum_id));
 }
 
 /** "Quote" under a post: the page holding the post, with the form filled. */
@@ -63,11 +64,20 @@ export function previewBlock(heading: string, body: SafeHtml, notYet: string): S
   return html`<section class="preview" aria-labelledby="preview-heading"><h3 id="preview-heading">${heading}</h3><div class="post"><div class="body">${body}</div></div><p class="muted">${notYet}</p></section>`;
 }
 
-export function replySection(request: FastifyRequest, reply: FastifyReply, topic: TopicWithAuthor, visit: PageVisit, draft: ReplyDraft | undefined): SafeHtml {
+export function replySection(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  topic: TopicWithAuthor,
+  visit: PageVisit,
+  draft: ReplyDraft | undefined,
+  permissions: ReaderPermissions,
+): SafeHtml {
   if (topic.locked && !moderates(request.user, topic.forum_id)) return html`<p class="notice">${lockedMessage()}</p>`;
   if (request.user === null) {
     return html`<p>${tLink('reply.login', loginPath({ next: visit.canonicalPath }))}</p>`;
   }
+  // No form where the forum refuses the reply: the service would refuse it (403).
+  if (!permissions.may(topic.forum_id, 'reply')) return html`<p class="notice">${t('access.reply_needed')}</p>`;
   const failed = draft !== undefined && (Object.keys(draft.errors).length > 0 || draft.refusal !== undefined);
   return html`<section aria-labelledby="reply-heading">
 <h2 id="reply-heading">${t('reply.heading')}</h2>

@@ -49,7 +49,16 @@ export function postModerationForms(request: FastifyRequest, reply: FastifyReply
 /** How the topic page shows the panel again after a refused move (422). */
 export type ShowAgain<T> = (request: FastifyRequest, reply: FastifyReply, topic: T, visit: PageVisit, errors: FieldErrors) => Promise<FastifyReply>;
 
-/** The panel, for the moderators of the topic's forum only; `forums` are where the topic may move (its viewer moderates them). */
+/** Pin or Unpin: in the panel, and alone for a member the forum gives the `pin` right without moderating it. */
+export function pinButton(request: FastifyRequest, reply: FastifyReply, topic: ShownTopic, path: string): SafeHtml {
+  return topic.row.pinned ? buttonForm(request, reply, `${path}unpin/`, t('mod.unpin')) : buttonForm(request, reply, `${path}pin/`, t('mod.pin'));
+}
+
+/**
+ * The panel, for the moderators of the topic's forum only; `forums` are
+ * where the topic may move (its viewer moderates them); `mayPin`: the
+ * forum's `pin` right (moderators pass it unless the forum keeps it for admins).
+ */
 export function moderationPanel(
   request: FastifyRequest,
   reply: FastifyReply,
@@ -57,6 +66,7 @@ export function moderationPanel(
   visit: PageVisit,
   forums: ReadonlyArray<{ id: number; name: string }>,
   errors: FieldErrors | undefined,
+  mayPin: boolean,
 ): SafeHtml {
   const path = visit.canonicalPath;
   const elsewhere = forums.filter((forum) => forum.id !== topic.row.forum_id);
@@ -64,7 +74,7 @@ export function moderationPanel(
 ${errors === undefined ? '' : failedNotice(undefined, errors, ['forum_id'])}
 <div class="actions">
 ${topic.row.locked ? buttonForm(request, reply, `${path}unlock/`, t('mod.unlock')) : buttonForm(request, reply, `${path}lock/`, t('mod.lock'))}
-${topic.row.pinned ? buttonForm(request, reply, `${path}unpin/`, t('mod.unpin')) : buttonForm(request, reply, `${path}pin/`, t('mod.pin'))}
+${mayPin ? pinButton(request, reply, topic, path) : ''}
 ${topic.row.hidden_at === null ? buttonForm(request, reply, `${path}hide/`, t('mod.hide_topic')) : buttonForm(request, reply, `${path}restore/`, t('mod.restore_topic'))}
 ${buttonForm(request, reply, `${path}delete/`, t('mod.delete_topic'))}
 </div>

@@ -31,7 +31,8 @@ import { filled, uncached, viewerKind, type Fragment } from '../page-cache.ts';
 import type { ForumPageDeps } from './deps.ts';
 import { AuthorLinks, breadcrumb, buttonForm, feedLinks, topicBadges } from './parts.ts';
 import { NoFields } from '../../web/form.ts';
-import { moderationForms, moderationPanel, postModerationButton, postModerationForms } from './topic-moderation.ts';
+import { moderationForms, moderationPanel, pinButton, postModerationButton, postModerationForms } from './topic-moderation.ts';
+import type { ReaderPermissions } from '../permissions.ts';
 import { ReplyForm, mayReply, quoteLink, quotedDraft, replySection } from './reply-form.ts';
 import {
   DeletePostForm,
@@ -101,8 +102,11 @@ export function topicPage({ forum, presenter, views, addons, pageCache }: ForumP
     if (page === null) throw pageNotFound();
     // Moderators of the topic's forum: staff, or the forum's own moderators (docs/moderation.md).
     const moderator = moderates(viewer, topic.row.forum_id);
+    // What the forum lets this reader do (the topic was loaded through the rule: they read it).
+    const permissions = await forum.access.of(viewer);
+    const mayPin = viewer !== null && permissions.may(topic.row.forum_id, 'pin');
     const [posts, parent, watching, addon, forums] = await Promise.all([
-      postList(topic, viewer, page),
+      postList(topic, viewer, page, permissions),
       forum.getForum(topic.row.forum_id),
       viewer === null ? false : forum.isWatching(viewer, topic.row.id),
       page === 1 && addons?.topic !== undefined ? addons.topic(request, reply, topic.row) : '',
@@ -120,9 +124,11 @@ export function topicPage({ forum, presenter, views, addons, pageCache }: ForumP
     const mayRename = viewer !== null && (moderator || viewer.id === topic.row.author_id);
     // A Quote link fills the form (reply-form.ts); a failed or previewed reply shows what was typed instead.
     const quoted =
-      failed === undefined && viewer !== null && mayReply(viewer, topic.row) ? await quotedDraft(forum, topic.row, viewer, visit.query) : undefined;
+      failed === undefined && viewer !== null && mayReply(viewer, topic.row, permissions)
+        ? await quotedDraft(forum, topic.row, viewer, visit.query)
+        : undefined;
     // `?edit=` (or a refused edit) puts the edit form in the reply form's place; `?history=` shows a post's earlier texts to moderators.
-    const editing = await postToEdit(forum, topic.row, viewer, failed?.form === 'edit' ? failed.values['post_id'] : visit.query.get('edit'));
+    const editing = await postToEdit(forum, topic.row, viewer, failed?.form === 'edit' ? failed.values['post_id'] : visit.query.get('edit'), permissions);
     const historyOf = moderator && viewer !== null ? parseId(visit.query.get('history') ?? '') : null;
     const history = historyOf === null || viewer === null ? undefined : await forum.posts.revisions(historyOf, viewer).catch(() => undefined);
 
@@ -153,7 +159,8 @@ ${
       }</div>`
 }
 ${mayRename ? renameForm(request, reply, topic, visit, failed?.form === 'rename' ? failed : undefined) : ''}
-${moderator ? moderationPanel(request, reply, topic, visit, forums, failed?.form === 'moderation' ? failed.errors : undefined) : ''}
+${moderator ? moderationPanel(request, reply, topic, visit, forums, failed?.form === 'moderation' ? failed.errors : undefined, mayPin) : ''}
+${!moderator && mayPin ? html`<div class="actions">${pinButton(request, reply, topic, visit.canonicalPath)}</div>` : ''}
 ${moderator ? postModerationForms(request, reply, visit.canonicalPath) : ''}
 ${viewer === null ? '' : deletePostForm(request, reply, visit.canonicalPath)}
 ${addon}
@@ -163,19 +170,19 @@ ${nav}
 ${history === undefined || historyOf === null ? '' : historySection(historyOf, history)}
 ${
   editing === undefined
-    ? replySection(request, reply, topic.row, visit, failed?.form === 'reply' ? failed : quoted)
+    ? replySection(request, reply, topic.row, visit, failed?.form === 'reply' ? failed : quoted, permissions)
     : editSection(request, reply, visit, editing, failed?.form === 'edit' ? failed : undefined)
 }`,
     });
   }
 
   /** The page's posts as HTML, from the page cache when it has them (page-cache.ts), and the id of the last of them. */
-  function postList(topic: LoadedTopic, viewer: AuthUser | null, page: number): Promise<Fragment<number | null>> {
+  function postList(topic: LoadedTopic, viewer: AuthUser | null, page: number, permissions: ReaderPermissions): Promise<Fragment<number | null>> {
     const render = async () => {
       const listed = await forum.postsOf(topic.row, viewer, { page, perPage: POSTS_PER_PAGE, offset: (page - 1) * POSTS_PER_PAGE });
       const [bodies, signatures] = await Promise.all([presenter.bodies(listed.rows), signaturesOf(listed.rows)]);
       const authors = new AuthorLinks();
-      const quotable = mayReply(viewer, topic.row);
+      const quotable = mayReply(viewer, topic.row, permissions);
       const moderating = moderates(viewer, topic.row.forum_id);
       const list = html`${listed.rows.map((row, index) =>
         postHtml(row, {
@@ -185,8 +192,8 @@ ${
           permalink: postPathOn(topic.heading.path, row.id),
           actions: [
             ...(quotable ? [quoteLink(topic.heading.path, row.id)] : []),
-            ...(mayEdit(viewer, row, topic.row.forum_id) ? [editLink(topic.heading.path, row.id)] : []),
-            ...(mayDelete(viewer, row, index + (page - 1) * POSTS_PER_PAGE === 0) ? [deleteButton(row.id)] : []),
+            ...(mayEdit(viewer, row, topic.row.forum_id, permissions) ? [editLink(topic.heading.path, row.id)] : []),
+            ...(mayDelete(viewer, row, index + (page - 1) * POSTS_PER_PAGE === 0, topic.row.forum_id, permissions) ? [deleteButton(row.id)] : []),
             ...(moderating && row.edited_at !== null ? [historyLink(topic.heading.path, row.id)] : []),
             // The opening post is hidden with its topic, not on its own.
             ...(moderating && index + (page - 1) * POSTS_PER_PAGE > 0 ? [postModerationButton(row.id, row.hidden_at !== null)] : []),
