@@ -4,6 +4,10 @@
 // watch or stop watching, and the author or a moderator edits the title,
 // each form posted to its own address below the topic's (`reply/`,
 // `rename/`, `watch/`, `unwatch/`) and its body checked by its schema there.
+// The topic is loaded through the forum's rule (Topics.get: 404 as unknown
+// without `view`, 403 without `read`) before anything else, the page cache
+// included; the forms shown follow the reader's rights there
+// (docs/access-paths.md).
 import { tHtml } from '../../web/translated.ts';
 import { t, tn } from '../../i18n/messages.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
