@@ -76,6 +76,20 @@ export class AccessRepository {
     return true;
   }
 
+  /** The names of these groups and members, for showing grants (ids no longer there are absent). */
+  async holderNames(groupIds: readonly number[], userIds: readonly number[]): Promise<{ groups: Map<number, string>; users: Map<number, string> }> {
+    const [groups, users] = await Promise.all([
+      groupIds.length === 0 ? [] : this.#db.selectFrom('user_groups').select(['id', 'name']).where('id', 'in', groupIds).execute(),
+      userIds.length === 0 ? [] : this.#db.selectFrom('users').select(['id', 'username as name']).where('id', 'in', userIds).execute(),
+    ]);
+    return { groups: new Map(groups.map((row) => [row.id, row.name])), users: new Map(users.map((row) => [row.id, row.name])) };
+  }
+
+  /** The group with this name key (usernameKey of its name), if any. */
+  async groupByNameKey(key: string): Promise<number | undefined> {
+    return (await this.#db.selectFrom('user_groups').select('id').where('name_key', '=', key).executeTakeFirst())?.id;
+  }
+
   /** Which of these group ids exist. */
   async existingGroups(ids: readonly number[], db: Db = this.#db): Promise<Set<number>> {
     if (ids.length === 0) return new Set();
