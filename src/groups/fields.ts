@@ -26,7 +26,8 @@ export const GroupName = Type.String({
   notBlank: true,
   visible: true,
   noInvisible: true,
-  pattern: '^\\S(?:.*\\S)?$',
+  // Blank names pass the pattern so that they are told only "required".
+  pattern: '^(?:\\s*|\\S(?:.*\\S)?)$',
   description: `1-${GROUP_NAME_MAX} characters on one line, no space at either end, nothing invisible; unique whatever the letter case`,
 });
 

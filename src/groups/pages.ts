@@ -138,7 +138,7 @@ function groupPage(groups: Groups): EntityPage<GroupRow> {
 <p><span class="badge">${typeName(listed.type)}</span> <span class="muted">${typeHelp(listed.type)}</span></p>
 ${shown.errors === undefined ? '' : formNotice(t('form.check_fields'), shown.errors)}
 ${await pageNotice(groups, visit, listed, own, manages)}
-${descriptionHtml(listed.description)}
+${listed.description.trim() === '' ? '' : html`<div class="description">${descriptionHtml(listed.description)}</div>`}
 <dl class="facts">
 <dt>${t('groups.leader')}</dt><dd>${listed.leader === null ? t('groups.no_leader') : html`<a href="${profilePath(listed.leader)}">${listed.leader.name}</a>`}</dd>
 <dt>${t('groups.members')}</dt><dd>${number(listed.members_count)}</dd>
