@@ -162,16 +162,7 @@ function cut<T>(text: string, total: number, data: T): Fragment<T> {
  * groups and their memberships, which decide what a member may read (a
  * fragment kept under their id must not outlive a membership that ended).
  */
-export const PAGE_TABLES: ReadonlySet<string> = new Set([
-  'forums',
-  'forum_grants',
-  'categories',
-  'topics',
-  'posts',
-  'users',
-  'user_groups',
-  'group_members',
-]);
+export const PAGE_TABLES: ReadonlySet<string> = new Set(['forums', 'forum_grants', 'categories', 'topics', 'posts', 'users', 'user_groups', 'group_members']);
 
 /**
  * Keeps `cache` fresh: empties it when this process writes one of

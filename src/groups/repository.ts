@@ -175,7 +175,8 @@ export class GroupRepository {
   /**
    * Makes the user an accepted member with this role: a new membership, a
    * request accepted (joined from now), or a member's role changed (joined
-   * when they did). One statement, so two admins at once leave one row.
+   * when they did). In one transaction; the insert gives way to a row
+   * written meanwhile (the primary key), so two admins at once leave one row.
    */
   async accept(groupId: number, userId: number, role: GroupRole, now: string): Promise<void> {
     await this.#db.transaction().execute(async (trx) => {
@@ -227,7 +228,8 @@ export class GroupRepository {
     return new Map(rows.map((row) => [row.group_id, Number(row.n)]));
   }
 
-  userExists(userId: number): Promise<{ id: number; username: string } | undefined> {
+  /** A user's id and name; undefined for an unknown one. */
+  findUser(userId: number): Promise<{ id: number; username: string } | undefined> {
     return this.#db.selectFrom('users').select(['id', 'username']).where('id', '=', userId).executeTakeFirst();
   }
 

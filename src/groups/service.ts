@@ -93,7 +93,7 @@ export class Groups {
 
   /** A user's id and name; undefined for an unknown one. */
   person(userId: number): Promise<{ id: number; username: string } | undefined> {
-    return this.#repository.userExists(userId);
+    return this.#repository.findUser(userId);
   }
 
   /** The user with this name (any letter case), as the admin's forms name members. */
@@ -176,7 +176,7 @@ export class Groups {
   async setMember(groupId: number, reader: GroupReader, userId: number, role: GroupRole): Promise<MemberRow> {
     const group = await this.find(groupId, reader);
     await this.#assertManager(group, reader, t('group.leaders_only'));
-    const user = await this.#repository.userExists(userId);
+    const user = await this.#repository.findUser(userId);
     if (user === undefined) throw new ModelNotFoundError('User', userId);
     if (!isAdmin(reader)) {
       if (role === 'leader') throw new ApiError('FORBIDDEN', t('group.admins_appoint'));
@@ -264,7 +264,7 @@ export class Groups {
   /** Which of the two went away while a membership was written: 404 for it. */
   async #goneOf(groupId: number, userId: number): Promise<ModelNotFoundError> {
     if ((await this.#repository.find(groupId)) === undefined) return new ModelNotFoundError('Group', groupId);
-    if ((await this.#repository.userExists(userId)) === undefined) return new ModelNotFoundError('User', userId);
+    if ((await this.#repository.findUser(userId)) === undefined) return new ModelNotFoundError('User', userId);
     return new ModelNotFoundError('GroupMember', userId);
   }
 }
