@@ -88,8 +88,8 @@ export class ForumService {
     this.forums = new Forums(repository, this.categories, clock);
     this.moderators = new ForumModerators(repository, this.forums);
     this.topics = new Topics(repository, this.forums, publishing, options, clock);
-    this.watchlist = new Watchlist(repository, this.topics, mailer, options.naming, clock);
-    this.unread = new Unread(repository, this.forums, this.topics, clock);
+    this.watchlist = new Watchlist(repository, this.topics, mailer, options.naming, { rules: options.access, repository: options.accessRepository }, clock);
+    this.unread = new Unread(repository, this.forums, this.topics, options.access, clock);
     this.posts = new Posts(repository, this.topics, publishing, this.watchlist, options, clock);
     this.moderationLog = options.moderationLog;
     this.topicModeration = new TopicModeration(repository, this.topics, options.moderationLog, clock);
