@@ -60,6 +60,8 @@ export function trackerAddons({ torrents, passkeys }: Pick<TrackerPageDeps, 'tor
     async topic(request, reply, topic) {
       const viewer = request.user;
       const [torrent, permissions] = await Promise.all([torrents.onTopic(topic.id), torrents.permissions(viewer)]);
+      // The topic page refuses a forum the viewer may not read; should it ever be shown, the torrent is not.
+      if (!permissions.may(topic.forum_id, 'read')) return html``;
       if (torrent === null) {
         const may = viewer !== null && (isStaff(viewer) || viewer.id === topic.author_id) && permissions.may(topic.forum_id, 'upload');
         return may ? html`<p class="actions"><a href="${uploadPath({ topic: topic.id })}">${t('tracker.attach_link')}</a></p>` : html``;
