@@ -182,8 +182,8 @@ export class ForumService {
     return this.moderation.reject(id, moderator);
   }
   /** Held posts this moderator decides on (all for staff, their forums' for a forum moderator). */
-  listPending(moderator: AuthUser, page: PageRequest) {
-    return this.moderation.list(moderator, page);
+  async listPending(moderator: AuthUser, page: PageRequest) {
+    return this.moderation.list(moderator, page, await this.access.of(moderator));
   }
 
   watch(user: AuthUser, topicId: number): Promise<void> {
