@@ -53,6 +53,8 @@ import { messageRoutes } from './messages/routes.ts';
 import { forumRoutes } from './forum/routes.ts';
 import { categoryRoutes } from './forum/category-routes.ts';
 import { permissionRoutes } from './forum/permission-routes.ts';
+import { groupRoutes } from './groups/routes.ts';
+import { groupPages } from './groups/pages.ts';
 import { searchRoutes } from './forum/search/routes.ts';
 import { PageRoutes } from './urls/semantic-routes.ts';
 import { userRoutes } from './users/routes.ts';
@@ -206,6 +208,7 @@ async function assemble(config: Config, options: BuildOptions, logger: Logger, o
   await app.register(forumRoutes, { prefix: '/api', forum: services.forum, presenter: services.presenter, baseUrl: config.baseUrl });
   await app.register(categoryRoutes, { prefix: '/api', forum: services.forum });
   await app.register(permissionRoutes, { prefix: '/api', forum: services.forum });
+  await app.register(groupRoutes, { prefix: '/api', groups: services.groups, baseUrl: config.baseUrl });
   await app.register(searchRoutes, { prefix: '/api', search: services.search });
   await app.register(messageRoutes, { prefix: '/api', messages: services.messages, presenter: services.presenter });
   await app.register(banRoutes, { prefix: '/api', bans: services.bans });
@@ -231,7 +234,9 @@ async function assemble(config: Config, options: BuildOptions, logger: Logger, o
     search: services.search,
     addons,
     trackerFigures: services.tracker.figures,
+    groups: services.groups,
   });
+  await app.register(groupPages, { pages, groups: services.groups });
   await app.register(feedRoutes, { pages, forum: services.forum, presenter: services.presenter, feeds: services.feeds });
   await app.register(trackerPages, {
     pages,

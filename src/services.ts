@@ -27,6 +27,8 @@ import { SearchBackfill } from './forum/search/backfill.ts';
 import { SearchRepository } from './forum/search/repository.ts';
 import { Search } from './forum/search/service.ts';
 import { TopicViewCounter } from './forum/view-counter.ts';
+import { GroupRepository } from './groups/repository.ts';
+import { Groups } from './groups/service.ts';
 import { MailBudget } from './mail/budget.ts';
 import { MessagesRepository } from './messages/repository.ts';
 import { PrivateMessages } from './messages/service.ts';
@@ -71,6 +73,8 @@ export interface Services {
   messages: PrivateMessages;
   accounts: AccountsService;
   tracker: TrackerServices;
+  /** Groups of members, their leaders and join requests (groups/). */
+  groups: Groups;
 }
 
 export function createServices(database: DatabaseHandle, config: Config, limiters: LimiterFactory, log: Logger, clock: Clock): Services {
@@ -155,13 +159,14 @@ export function createServices(database: DatabaseHandle, config: Config, limiter
     presenter,
     topicViews,
     pageCache,
-    feeds: new FeedSource(forumRepository, presenter),
-    search: new Search(searchIndex, forumRepository, presenter, (name) => usersRepository.findByUsername(name)),
+    feeds: new FeedSource(forumRepository, presenter, access),
+    search: new Search(searchIndex, forumRepository, presenter, access, (name) => usersRepository.findByUsername(name)),
     searchBackfill: new SearchBackfill(searchIndex),
     profileMail,
     bans: new MemberBans(users, moderationLog, clock),
     messages: new PrivateMessages(new MessagesRepository(database.db), usersRepository, wordFilters, flood, mailer, presenter, clock),
     accounts,
     tracker,
+    groups: new Groups(new GroupRepository(database.db), clock),
   };
 }

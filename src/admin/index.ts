@@ -9,6 +9,8 @@ import { emojiImagePages } from './emoji-images.ts';
 import { emojiPages } from './emojis.ts';
 import { forumPages } from './forums.ts';
 import { forumCategoryPages } from './forum-categories.ts';
+import { forumPermissionPages } from './forum-permissions.ts';
+import { groupAdminPages } from '../groups/admin-pages.ts';
 import { moderationPages } from './moderation.ts';
 import { moderationLogPages } from './moderation-log.ts';
 import { outboxPages } from './outbox.ts';
@@ -27,6 +29,8 @@ export const adminPages: FastifyPluginAsync<{ services: Services }> = async (app
   await app.register(torrentAdminPages, { torrents: services.tracker.torrents, passkeys: services.tracker.passkeys, users: services.users });
   await app.register(forumPages, { forum: services.forum });
   await app.register(forumCategoryPages, { forum: services.forum });
+  await app.register(forumPermissionPages, { forum: services.forum });
+  await app.register(groupAdminPages, { groups: services.groups });
   await app.register(moderationLogPages, { forum: services.forum });
   await app.register(outboxPages, { outbox: services.outbox });
   await app.register(emojiPages, { emoji: services.emoji, images: services.images });

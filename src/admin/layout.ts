@@ -11,7 +11,18 @@ import { ADMINS, MODERATORS, STAFF, hasRole, type Access } from '../auth/guard.t
 import { t, type TextKey } from '../i18n/messages.ts';
 
 export type SectionId =
-  'moderation' | 'moderation-log' | 'torrents' | 'word-filters' | 'emojis' | 'emoji-categories' | 'emoji-images' | 'users' | 'forums' | 'categories' | 'outbox';
+  | 'moderation'
+  | 'moderation-log'
+  | 'torrents'
+  | 'word-filters'
+  | 'emojis'
+  | 'emoji-categories'
+  | 'emoji-images'
+  | 'users'
+  | 'forums'
+  | 'categories'
+  | 'groups'
+  | 'outbox';
 
 export interface Section {
   id: SectionId;
@@ -34,6 +45,7 @@ export const SECTIONS: readonly Section[] = [
   { id: 'users', title: 'admin.users.title', path: '/admin/users/', roles: ADMINS, summary: 'admin.users.summary' },
   { id: 'forums', title: 'admin.forums.title', path: '/admin/forums/', roles: ADMINS, summary: 'admin.forums.summary' },
   { id: 'categories', title: 'admin.forum_categories.title', path: '/admin/categories/', roles: ADMINS, summary: 'admin.forum_categories.summary' },
+  { id: 'groups', title: 'admin.groups.title', path: '/admin/groups/', roles: ADMINS, summary: 'admin.groups.summary' },
   { id: 'moderation-log', title: 'admin.log.title', path: '/admin/moderation-log/', roles: ADMINS, summary: 'admin.log.summary' },
   { id: 'outbox', title: 'admin.outbox.title', path: '/admin/outbox/', roles: ADMINS, summary: 'admin.outbox.summary' },
 ];

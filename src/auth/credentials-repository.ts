@@ -48,7 +48,7 @@ export class CredentialsRepository {
         .selectFrom('api_tokens as t')
         .innerJoin('users as u', 'u.id', 't.user_id')
         .select(['u.id', 'u.username as name', 'u.email', 'u.role', 'u.unread_messages', 'u.locale', 'u.time_zone', 't.id as token_id', 't.last_used_at'])
-        .select((eb) => [this.#moderatedForums(eb), this.#groups(eb)])
+        .select((eb) => [moderatedForumsOf(this.#dialect, eb), groupIdsOf(this.#dialect, eb)])
         .where('t.token_hash', '=', slot('tokenHash'))
         .where('t.revoked_at', 'is', null)
         .where('t.expires_at', '>', slot('now'))
@@ -59,7 +59,7 @@ export class CredentialsRepository {
         .selectFrom('sessions as s')
         .innerJoin('users as u', 'u.id', 's.user_id')
         .select(['u.id', 'u.username as name', 'u.email', 'u.role', 'u.unread_messages', 'u.locale', 'u.time_zone', 's.csrf_token'])
-        .select((eb) => [this.#moderatedForums(eb), this.#groups(eb)])
+        .select((eb) => [moderatedForumsOf(this.#dialect, eb), groupIdsOf(this.#dialect, eb)])
         .where('s.id_hash', '=', slot('idHash'))
         .where('s.expires_at', '>', slot('now'))
         .where('u.status', '=', 'active'),
@@ -91,39 +91,6 @@ export class CredentialsRepository {
     return (await this.#liveSession({ idHash, now }))[0];
   }
 
-  /**
-   * The owner's forums (docs/access.md: a grant whose `moderate` is set, to
-   * them or to a group they are an accepted member of), in the same query:
-   * index lookups, no second round trip. A forum may come twice (both kinds).
-   */
-  #moderatedForums(eb: ExpressionBuilder<Database & { u: Database['users'] }, 'u'>) {
-    return eb
-      .selectFrom('forum_grants as fg')
-      .select((inner) => joinedIntegers(this.#dialect, inner.ref('fg.forum_id')).as('ids'))
-      .where('fg.moderate', '=', true)
-      .where((inner) =>
-        inner.or([
-          inner('fg.user_id', '=', inner.ref('u.id')),
-          inner(
-            'fg.group_id',
-            'in',
-            inner.selectFrom('group_members as gm').select('gm.group_id').whereRef('gm.user_id', '=', 'u.id').where('gm.status', '=', 'accepted'),
-          ),
-        ]),
-      )
-      .as('moderated_forums');
-  }
-
-  /** The owner's accepted groups (docs/access.md), for the rule's `private` level. */
-  #groups(eb: ExpressionBuilder<Database & { u: Database['users'] }, 'u'>) {
-    return eb
-      .selectFrom('group_members as gm')
-      .select((inner) => joinedIntegers(this.#dialect, inner.ref('gm.group_id')).as('ids'))
-      .whereRef('gm.user_id', '=', 'u.id')
-      .where('gm.status', '=', 'accepted')
-      .as('group_ids');
-  }
-
   async deleteSession(idHash: string): Promise<void> {
     await this.#db.deleteFrom('sessions').where('id_hash', '=', idHash).execute();
   }
@@ -133,4 +100,38 @@ export class CredentialsRepository {
     await this.#db.deleteFrom('api_tokens').where('expires_at', '<=', now).execute();
     await this.#db.deleteFrom('sessions').where('expires_at', '<=', now).execute();
   }
+}
+
+/**
+ * The user's forums (docs/access.md: a grant whose `moderate` is set, to them
+ * or to a group they are an accepted member of), as a subquery of a query on
+ * `users as u`: index lookups, no second round trip. A forum may come twice
+ * (both kinds). Credentials and the tracker's passkey look-up read it.
+ */
+export function moderatedForumsOf(dialect: Dialect, eb: ExpressionBuilder<Database & { u: Database['users'] }, 'u'>) {
+  return eb
+    .selectFrom('forum_grants as fg')
+    .select((inner) => joinedIntegers(dialect, inner.ref('fg.forum_id')).as('ids'))
+    .where('fg.moderate', '=', true)
+    .where((inner) =>
+      inner.or([
+        inner('fg.user_id', '=', inner.ref('u.id')),
+        inner(
+          'fg.group_id',
+          'in',
+          inner.selectFrom('group_members as gm').select('gm.group_id').whereRef('gm.user_id', '=', 'u.id').where('gm.status', '=', 'accepted'),
+        ),
+      ]),
+    )
+    .as('moderated_forums');
+}
+
+/** The user's accepted groups (docs/access.md), for the rule's `private` level; a subquery on `users as u`. */
+export function groupIdsOf(dialect: Dialect, eb: ExpressionBuilder<Database & { u: Database['users'] }, 'u'>) {
+  return eb
+    .selectFrom('group_members as gm')
+    .select((inner) => joinedIntegers(dialect, inner.ref('gm.group_id')).as('ids'))
+    .whereRef('gm.user_id', '=', 'u.id')
+    .where('gm.status', '=', 'accepted')
+    .as('group_ids');
 }

@@ -163,7 +163,7 @@ function owner(match: OwnerWithCounts): AuthUser {
 }
 
 /** "7,3,7" (the database's comma-joined ids) → [3, 7]: ascending, each once. */
-function idsOf(joined: string | null): number[] {
+export function idsOf(joined: string | null): number[] {
   return joined === null || joined === '' ? [] : [...new Set(joined.split(',').map(Number))].sort((a, b) => a - b);
 }
 

@@ -3,7 +3,8 @@
 // written whole.
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { AccessLevel, Database } from '../db/schema.ts';
-import { ACCESS_ACTIONS, type AccessAction, type ForumLevels, type ForumRules, type Grant } from './permissions.ts';
+import type { Role } from '../db/schema.ts';
+import { ACCESS_ACTIONS, type AccessAction, type ForumLevels, type ForumRules, type Grant, type Reader } from './permissions.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -74,6 +75,53 @@ export class AccessRepository {
         )
         .execute();
     return true;
+  }
+
+  /** The names of these groups and members, for showing grants (ids no longer there are absent). */
+  async holderNames(groupIds: readonly number[], userIds: readonly number[]): Promise<{ groups: Map<number, string>; users: Map<number, string> }> {
+    const [groups, users] = await Promise.all([
+      groupIds.length === 0 ? [] : this.#db.selectFrom('user_groups').select(['id', 'name']).where('id', 'in', groupIds).execute(),
+      userIds.length === 0 ? [] : this.#db.selectFrom('users').select(['id', 'username as name']).where('id', 'in', userIds).execute(),
+    ]);
+    return { groups: new Map(groups.map((row) => [row.id, row.name])), users: new Map(users.map((row) => [row.id, row.name])) };
+  }
+
+  /** The group with this name key (usernameKey of its name), if any. */
+  async groupByNameKey(key: string): Promise<number | undefined> {
+    return (await this.#db.selectFrom('user_groups').select('id').where('name_key', '=', key).executeTakeFirst())?.id;
+  }
+
+  /**
+   * These members as the rule sees them (their accepted groups and the forums
+   * a grant of theirs or of one of those groups moderates), as their
+   * credentials would bring them: for asking what someone who is not the
+   * caller may read (a watcher about to be mailed). Two queries for any number.
+   */
+  async readers(members: ReadonlyArray<{ id: number; role: Role }>): Promise<Reader[]> {
+    if (members.length === 0) return [];
+    const ids = members.map((member) => member.id);
+    const memberships = await this.#db
+      .selectFrom('group_members')
+      .select(['user_id', 'group_id'])
+      .where('user_id', 'in', ids)
+      .where('status', '=', 'accepted')
+      .orderBy('group_id')
+      .execute();
+    const groupsOf = new Map<number, number[]>();
+    for (const row of memberships) groupsOf.set(row.user_id, [...(groupsOf.get(row.user_id) ?? []), row.group_id]);
+    const groupIds = [...new Set(memberships.map((row) => row.group_id))];
+    const moderating = await this.#db
+      .selectFrom('forum_grants')
+      .select(['forum_id', 'user_id', 'group_id'])
+      .where('moderate', '=', true)
+      .where((eb) => eb.or([eb('user_id', 'in', ids), ...(groupIds.length === 0 ? [] : [eb('group_id', 'in', groupIds)])]))
+      .orderBy('forum_id')
+      .execute();
+    return members.map((member) => {
+      const groups = groupsOf.get(member.id) ?? [];
+      const moderated = moderating.filter((grant) => grant.user_id === member.id || (grant.group_id !== null && groups.includes(grant.group_id)));
+      return { id: member.id, role: member.role, groupIds: groups, moderatedForums: [...new Set(moderated.map((grant) => grant.forum_id))] };
+    });
   }
 
   /** Which of these group ids exist. */

@@ -11,7 +11,7 @@ import type { ContentStatus } from '../db/schema.ts';
 import { ApiError } from '../http/errors.ts';
 import { t, type TextKey } from '../i18n/messages.ts';
 import type { AccessAction, ReaderPermissions } from './permissions.ts';
-import type { Visibility } from './repository.ts';
+import type { ScopedVisibility, Visibility } from './repository.ts';
 
 /** A page of rows and how many there are in all. */
 export interface Listed<T> {
@@ -41,6 +41,15 @@ export function moderates(user: AuthUser | null, forumId: number): boolean {
  */
 export function visibility(viewer: AuthUser | null, forumId: number | null): Visibility {
   return { viewerId: viewer?.id ?? null, seesAllPending: forumId === null ? isStaff(viewer) : moderates(viewer, forumId) };
+}
+
+/**
+ * What a viewer's reads across forums filter on (search, unread counts, the
+ * watchlist): as visibility(viewer, null), in the forums their permissions
+ * let them read (docs/access.md: filtered in SQL, so pages and totals agree).
+ */
+export function acrossForums(viewer: AuthUser | null, permissions: ReaderPermissions): ScopedVisibility {
+  return { ...visibility(viewer, null), forums: permissions.readScope() };
 }
 
 /**

@@ -7,6 +7,7 @@ import { isForeignKeyViolation, isUniqueViolation } from '../db/dialect.ts';
 import type { AccessLevel } from '../db/schema.ts';
 import { FieldErrorBag, ModelNotFoundError } from '../http/errors.ts';
 import { t } from '../i18n/messages.ts';
+import { usernameKey } from '../users/repository.ts';
 import type { AccessRepository } from './access-repository.ts';
 import type { ModerationLog } from './moderation-log.ts';
 import { ACCESS_ACTIONS, actionMask, actionsOf, isAccessAction, isAccessLevel, type AccessAction, type ForumLevels, type Grant } from './permissions.ts';
@@ -89,7 +90,27 @@ export class ForumPermissionSettings {
     }
     return this.get(forumId);
   }
+
+  /** The grants with their holders' names (a holder gone meanwhile is named by its id). */
+  async named(grants: readonly GrantView[]): Promise<NamedGrant[]> {
+    const { groups, users } = await this.#repository.holderNames(
+      grants.flatMap((grant) => ('group_id' in grant ? [grant.group_id] : [])),
+      grants.flatMap((grant) => ('user_id' in grant ? [grant.user_id] : [])),
+    );
+    return grants.map((grant) => ({
+      ...grant,
+      name: 'group_id' in grant ? (groups.get(grant.group_id) ?? `#${grant.group_id}`) : (users.get(grant.user_id) ?? `#${grant.user_id}`),
+    }));
+  }
+
+  /** The id of the group with this name (any letter case), if there is one. */
+  groupNamed(name: string): Promise<number | undefined> {
+    return this.#repository.groupByNameKey(usernameKey(name));
+  }
 }
+
+/** A grant with its holder's name, as the admin grid lists it. */
+export type NamedGrant = GrantView & { name: string };
 
 function grantView(grant: Grant): GrantView {
   const holder = grant.groupId !== null ? { group_id: grant.groupId } : { user_id: grant.userId! };

@@ -10,6 +10,7 @@ import type { PageRequest } from '../http/pagination.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { assertModerates, assertModerator, isStaff } from './access.ts';
 import { notApprovedMail } from './mails.ts';
+import type { ReaderPermissions } from './permissions.ts';
 import type { ModerationLog } from './moderation-log.ts';
 import type { Posts } from './posts.ts';
 import type { Publishing } from './publishing.ts';
@@ -40,9 +41,15 @@ export class ModerationQueue {
     this.#deps = deps;
   }
 
-  /** Held posts, oldest first: all of them for staff, a forum moderator's forums' for them, none for anyone else. */
-  list(moderator: AuthUser, page: PageRequest) {
-    return this.#deps.repository.listPending(page.offset, page.perPage, isStaff(moderator) ? null : (moderator.moderatedForums ?? []));
+  /**
+   * Held posts, oldest first: all of them for staff, for a forum moderator
+   * those of the forums they moderate by the forums' rule (`permissions`:
+   * docs/access.md; a moderated forum that does not exist for them, under a
+   * parent they may not view, is not theirs to see), none for anyone else.
+   */
+  list(moderator: AuthUser, page: PageRequest, permissions: Pick<ReaderPermissions, 'moderates'>) {
+    const scope = isStaff(moderator) ? null : (moderator.moderatedForums ?? []).filter((forumId) => permissions.moderates(forumId));
+    return this.#deps.repository.listPending(page.offset, page.perPage, scope);
   }
 
   /** A moderator publishes a held post (and its topic, when it is the opening post). */

@@ -17,14 +17,15 @@
 // The key says which (`viewerKind`), with the reader's language and time
 // zone, which its dates and words follow.
 //
-// Freshness: any committed write to the forums, forum_grants, user_groups,
-// group_members, categories, topics, posts or users tables (posts, moderation, renames, signatures, a forum's
-// moderators, deleted users, view-count batches)
-// and any change to the word-filter rules or the emoji catalog empties the
-// cache on every instance (the database's write watch and the change feed,
-// services.ts). A fill that began before an emptying is not kept. View counts
-// not yet written are not in the fragment: its view cells are holes filled
-// on every view, so a view shows at once as before.
+// Freshness: any committed write to the forums, forum_grants, categories,
+// topics, posts, users, user_groups or group_members tables (posts,
+// moderation, renames, signatures, a forum's moderators, deleted users,
+// view-count batches, memberships) and any change to the word-filter rules
+// or the emoji catalog empties the cache on every instance (the database's
+// write watch and the change feed, services.ts). A fill that began before an
+// emptying is not kept. View counts not yet written are not in the fragment:
+// its view cells are holes filled on every view, so a view shows at once as
+// before.
 import { randomUUID } from 'node:crypto';
 import type { AuthUser } from '../auth/service.ts';
 import type { ChangeFeed } from '../db/change-feed.ts';
@@ -156,9 +157,12 @@ function cut<T>(text: string, total: number, data: T): Fragment<T> {
 /**
  * The tables whose rows show on the forum's pages: a committed write to any of
  * them empties every instance's cache. Forum categories (the index's headings)
- * are among them, so that a fragment that ever shows one is never stale.
+ * are among them, so that a fragment that ever shows one is never stale; so
+ * are grants (a forum's moderators are grants that moderate, migration 0029),
+ * groups and their memberships, which decide what a member may read (a
+ * fragment kept under their id must not outlive a membership that ended).
  */
-export const PAGE_TABLES: ReadonlySet<string> = new Set(['forums', 'forum_grants', 'user_groups', 'group_members', 'categories', 'topics', 'posts', 'users']);
+export const PAGE_TABLES: ReadonlySet<string> = new Set(['forums', 'forum_grants', 'categories', 'topics', 'posts', 'users', 'user_groups', 'group_members']);
 
 /**
  * Keeps `cache` fresh: empties it when this process writes one of

@@ -5,7 +5,7 @@ import { sql, type Kysely, type RawBuilder, type Selectable, type SelectQueryBui
 import { countOf } from '../db/count.ts';
 import { inForums } from './permissions.ts';
 import { prepare, type PreparedQuery } from '../db/prepared.ts';
-import type { ContentStatus, Database, ForumsTable, PostRevisionsTable, PostsTable, TopicsTable } from '../db/schema.ts';
+import type { ContentStatus, Database, ForumsTable, PostRevisionsTable, PostsTable, Role, TopicsTable } from '../db/schema.ts';
 
 export type ForumRow = Selectable<ForumsTable>;
 export type TopicRow = Selectable<TopicsTable>;
@@ -45,6 +45,8 @@ export interface ForumModerator {
 
 /** A member to mail about a watched topic's new reply, in their language. */
 export interface Watcher {
+  id: number;
+  role: Role;
   email: string;
   locale: string | null;
   time_zone: string | null;
@@ -63,12 +65,25 @@ export interface Visibility {
   seesAllPending: boolean;
 }
 
+/**
+ * A read across forums (search, unread counts, the watchlist, feeds): what
+ * Visibility says, in the forums the reader may read only (docs/access.md).
+ * `forums` is the reader's readScope(): null for every forum, else the ids
+ * (empty: none). A separate type, its scope required, so that no read across
+ * forums can forget it.
+ */
+export interface ScopedVisibility extends Visibility {
+  forums: readonly number[] | null;
+}
+
 type Db = Kysely<Database> | Transaction<Database>;
 
 const GUESTS: Visibility = { viewerId: null, seesAllPending: false };
 
 /** Longest id list whose query is kept compiled (a page lists at most 50 topics). */
 const PREPARED_LIST_MAX = 100;
+/** How many compiled unread queries are kept (per list length, pending rule and set of readable forums). */
+const PREPARED_UNREAD_MAX = 1_000;
 
 type UnreadInTopicsValues = { userId: number; since: string } & Record<`topic${number}`, number>;
 interface UnreadInTopicsRow {
@@ -536,13 +551,18 @@ export class ForumRepository {
 
   // Feeds: what guests see, whoever asks (a feed is shared and cached by readers).
 
-  /** The newest published topics, of one forum or of all, newest first, each with its opening post. */
-  publishedTopicsWithOpening(forumId: number | null, limit: number): Promise<TopicInFeed[]> {
+  /**
+   * The newest published topics, of one forum or of all, newest first, each
+   * with its opening post; only in the forums of `scope` (guests' readScope():
+   * null for every forum).
+   */
+  publishedTopicsWithOpening(forumId: number | null, scope: readonly number[] | null, limit: number): Promise<TopicInFeed[]> {
     let query = this.#db
       .selectFrom('topics')
       .innerJoin('posts', 'posts.topic_id', 'topics.id')
       .leftJoin('users', 'users.id', 'topics.author_id')
       .where(visible('topics', GUESTS))
+      .where(inForums('topics.forum_id', scope))
       .where('posts.id', '=', (eb) =>
         eb
           .selectFrom('posts as opening')
@@ -585,13 +605,14 @@ export class ForumRepository {
   // all three of their marks (topic, forum, everything).
 
   /** Unread posts per topic, for the topics given (one query for a whole list). */
-  async unreadInTopics(userId: number, visibility: Visibility, topicIds: readonly number[], since: string): Promise<Map<number, TopicUnread>> {
+  async unreadInTopics(userId: number, visibility: ScopedVisibility, topicIds: readonly number[], since: string): Promise<Map<number, TopicUnread>> {
     if (topicIds.length === 0) return new Map();
     const rows =
       topicIds.length > PREPARED_LIST_MAX
         ? await this.#unreadInTopicsQuery(userId, visibility, topicIds, since).execute()
         : await this.#preparedUnreadInTopics(
             visibility.seesAllPending,
+            visibility.forums,
             topicIds.length,
           )({
             userId,
@@ -604,7 +625,7 @@ export class ForumRepository {
   }
 
   /** Per forum, how many of the topics this member may see have unread posts; forums without any are absent. */
-  async unreadTopicsPerForum(userId: number, visibility: Visibility, since: string): Promise<Map<number, number>> {
+  async unreadTopicsPerForum(userId: number, visibility: ScopedVisibility, since: string): Promise<Map<number, number>> {
     const rows = await this.#unreadPosts(userId, visibility, since)
       .where(visible('topics', visibility))
       // Only topics active since then can hold such posts: the activity index narrows the scan.
@@ -615,7 +636,7 @@ export class ForumRepository {
     return new Map(rows.map((row) => [row.forum_id, Number(row.unread_topics)]));
   }
 
-  #unreadInTopicsQuery(userId: number, visibility: Visibility, topicIds: readonly number[], since: string) {
+  #unreadInTopicsQuery(userId: number, visibility: ScopedVisibility, topicIds: readonly number[], since: string) {
     return this.#unreadPosts(userId, visibility, since)
       .where('posts.topic_id', 'in', topicIds)
       .groupBy('posts.topic_id')
@@ -624,17 +645,20 @@ export class ForumRepository {
 
   /**
    * Every signed-in list page asks for its topics' unread counts; the query's
-   * SQL differs only by the list's length and whether the member sees all
-   * pending posts, so one compiled query is kept per such pair.
+   * SQL differs only by the list's length, whether the member sees all
+   * pending posts and the forums they may read (members with the same rights
+   * share one), so one compiled query is kept per such triple.
    */
-  #preparedUnreadInTopics(seesAllPending: boolean, length: number): PreparedQuery<UnreadInTopicsValues, UnreadInTopicsRow> {
-    const key = `${seesAllPending}:${length}`;
+  #preparedUnreadInTopics(seesAllPending: boolean, forums: readonly number[] | null, length: number): PreparedQuery<UnreadInTopicsValues, UnreadInTopicsRow> {
+    const key = `${seesAllPending}:${forums?.join(',') ?? '*'}:${length}`;
     let query = this.#unreadInTopicsPrepared.get(key);
     if (query === undefined) {
+      // Kept for a bounded number of rights (each a few forum lists); past it, compiled again as they come.
+      if (this.#unreadInTopicsPrepared.size >= PREPARED_UNREAD_MAX) this.#unreadInTopicsPrepared.clear();
       query = prepare(this.#db, (slot) =>
         this.#unreadInTopicsQuery(
           slot('userId'),
-          { viewerId: slot('userId'), seesAllPending },
+          { viewerId: slot('userId'), seesAllPending, forums },
           Array.from({ length }, (_, index) => slot(`topic${index}`)),
           slot('since'),
         ),
@@ -644,13 +668,15 @@ export class ForumRepository {
     return query;
   }
 
-  #unreadPosts(userId: number, visibility: Visibility, since: string) {
+  /** The posts unread by the member, in the forums they may read only (nothing counts from another). */
+  #unreadPosts(userId: number, visibility: ScopedVisibility, since: string) {
     return this.#db
       .selectFrom('posts')
       .innerJoin('topics', 'topics.id', 'posts.topic_id')
       .leftJoin('topic_reads', (join) => join.onRef('topic_reads.topic_id', '=', 'posts.topic_id').on('topic_reads.user_id', '=', userId))
       .leftJoin('forum_reads', (join) => join.onRef('forum_reads.forum_id', '=', 'topics.forum_id').on('forum_reads.user_id', '=', userId))
       .leftJoin('read_marks', (join) => join.on('read_marks.user_id', '=', userId))
+      .where(inForums('topics.forum_id', visibility.forums))
       .where(visible('posts', visibility))
       .where('posts.created_at', '>', since)
       .where((eb) => eb.or([eb('posts.author_id', 'is', null), eb('posts.author_id', '!=', userId)]))
@@ -734,23 +760,27 @@ export class ForumRepository {
     return row !== undefined;
   }
 
-  /** The topics a user watches that they may see (a topic held for moderation after they began watching is not listed). */
-  async watchedTopics(userId: number, visibility: Visibility, offset: number, limit: number): Promise<{ rows: TopicWithAuthor[]; total: number }> {
+  /**
+   * The topics a user watches that they may see (a topic held for moderation
+   * after they began watching is not listed, nor one in a forum they may no
+   * longer read: the row stays, and the topic is back once they may again).
+   */
+  async watchedTopics(userId: number, visibility: ScopedVisibility, offset: number, limit: number): Promise<{ rows: TopicWithAuthor[]; total: number }> {
     const base = this.#db
       .selectFrom('topics')
       .where('topics.id', 'in', (eb) => eb.selectFrom('watchlist').select('watchlist.topic_id').where('watchlist.user_id', '=', userId))
-      .where(visible('topics', visibility));
+      .where(visible('topics', visibility))
+      .where(inForums('topics.forum_id', visibility.forums));
     const [rows, total] = await Promise.all([latestFirst(topicsWithAuthor(base)).offset(offset).limit(limit).execute(), countOf(base)]);
     return { rows, total };
   }
 
-  /** E-mail addresses of the users watching a topic, except `exceptUserId`. */
-  /** The active members watching the topic but one: where to mail them, and in what language (their settings). */
+  /** The active members watching the topic but one: who they are (to ask what they may read), where to mail them, and in what language (their settings). */
   watchers(topicId: number, exceptUserId: number): Promise<Watcher[]> {
     return this.#db
       .selectFrom('watchlist')
       .innerJoin('users', 'users.id', 'watchlist.user_id')
-      .select(['users.email', 'users.locale', 'users.time_zone'])
+      .select(['users.id', 'users.role', 'users.email', 'users.locale', 'users.time_zone'])
       .where('watchlist.topic_id', '=', topicId)
       .where('users.id', '!=', exceptUserId)
       .where('users.status', '=', 'active')

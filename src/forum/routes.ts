@@ -283,7 +283,7 @@ export const forumRoutes: FastifyPluginAsyncTypebox<{ forum: ForumService; prese
         summary: 'Mark every topic of a forum read',
         security,
         params: IdParams,
-        response: { 204: Type.Null(), ...errorResponses(401, 404) },
+        response: { 204: Type.Null(), ...errorResponses(401, 403, 404) },
       },
     },
     async (request, reply) => {

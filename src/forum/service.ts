@@ -88,8 +88,8 @@ export class ForumService {
     this.forums = new Forums(repository, this.categories, clock);
     this.moderators = new ForumModerators(repository, this.forums);
     this.topics = new Topics(repository, this.forums, publishing, options, clock);
-    this.watchlist = new Watchlist(repository, this.topics, mailer, options.naming, clock);
-    this.unread = new Unread(repository, this.forums, this.topics, clock);
+    this.watchlist = new Watchlist(repository, this.topics, mailer, options.naming, { rules: options.access, repository: options.accessRepository }, clock);
+    this.unread = new Unread(repository, this.forums, this.topics, options.access, clock);
     this.posts = new Posts(repository, this.topics, publishing, this.watchlist, options, clock);
     this.moderationLog = options.moderationLog;
     this.topicModeration = new TopicModeration(repository, this.topics, options.moderationLog, options.access, clock);
@@ -187,8 +187,8 @@ export class ForumService {
     return this.moderation.reject(id, moderator);
   }
   /** Held posts this moderator decides on (all for staff, their forums' for a forum moderator). */
-  listPending(moderator: AuthUser, page: PageRequest) {
-    return this.moderation.list(moderator, page);
+  async listPending(moderator: AuthUser, page: PageRequest) {
+    return this.moderation.list(moderator, page, await this.access.of(moderator));
   }
 
   watch(user: AuthUser, topicId: number): Promise<void> {

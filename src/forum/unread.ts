@@ -3,11 +3,15 @@
 // ways to mark things read (viewing a topic page, "mark this forum read",
 // "mark all forums read"). Guests have no read state: every answer for them
 // is empty. Unread posts are counted across forums as members see them: a
-// forum moderator's hidden and pending posts there are not "unread".
+// forum moderator's hidden and pending posts there are not "unread"; and
+// nothing counts from a forum the member may not read (docs/access.md),
+// filtered in the same queries.
 import { type Clock, isoNow } from '../clock.ts';
 import type { AuthUser } from '../auth/service.ts';
-import { ValidationError } from '../http/errors.ts';
-import { canSee, visibility } from './access.ts';
+import { ApiError, ModelNotFoundError, ValidationError } from '../http/errors.ts';
+import { t } from '../i18n/messages.ts';
+import { acrossForums, canSee } from './access.ts';
+import type { ForumAccess } from './forum-access.ts';
 import type { Forums } from './forums.ts';
 import type { ForumRepository, TopicUnread } from './repository.ts';
 import type { Topics } from './topics.ts';
@@ -22,24 +26,26 @@ export class Unread {
   readonly #repository: ForumRepository;
   readonly #forums: Forums;
   readonly #topics: Topics;
+  readonly #access: ForumAccess;
 
-  constructor(repository: ForumRepository, forums: Forums, topics: Topics, clock: Clock) {
+  constructor(repository: ForumRepository, forums: Forums, topics: Topics, access: ForumAccess, clock: Clock) {
     this.#clock = clock;
     this.#repository = repository;
     this.#forums = forums;
     this.#topics = topics;
+    this.#access = access;
   }
 
-  /** Unread posts in each of these topics that has any (one query for the whole list). */
-  ofTopics(viewer: AuthUser | null, topicIds: readonly number[]): Promise<Map<number, TopicUnread>> {
-    if (viewer === null) return Promise.resolve(new Map());
-    return this.#repository.unreadInTopics(viewer.id, visibility(viewer, null), topicIds, this.#since());
+  /** Unread posts in each of these topics that has any (one query for the whole list); none in topics of forums the member may not read. */
+  async ofTopics(viewer: AuthUser | null, topicIds: readonly number[]): Promise<Map<number, TopicUnread>> {
+    if (viewer === null || topicIds.length === 0) return new Map();
+    return this.#repository.unreadInTopics(viewer.id, await this.#scope(viewer), topicIds, this.#since());
   }
 
-  /** How many topics with unread posts each forum has; forums without are absent. */
-  forumsWithUnread(viewer: AuthUser | null): Promise<Map<number, number>> {
-    if (viewer === null) return Promise.resolve(new Map());
-    return this.#repository.unreadTopicsPerForum(viewer.id, visibility(viewer, null), this.#since());
+  /** How many topics with unread posts each forum the member may read has; forums without are absent. */
+  async forumsWithUnread(viewer: AuthUser | null): Promise<Map<number, number>> {
+    if (viewer === null) return new Map();
+    return this.#repository.unreadTopicsPerForum(viewer.id, await this.#scope(viewer), this.#since());
   }
 
   /**
@@ -50,8 +56,9 @@ export class Unread {
   async firstUnreadPostId(viewer: AuthUser | null, topicId: number): Promise<number | undefined> {
     if (viewer === null) return undefined;
     const topic = await this.#topics.get(topicId, viewer);
-    const unread = await this.#repository.unreadInTopics(viewer.id, visibility(viewer, null), [topic.id], this.#since());
-    return unread.get(topic.id)?.first_unread_id ?? (await this.#repository.lastVisiblePostId(topic.id, visibility(viewer, null)));
+    const scope = await this.#scope(viewer);
+    const unread = await this.#repository.unreadInTopics(viewer.id, scope, [topic.id], this.#since());
+    return unread.get(topic.id)?.first_unread_id ?? (await this.#repository.lastVisiblePostId(topic.id, scope));
   }
 
   /** A topic page showed the member posts up to `lastShownPostId`. */
@@ -66,7 +73,7 @@ export class Unread {
   async markTopicRead(viewer: AuthUser, topicId: number, postId?: number): Promise<void> {
     const topic = await this.#topics.get(topicId, viewer);
     let upTo: number | undefined;
-    if (postId === undefined) upTo = await this.#repository.lastVisiblePostId(topic.id, visibility(viewer, null));
+    if (postId === undefined) upTo = await this.#repository.lastVisiblePostId(topic.id, await this.#scope(viewer));
     else {
       const post = await this.#repository.findPost(postId);
       if (post === undefined || post.topic_id !== topic.id || !canSee(post, viewer, topic.forum_id)) {
@@ -77,13 +84,21 @@ export class Unread {
     if (upTo !== undefined) await this.#repository.markTopicRead(viewer.id, topic.id, upTo, this.#now());
   }
 
+  /** A forum the member may not view is unknown to them (404); one they may view but not read has nothing to mark (403). */
   async markForumRead(viewer: AuthUser, forumId: number): Promise<void> {
     const forum = await this.#forums.get(forumId);
+    const permissions = await this.#access.of(viewer);
+    if (!permissions.may(forum.id, 'view')) throw new ModelNotFoundError('Forum', forumId);
+    if (!permissions.may(forum.id, 'read')) throw new ApiError('FORBIDDEN', t('access.read_needed'));
     await this.#repository.markForumRead(viewer.id, forum.id, await this.#repository.newestPostId(), this.#now());
   }
 
   async markAllRead(viewer: AuthUser): Promise<void> {
     await this.#repository.markAllRead(viewer.id, await this.#repository.newestPostId(), this.#now());
+  }
+
+  async #scope(viewer: AuthUser) {
+    return acrossForums(viewer, await this.#access.of(viewer));
   }
 
   #now(): string {

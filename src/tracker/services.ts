@@ -43,7 +43,9 @@ export function createTrackerServices(database: DatabaseHandle, config: Config, 
   // One clock for every time rule of the tracker (tests move it): the announce path, the swarm's expiry,
   // the accounting windows, the seed bonus. Clock.nowMs() makes no Date, so the hot path stays cheap.
   const now = () => clock.nowMs();
-  const directory = new TrackerDirectory(database.db, database.changes, passkeys, settings.ratio, clock);
+  const directory = new TrackerDirectory(database.db, database, topics.access, passkeys, settings.ratio, clock, (error) =>
+    log.warn({ err: error }, 'telling other instances that tracker members changed failed'),
+  );
   const swarm = createSwarmStore(config.redisUrl, {
     expiryMs: settings.announceInterval * 1500,
     redisPrefix: settings.redisPrefix,

@@ -4,6 +4,7 @@
 import {
   activationPath,
   bonusPath,
+  groupsPath,
   inboxPath,
   membersPath,
   messagePath,
@@ -18,7 +19,7 @@ import {
 
 export type LegacyTarget =
   | {
-      kind: 'topic' | 'forum' | 'profile' | 'profile-email';
+      kind: 'topic' | 'forum' | 'profile' | 'profile-email' | 'group';
       id: number;
       /** The request's other parameters, in their order, for the new URL. */
       query: URLSearchParams;
@@ -147,6 +148,12 @@ export function legacyTarget(path: string, query: URLSearchParams): LegacyTarget
       return privateMessageTarget(query);
     case '/memberlist':
       return memberListTarget(query);
+    case '/groupcp': {
+      // TorrentPier's group page (`groupcp.php?g=`), and without a group its list of groups.
+      if (!query.has('g')) return { kind: 'page', path: groupsPath(), query: without(query, 'mode') };
+      const id = idParameter(query, 'g');
+      return id === null ? null : { kind: 'group', id, query: without(query, 'g', 'mode') };
+    }
     default:
       return null;
   }

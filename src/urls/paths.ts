@@ -85,6 +85,21 @@ export function profilePath(user: User, query?: Query): string {
   return withQuery(`/profile/${semanticSegment(user.name, user.id)}/`, query);
 }
 
+export interface Group {
+  id: number;
+  name: string;
+}
+
+/** `/group/{slug}.{id}/`: a group of members (docs/access.md, "Groups"). */
+export function groupPath(group: Group, query?: Query): string {
+  return withQuery(`/group/${semanticSegment(group.name, group.id)}/`, query);
+}
+
+/** `/groups/`: the groups a reader may see, to join and leave. */
+export function groupsPath(query?: Query): string {
+  return withQuery('/groups/', query);
+}
+
 /** `/profile/{slug}.{id}/email/`: send an e-mail to the user. */
 export function profileEmailPath(user: User, query?: Query): string {
   return withQuery(`/profile/${semanticSegment(user.name, user.id)}/email/`, query);

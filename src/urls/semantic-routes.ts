@@ -37,7 +37,7 @@ import { FRAGMENT_KEY, parseSemanticSegment, withQuery } from './paths.ts';
 export const PAGE_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
 /** The pages named by `{slug}.{id}`; the same names as legacy.ts's targets. */
-export type EntityKind = 'topic' | 'topic-unread' | 'forum' | 'profile' | 'profile-email';
+export type EntityKind = 'topic' | 'topic-unread' | 'forum' | 'profile' | 'profile-email' | 'group';
 
 const ENTITY_PATTERNS: Readonly<Record<EntityKind, string>> = {
   topic: '/topic/:segment/',
@@ -45,9 +45,10 @@ const ENTITY_PATTERNS: Readonly<Record<EntityKind, string>> = {
   forum: '/forum/:segment/',
   profile: '/profile/:segment/',
   'profile-email': '/profile/:segment/email/',
+  group: '/group/:segment/',
 };
 
-const LEGACY_PATHS = ['/viewtopic', '/viewforum', '/profile', '/privmsg', '/memberlist'] as const;
+const LEGACY_PATHS = ['/viewtopic', '/viewforum', '/profile', '/privmsg', '/memberlist', '/groupcp'] as const;
 
 /** The topic id of a post this request may see; throws ModelNotFoundError (→ 404 page) otherwise. */
 export type PostLocator = (postId: number, request: FastifyRequest) => Promise<number>;

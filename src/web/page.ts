@@ -53,6 +53,7 @@ ${options.head ?? ''}
       <li><a href="/">${t('layout.forums')}</a></li>
       <li><a href="/search/">${t('layout.search')}</a></li>
       <li><a href="/members/">${t('layout.members')}</a></li>
+      <li><a href="/groups/">${t('layout.groups')}</a></li>
       ${
         user === null
           ? html`<li><a href="/login/">${t('layout.login')}</a></li><li><a href="/register/">${t('layout.register')}</a></li>`

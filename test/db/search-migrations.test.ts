@@ -18,7 +18,7 @@ import { insertOnePost } from '../helpers/rows.ts';
 
 const log = pino({ level: 'silent' });
 const everywhere: SearchFilters = { in: 'all', forumId: null, authorId: null, from: null, until: null };
-const guests = { viewerId: null, seesAllPending: false };
+const guests = { viewerId: null, seesAllPending: false, forums: null };
 
 for (const kind of databaseKinds()) {
   describe(`[${kind}] migrations of the search index`, () => {

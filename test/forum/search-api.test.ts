@@ -312,11 +312,13 @@ describeEachDatabase('search API', (db) => {
       const noFilters: SearchFilters = { in: 'all', forumId: null, authorId: null, from: null, until: null };
       try {
         for (const [filters, visibility, sort, order] of [
-          [noFilters, { viewerId: null, seesAllPending: false }, 'date', 'desc'],
-          [noFilters, { viewerId: bob.user.id, seesAllPending: false }, 'date', 'asc'],
-          [noFilters, { viewerId: null, seesAllPending: true }, 'relevance', 'desc'],
-          [{ ...noFilters, forumId: general.id }, { viewerId: null, seesAllPending: false }, 'date', 'desc'],
-          [{ ...noFilters, authorId: bob.user.id }, { viewerId: bob.user.id, seesAllPending: false }, 'relevance', 'asc'],
+          [noFilters, { viewerId: null, seesAllPending: false, forums: null }, 'date', 'desc'],
+          [noFilters, { viewerId: bob.user.id, seesAllPending: false, forums: null }, 'date', 'asc'],
+          [noFilters, { viewerId: null, seesAllPending: true, forums: null }, 'relevance', 'desc'],
+          [{ ...noFilters, forumId: general.id }, { viewerId: null, seesAllPending: false, forums: null }, 'date', 'desc'],
+          [{ ...noFilters, authorId: bob.user.id }, { viewerId: bob.user.id, seesAllPending: false, forums: null }, 'relevance', 'asc'],
+          // Only the forums one may read (docs/access.md): the general forum's matches and no other's, counted so too.
+          [noFilters, { viewerId: null, seesAllPending: false, forums: [general.id] }, 'date', 'desc'],
         ] as const) {
           const expected = await whole.find(parsed.query, filters, visibility, sort, order, 0, 100);
           assert.ok(expected.total > 8, 'more matches than two small ranges hold');
@@ -325,6 +327,12 @@ describeEachDatabase('search API', (db) => {
             visibility.seesAllPending || visibility.viewerId === bob.user.id,
             'a pending post is found by its author and moderators only',
           );
+          const scope: readonly number[] | null = visibility.forums;
+          if (scope !== null)
+            assert.ok(
+              expected.rows.every((row) => scope.includes(row.forum_id)),
+              'only the readable forums',
+            );
           assert.deepEqual(await ranged.find(parsed.query, filters, visibility, sort, order, 0, 100), expected);
           assert.deepEqual(await ranged.find(parsed.query, filters, visibility, sort, order, 2, 3), { rows: expected.rows.slice(2, 5), total: expected.total });
         }

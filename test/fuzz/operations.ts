@@ -52,10 +52,11 @@ export async function readOperations(t: TestApp): Promise<Operation[]> {
 function poolOf(path: string, name: string, world: World): string[] {
   const ids = (kind: string) => (world.ids[kind] ?? []).map(String);
   if (name === 'segment') {
-    const kind = /^\/(forum|topic|profile)\//.exec(path)?.[1] ?? 'topic';
+    const kind = /^\/(forum|topic|profile|group)\//.exec(path)?.[1] ?? 'topic';
     return world.segments[kind] ?? [];
   }
   if (name === 'aliasId') return ids('aliases');
+  if (name === 'user_id' || (name === 'userId' && path.startsWith('/admin/groups/'))) return ids('users');
   if (name === 'userId') return (world.segments['activation'] ?? []).map((pair) => pair.split('/')[0]!);
   if (name === 'key') return path.startsWith('/activate/') ? (world.segments['activation'] ?? []).map((pair) => pair.split('/')[1]!) : world.keys;
   if (name === 'kind') return ['custom', 'sprites'];
@@ -72,6 +73,7 @@ function poolOf(path: string, name: string, world: World): string[] {
     [/^\/api\/categories|^\/admin\/categories/, 'forum-categories'],
     [/categories/, 'categories'],
     [/outbox/, 'outbox'],
+    [/groups/, 'groups'],
   ];
   const kind = kinds.find(([pattern]) => pattern.test(path))?.[1];
   return kind === undefined ? [] : ids(kind);

@@ -173,6 +173,22 @@ export class World {
     ];
     for (const section of sections) this.#add('forum-categories', section.id);
     await t.services.forum.updateForum(forums[0]!.id, { category_id: sections[0]!.id });
+    // Groups of each type (docs/access.md, "Groups"): the author leads them, the fuzzing user is in the open one and asks to join the closed one.
+    const groupAdmin = { id: admin.userId, role: 'admin' as const };
+    const fuzzUser = { id: this.members.get('user')!.userId, role: 'user' as const };
+    this.segments['group'] = [];
+    for (const [name, type] of [
+      ['Fuzz openers', 'open'],
+      ['Закрытая группа', 'closed'],
+      ['Fuzz hidden', 'hidden'],
+    ] as const) {
+      const group = await t.services.groups.create({ name, type, description: 'A group to fuzz.' });
+      await t.services.groups.setMember(group.id, groupAdmin, author.id, 'leader');
+      if (type === 'open') await t.services.groups.join(group.id, fuzzUser);
+      if (type === 'closed') await t.services.groups.join(group.id, fuzzUser);
+      this.#add('groups', group.id);
+      this.segments['group'].push(`${slugOf(name)}.${group.id}`);
+    }
     const writer = asAuthUser(author);
     const topics = [
       await t.services.forum.createTopic(writer, { forum_id: forums[0]!.id, title: 'Hello world', body: 'The first post, darn it.' }),

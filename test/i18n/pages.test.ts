@@ -34,11 +34,11 @@ describeEachDatabase('languages and time zones', (db) => {
     it('answer in English by default and in Russian when the browser asks for it first', async () => {
       const english = await new Browser(t).get('/');
       assert.equal(dom(english).one('html').getAttribute('lang'), 'en');
-      assert.deepEqual(navOf(english), ['Forums', 'Search', 'Members', 'Log in', 'Register']);
+      assert.deepEqual(navOf(english), ['Forums', 'Search', 'Members', 'Groups', 'Log in', 'Register']);
 
       const russian = await new Browser(t, { 'accept-language': 'ru-RU,ru;q=0.9,en-US;q=0.8' }).get('/');
       assert.equal(dom(russian).one('html').getAttribute('lang'), 'ru');
-      assert.deepEqual(navOf(russian), ['Форумы', 'Поиск', 'Пользователи', 'Вход', 'Регистрация']);
+      assert.deepEqual(navOf(russian), ['Форумы', 'Поиск', 'Пользователи', 'Группы', 'Вход', 'Регистрация']);
       assert.equal(dom(russian).one('h1').textContent, 'Форумы');
 
       const fallback = await new Browser(t, { 'accept-language': 'de-DE, fr;q=0.5, ru;q=0.1' }).get('/');

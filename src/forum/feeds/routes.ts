@@ -2,9 +2,12 @@
 // site, `/forum/{slug}.{id}/feed.atom|rss` and `/topic/{slug}.{id}/feed.atom|rss`.
 // Each answers with validators (ETag, Last-Modified) and 304 to a reader that
 // already has it. Content is what guests see: a pending topic's feed is a
-// 404 even for its author.
+// 404 even for its author, and so is the feed of a forum guests may not view
+// (or a topic's there); a forum guests may view but not read has no feed
+// either (403), whoever asks (docs/access.md).
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { sendConditionally } from '../../http/conditional.ts';
+import { ModelNotFoundError } from '../../http/errors.ts';
 import { origin } from '../../http/pagination.ts';
 import { forumFeedPath, siteFeedPath, topicFeedPath } from '../../urls/paths.ts';
 import type { PageRoutes } from '../../urls/semantic-routes.ts';
@@ -36,7 +39,11 @@ export const feedRoutes: FastifyPluginAsync<FeedRouteDeps> = async (app, { pages
     app.get(siteFeedPath(format), async (request, reply) => send(request, reply, format, await feeds.site(siteOf(request))));
 
     pages.entityDocument<ForumRow>(app, 'forum', `feed.${format}`, {
-      load: (id) => forum.getForum(id),
+      async load(id) {
+        const row = await forum.getForum(id);
+        await feeds.guestsMayRead(row.id, () => new ModelNotFoundError('Forum', id));
+        return row;
+      },
       path: (row) => forumFeedPath(row, format),
       serve: async (request, reply, row) => send(request, reply, format, await feeds.forum(siteOf(request), row)),
     });
@@ -45,6 +52,7 @@ export const feedRoutes: FastifyPluginAsync<FeedRouteDeps> = async (app, { pages
       // As a guest sees it, whoever asks.
       async load(id) {
         const row = await forum.getTopic(id, null);
+        await feeds.guestsMayRead(row.forum_id, () => new ModelNotFoundError('Topic', id));
         return { row, heading: await presenter.heading(row) };
       },
       path: (topic) => topicFeedPath({ id: topic.row.id, title: topic.heading.title }, format),

@@ -1,7 +1,14 @@
 // The contents of the site's, a forum's and a topic's feeds, as a guest sees
 // them whoever asks: published topics and posts only (a feed is fetched by
 // readers and caches that share it, never with the member's session), with
-// titles and bodies displayed as on the pages.
+// titles and bodies displayed as on the pages. So a feed holds only what
+// guests may read (docs/access.md): the site's feed the topics of forums
+// guests may read, and a forum's or topic's feed exists only for a forum
+// guests may read (feeds/routes.ts: 404 where guests may not view it, 403
+// where they may view but not read).
+import { ApiError } from '../../http/errors.ts';
+import { t } from '../../i18n/messages.ts';
+import type { ForumAccess } from '../forum-access.ts';
 import type { ForumPresenter } from '../presenter.ts';
 import type { ForumRepository, ForumRow, TopicInFeed, PostInFeed, TopicWithAuthor } from '../repository.ts';
 import { postPathOn } from '../resource.ts';
@@ -23,15 +30,18 @@ const NEVER = '1970-01-01T00:00:00.000Z';
 export class FeedSource {
   readonly #repository: ForumRepository;
   readonly #presenter: ForumPresenter;
+  readonly #access: ForumAccess;
 
-  constructor(repository: ForumRepository, presenter: ForumPresenter) {
+  constructor(repository: ForumRepository, presenter: ForumPresenter, access: ForumAccess) {
     this.#repository = repository;
     this.#presenter = presenter;
+    this.#access = access;
   }
 
-  /** The newest topics of every forum. */
+  /** The newest topics of every forum guests may read. */
   async site(site: FeedSite): Promise<Feed> {
-    const entries = await this.#topicEntries(site, await this.#repository.publishedTopicsWithOpening(null, FEED_ENTRIES));
+    const scope = (await this.#access.of(null)).readScope();
+    const entries = await this.#topicEntries(site, await this.#repository.publishedTopicsWithOpening(null, scope, FEED_ENTRIES));
     return {
       id: absoluteUrl(site.origin, siteFeedPath('atom')),
       title: `${site.name}: newest topics`,
@@ -44,9 +54,9 @@ export class FeedSource {
     };
   }
 
-  /** The newest topics of a forum. */
+  /** The newest topics of a forum (the caller found that guests may read it: guestsMayRead). */
   async forum(site: FeedSite, forum: ForumRow): Promise<Feed> {
-    const entries = await this.#topicEntries(site, await this.#repository.publishedTopicsWithOpening(forum.id, FEED_ENTRIES));
+    const entries = await this.#topicEntries(site, await this.#repository.publishedTopicsWithOpening(forum.id, null, FEED_ENTRIES));
     return {
       id: absoluteUrl(site.origin, forumFeedPath({ id: forum.id, name: '' }, 'atom')),
       title: `${forum.name} · ${site.name}`,
@@ -59,7 +69,18 @@ export class FeedSource {
     };
   }
 
-  /** The newest posts of a published topic (the caller loaded it as a guest sees it). */
+  /**
+   * Whether guests may read this forum: throws `notFound` (the feed's own
+   * 404, as for an unknown id: no forum id in it) where they may not even
+   * view it, the 403 where they may view it only.
+   */
+  async guestsMayRead(forumId: number, notFound: () => Error): Promise<void> {
+    const guests = await this.#access.of(null);
+    if (!guests.may(forumId, 'view')) throw notFound();
+    if (!guests.may(forumId, 'read')) throw new ApiError('FORBIDDEN', t('access.read_needed'));
+  }
+
+  /** The newest posts of a published topic (the caller loaded it as a guest sees it, and found its forum readable: guestsMayRead). */
   async topic(site: FeedSite, topic: TopicWithAuthor): Promise<Feed> {
     const [heading, rows, openingId] = await Promise.all([
       this.#presenter.heading(topic),

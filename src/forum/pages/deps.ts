@@ -13,6 +13,7 @@ import type { ProfileMailService } from '../profile-mail.ts';
 import type { Search } from '../search/service.ts';
 import type { ForumService } from '../service.ts';
 import type { TopicViewCounter } from '../view-counter.ts';
+import type { Groups } from '../../groups/service.ts';
 
 export interface ForumPageDeps {
   pages: PageRoutes;
@@ -29,6 +30,8 @@ export interface ForumPageDeps {
   pageCache?: PageCache;
   /** What other capabilities (the tracker) add to forum pages. */
   addons?: ForumPageAddons;
+  /** Groups of members: a profile lists the member's (those the viewer may see); absent: not listed. */
+  groups?: Groups;
 }
 
 /** Blocks another capability adds to the forum's pages; each may be absent. */

@@ -4,11 +4,12 @@ import { number, t } from '../../i18n/messages.ts';
 import { formatBytes } from '../../i18n/sizes.ts';
 import { formatPoints } from '../../tracker/figures.ts';
 import { formatRatio } from '../../tracker/ratio.ts';
-import { newMessagePath, profileEmailPath, profilePath, settingsPath } from '../../urls/paths.ts';
+import { groupPath, newMessagePath, profileEmailPath, profilePath, settingsPath } from '../../urls/paths.ts';
 import type { EntityPage } from '../../urls/semantic-routes.ts';
 import type { UserRow } from '../../users/repository.ts';
 import { dateHtml } from '../../web/format.ts';
-import { html } from '../../web/html.ts';
+import { html, type SafeHtml } from '../../web/html.ts';
+import type { GroupRole, GroupRow } from '../../groups/service.ts';
 import { sendPage } from '../../web/page.ts';
 import type { ForumPageDeps } from './deps.ts';
 import { loadMember } from './member.ts';
@@ -20,12 +21,13 @@ import { avatarUrl } from '../../users/avatars/avatars.ts';
 
 const ROLE_NAMES = { user: null, moderator: 'profile.role.moderator', admin: 'profile.role.admin' } as const;
 
-export function profilePage({ presenter, users, addons, trackerFigures, bans }: ForumPageDeps): EntityPage<UserRow> {
+export function profilePage({ presenter, users, addons, trackerFigures, bans, groups }: ForumPageDeps): EntityPage<UserRow> {
   const show: ShowProfile = async (request, reply, user, visit, failed) => {
-    const [signature, tracker, addon] = await Promise.all([
+    const [signature, tracker, addon, memberOf] = await Promise.all([
       presenter.signature(user.signature),
       trackerFigures.forUser(user.id),
       addons?.profile === undefined ? '' : addons.profile(request, reply, user),
+      groups === undefined ? [] : groups.groupsOf(user.id, request.user),
     ]);
     const member = { id: user.id, name: user.username };
     const self = request.user?.id === user.id;
@@ -49,6 +51,7 @@ ${tracker.ratio === null ? '' : html`<dt>${t('profile.ratio')}</dt><dd>${formatR
 <dt>${t('profile.seeding')}</dt><dd>${tracker.seeding}</dd>
 <dt>${t('profile.leeching')}</dt><dd>${tracker.leeching}</dd>
 </dl>
+${memberGroups(memberOf)}
 <h2>${t('profile.signature')}</h2>
 ${signature.value === '' ? html`<p class="muted">${t('profile.no_signature')}</p>` : html`<div class="signature">${signature}</div>`}
 ${
@@ -66,4 +69,14 @@ ${bans.mayBan(request.user, user) ? banPanel(request, reply, user, visit, failed
     serve: (request, reply, user, visit) => show(request, reply, user, visit),
     forms: banForms(bans, show),
   };
+}
+
+/** The groups the member is in that the viewer may see (a hidden one only to its members and admins), leaders marked; nothing when none. */
+function memberGroups(memberOf: ReadonlyArray<{ group: GroupRow; role: GroupRole }>): SafeHtml {
+  if (memberOf.length === 0) return html``;
+  return html`<section aria-labelledby="groups-heading"><h2 id="groups-heading">${t('profile.groups')}</h2>
+<ul class="groups">${memberOf.map(
+    ({ group, role }) =>
+      html`<li><a href="${groupPath(group)}">${group.name}</a>${role === 'leader' ? html` <span class="badge">${t('groups.role.leader')}</span>` : ''}</li>`,
+  )}</ul></section>`;
 }

@@ -6,7 +6,8 @@ import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
 import type { Dialect } from '../../db/dialect.ts';
 import type { ContentStatus, Database } from '../../db/schema.ts';
 import { bbcodeText } from '../bbcode/bbcode.ts';
-import { visible, type Visibility } from '../repository.ts';
+import { inForums } from '../permissions.ts';
+import { visible, type ScopedVisibility } from '../repository.ts';
 import { fts5Match, quotedLexeme, tsqueryLiteral, type SearchIn, type SearchQuery } from './query.ts';
 import { gram, grams, prefixTerms, tokenize } from './text.ts';
 
@@ -125,7 +126,7 @@ export class SearchRepository {
   async find(
     query: SearchQuery,
     filters: SearchFilters,
-    visibility: Visibility,
+    visibility: ScopedVisibility,
     sort: SearchSort,
     order: SortOrder,
     offset: number,
@@ -151,7 +152,7 @@ export class SearchRepository {
    * costs no more than a rare one; only those are ranked. The index drives the join (CROSS JOIN keeps SQLite from
    * reordering it: FTS5's bm25 works only in the loop that matches).
    */
-  async #sqliteCandidates(query: SearchQuery, filters: SearchFilters, visibility: Visibility, oldestFirst: boolean): Promise<Candidate[]> {
+  async #sqliteCandidates(query: SearchQuery, filters: SearchFilters, visibility: ScopedVisibility, oldestFirst: boolean): Promise<Candidate[]> {
     const id = sql.ref<number>('post_search.rowid');
     return this.#db
       .selectFrom('post_search')
@@ -176,7 +177,7 @@ export class SearchRepository {
    * spare), then, if still short or if fetching every match left should cost less, everything older in one query
    * (documents written before the range terms existed are found there).
    */
-  async #postgresCandidates(query: SearchQuery, filters: SearchFilters, visibility: Visibility, oldestFirst: boolean): Promise<Candidate[]> {
+  async #postgresCandidates(query: SearchQuery, filters: SearchFilters, visibility: ScopedVisibility, oldestFirst: boolean): Promise<Candidate[]> {
     const bounds = await this.#db
       .selectFrom('post_search')
       .select((eb) => [
@@ -229,7 +230,7 @@ export class SearchRepository {
     beyond: number | null,
     oldestFirst: boolean,
     filters: SearchFilters,
-    visibility: Visibility,
+    visibility: ScopedVisibility,
     limit: number,
   ): Promise<Candidate[]> {
     const match = ranges.length === 0 ? words.match : `(${words.match}) & (${ranges.map((range) => quotedLexeme(rangeTerm(range))).join(' | ')})`;
@@ -348,9 +349,9 @@ function rangeTerm(range: number): string {
   return `#${range}`;
 }
 
-/** The candidates' conditions besides the match: what this viewer may see, and the reader's filters. */
-function shownAndFiltered(filters: SearchFilters, visibility: Visibility): Array<RawBuilder<boolean>> {
-  const conditions = [visible('posts', visibility), visible('topics', visibility)];
+/** The candidates' conditions besides the match: what this viewer may see (in the forums they may read), and the reader's filters. */
+function shownAndFiltered(filters: SearchFilters, visibility: ScopedVisibility): Array<RawBuilder<boolean>> {
+  const conditions = [visible('posts', visibility), visible('topics', visibility), inForums('topics.forum_id', visibility.forums)];
   if (filters.forumId !== null) conditions.push(sql<boolean>`topics.forum_id = ${filters.forumId}`);
   if (filters.authorId !== null) conditions.push(sql<boolean>`posts.author_id = ${filters.authorId}`);
   if (filters.from !== null) conditions.push(sql<boolean>`posts.created_at >= ${filters.from}`);

@@ -9,7 +9,8 @@ import { fieldName } from '../../i18n/field-names.ts';
 import { t } from '../../i18n/messages.ts';
 import type { SafeHtml } from '../../web/html.ts';
 import { raw } from '../../web/html.ts';
-import { visibility, type Listed } from '../access.ts';
+import { acrossForums, type Listed } from '../access.ts';
+import type { ForumAccess } from '../forum-access.ts';
 import { bbcodeText } from '../bbcode/bbcode.ts';
 import type { ForumPresenter, TopicHeading } from '../presenter.ts';
 import type { ForumRepository } from '../repository.ts';
@@ -48,19 +49,28 @@ export class Search {
   readonly #forum: ForumRepository;
   readonly #presenter: ForumPresenter;
   readonly #memberByName: MemberByName;
+  readonly #access: ForumAccess;
 
-  constructor(index: SearchRepository, forum: ForumRepository, presenter: ForumPresenter, memberByName: MemberByName) {
+  constructor(index: SearchRepository, forum: ForumRepository, presenter: ForumPresenter, access: ForumAccess, memberByName: MemberByName) {
     this.#index = index;
     this.#forum = forum;
     this.#presenter = presenter;
+    this.#access = access;
     this.#memberByName = memberByName;
   }
 
+  /**
+   * Finds only in the forums the viewer may read (docs/access.md), in SQL, so
+   * the total counts only those too. A forum filter naming a forum the
+   * viewer may not view is refused as an unknown forum is; one they may view
+   * but not read finds nothing.
+   */
   async find(request: SearchRequest, viewer: AuthUser | null, page: PageRequest): Promise<Listed<SearchHit>> {
+    const permissions = await this.#access.of(viewer);
     const errors = new FieldErrorBag();
     const parsed = parseQuery(request.search);
     if (!parsed.ok) errors.add('search', parsed.reason);
-    if (request.forumId !== null && (await this.#forum.findForum(request.forumId)) === undefined)
+    if (request.forumId !== null && (!permissions.may(request.forumId, 'view') || (await this.#forum.findForum(request.forumId)) === undefined))
       errors.add('forum_id', t('validation.selected', { field: fieldName('forum_id') }));
     const authorName = request.author?.trim() ?? '';
     const author = authorName === '' ? undefined : await this.#memberByName(authorName);
@@ -76,7 +86,7 @@ export class Search {
     const { rows, total } = await this.#index.find(
       parsed.query,
       { in: request.in, forumId: request.forumId, authorId: author?.id ?? null, from: from ?? null, until: until ?? null },
-      visibility(viewer, null),
+      acrossForums(viewer, permissions),
       request.sort,
       request.order ?? 'desc',
       page.offset,

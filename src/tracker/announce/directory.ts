@@ -2,6 +2,10 @@
 // (passkeys.ts, emptied through the change feed), user → status and transfer
 // totals for the ratio rule (kept USER_TTL_MS: a ban and a ratio change take
 // effect within that), and
+// the passkey owner's access to forums (role, accepted groups, moderated
+// forums: kept with the user facts, emptied on every instance when
+// memberships or grants change; the answers per forum come from the forum's
+// cached rule, docs/access.md), and
 // 20-byte hash → torrent (emptied through the change feed on TORRENTS_TOPIC,
 // which the torrent registry publishes on every upload, status or freeleech
 // change and deletion, and on TOPIC_VISIBILITY_TOPIC, which the forum publishes
@@ -11,10 +15,16 @@
 
 import type { Clock } from '../../clock.ts';
 import type { Kysely } from 'kysely';
+import { groupIdsOf, moderatedForumsOf } from '../../auth/credentials-repository.ts';
+import { idsOf } from '../../auth/service.ts';
+import type { Dialect } from '../../db/dialect.ts';
+import type { WriteWatch } from '../../db/write-watch.ts';
+import type { ForumAccess } from '../../forum/forum-access.ts';
+import type { AccessRules, Reader, ReaderPermissions } from '../../forum/permissions.ts';
 import { prepare, type PreparedQuery } from '../../db/prepared.ts';
 import type { ChangeFeed } from '../../db/change-feed.ts';
 import { TOPIC_VISIBILITY_TOPIC } from '../../forum/topics.ts';
-import type { Database } from '../../db/schema.ts';
+import type { Database, Role } from '../../db/schema.ts';
 import type { RatioRule } from '../config.ts';
 import type { PasskeyService } from '../passkeys.ts';
 import { ratioVerdict } from '../ratio.ts';
@@ -23,6 +33,10 @@ import { banOver } from '../../users/ban.ts';
 import type { AnnounceDirectory, TrackerTorrent, TrackerUser } from './service.ts';
 
 export const TORRENTS_TOPIC = 'tracker_torrents';
+/** The change-feed topic that empties every instance's cached passkey owners: memberships or grants changed. */
+export const TRACKER_READERS_TOPIC = 'tracker_readers';
+/** Writes to these change who is in which group or moderates where: the cached owners' access is stale. */
+const READER_TABLES: ReadonlySet<string> = new Set(['group_members', 'forum_grants', 'user_groups']);
 
 const USER_TTL_MS = 30_000;
 const TORRENT_TTL_MS = 60_000;
@@ -30,6 +44,10 @@ const CACHE_LIMIT = 200_000;
 
 interface CachedUser {
   user: TrackerUser | null;
+  /** Who asks, for the forums' rule (docs/access.md). */
+  reader: Reader | null;
+  /** The rule's answers for `reader` under one snapshot of the rules (recomputed when the snapshot changes). */
+  permissions: { rules: AccessRules; answers: ReaderPermissions } | null;
   /** Totals for the ratio rule, as of the look-up. */
   uploaded: number;
   downloaded: number;
@@ -51,38 +69,70 @@ export class TrackerDirectory implements AnnounceDirectory {
   /** The cached torrent objects by id (a hybrid torrent is cached under two hashes). */
   readonly #torrentsById = new Map<number, TrackerTorrent[]>();
   #generation = 0;
+  /** Bumped when memberships or grants change: a look-up begun before must not fill the cache. */
+  #userGeneration = 0;
+  readonly #access: Pick<ForumAccess, 'rules'>;
   /** Cache lifetimes and ban ends are read on this clock (Clock.nowMs makes no Date: cheap on every announce). */
   readonly #clock: Clock;
   // Built and compiled once: a cache miss costs only the query itself.
   readonly #userQuery: PreparedQuery<
     { id: number },
-    { id: number; status: TrackerUser['status']; banned_until: string | null; uploaded: number | null; downloaded: number | null }
+    {
+      id: number;
+      role: Role;
+      status: TrackerUser['status'];
+      banned_until: string | null;
+      uploaded: number | null;
+      downloaded: number | null;
+      moderated_forums: string | null;
+      group_ids: string | null;
+    }
   >;
   readonly #torrentQuery: PreparedQuery<
     { hex: string },
-    { id: number; status: TorrentStatus; freeleech: TrackerTorrent['freeleech']; completed_count: number }
+    { id: number; status: TorrentStatus; freeleech: TrackerTorrent['freeleech']; completed_count: number; forum_id: number }
   >;
 
-  constructor(db: Kysely<Database>, changes: ChangeFeed, passkeys: PasskeyService, ratio: RatioRule, clock: Clock) {
+  constructor(
+    db: Kysely<Database>,
+    database: { dialect: Dialect; changes: ChangeFeed; writes: WriteWatch },
+    access: Pick<ForumAccess, 'rules'>,
+    passkeys: PasskeyService,
+    ratio: RatioRule,
+    clock: Clock,
+    onError: (error: unknown) => void,
+  ) {
+    const { dialect, changes, writes } = database;
     this.#db = db;
+    this.#access = access;
     this.#clock = clock;
     this.#passkeys = passkeys;
     this.#ratio = ratio;
     changes.subscribe(TORRENTS_TOPIC, () => this.invalidateTorrents());
     // A deleted topic takes its torrent with it (a foreign key), and a hidden one hides it, without the registry hearing of it.
     changes.subscribe(TOPIC_VISIBILITY_TOPIC, () => this.invalidateTorrents());
+    // A membership or grant changed (here: this process's write; elsewhere: the feed): the next announce reads its owner again.
+    writes.subscribe((tables) => {
+      for (const table of tables) {
+        if (!READER_TABLES.has(table)) continue;
+        changes.publish(TRACKER_READERS_TOPIC).catch(onError);
+        return;
+      }
+    });
+    changes.subscribe(TRACKER_READERS_TOPIC, () => this.invalidateUsers());
     this.#userQuery = prepare(db, (slot) =>
       this.#db
-        .selectFrom('users')
-        .leftJoin('tracker_user_stats', 'tracker_user_stats.user_id', 'users.id')
-        .select(['users.id', 'users.status', 'users.banned_until', 'tracker_user_stats.uploaded', 'tracker_user_stats.downloaded'])
-        .where('users.id', '=', slot('id')),
+        .selectFrom('users as u')
+        .leftJoin('tracker_user_stats', 'tracker_user_stats.user_id', 'u.id')
+        .select(['u.id', 'u.role', 'u.status', 'u.banned_until', 'tracker_user_stats.uploaded', 'tracker_user_stats.downloaded'])
+        .select((eb) => [moderatedForumsOf(dialect, eb), groupIdsOf(dialect, eb)])
+        .where('u.id', '=', slot('id')),
     );
     this.#torrentQuery = prepare(db, (slot) =>
       this.#db
         .selectFrom('torrents')
         .innerJoin('topics', 'topics.id', 'torrents.topic_id')
-        .select(['torrents.id', 'torrents.status', 'torrents.freeleech', 'torrents.completed_count'])
+        .select(['torrents.id', 'torrents.status', 'torrents.freeleech', 'torrents.completed_count', 'topics.forum_id'])
         .where((eb) => eb.or([eb('torrents.info_hash_v1', '=', slot('hex')), eb('torrents.info_hash_v2_short', '=', slot('hex'))]))
         .where('topics.status', '=', 'published')
         .where('topics.hidden_at', 'is', null)
@@ -101,16 +151,34 @@ export class TrackerDirectory implements AnnounceDirectory {
     const now = this.#clock.nowMs();
     const cached = this.#users.get(userId);
     if (cached !== undefined && cached.until > now) return cached;
+    const generation = this.#userGeneration;
     const [row] = await this.#userQuery({ id: userId });
-    const facts = {
+    const facts: CachedUser = {
       // A ban whose end has passed no longer refuses the passkey (the login lifts it in the database).
       user: row === undefined ? null : { id: row.id, status: row.status === 'banned' && banOver(row, new Date(now).toISOString()) ? 'active' : row.status },
+      reader: row === undefined ? null : { id: row.id, role: row.role, groupIds: idsOf(row.group_ids), moderatedForums: idsOf(row.moderated_forums) },
+      permissions: null,
       uploaded: row?.uploaded ?? 0,
       downloaded: row?.downloaded ?? 0,
       until: now + USER_TTL_MS,
     };
-    bounded(this.#users, userId, facts);
+    if (generation === this.#userGeneration) bounded(this.#users, userId, facts);
     return facts;
+  }
+
+  /**
+   * What the user may do in each forum, by the forum's one rule. The answers
+   * are kept with the user's facts while the rules' snapshot is the same one,
+   * so an announce costs a map look-up; a change of levels or grants makes a
+   * new snapshot (ForumAccess), a change of memberships empties the facts.
+   */
+  async permissions(userId: number): Promise<ReaderPermissions> {
+    const [facts, rules] = await Promise.all([this.#userFacts(userId), this.#access.rules()]);
+    if (facts.permissions?.rules === rules) return facts.permissions.answers;
+    // An unknown user (refused before this is asked) has a guest's answers.
+    const answers = rules.for(facts.reader);
+    facts.permissions = { rules, answers };
+    return answers;
   }
 
   async torrentByHash(hash: Buffer): Promise<TrackerTorrent | null> {
@@ -122,7 +190,9 @@ export class TrackerDirectory implements AnnounceDirectory {
     const hex = hash.toString('hex');
     const [row] = await this.#torrentQuery({ hex });
     const torrent =
-      row === undefined ? null : { id: row.id, frozen: isFrozen(row.status) ? row.status : null, freeleech: row.freeleech, completed: row.completed_count };
+      row === undefined
+        ? null
+        : { id: row.id, forumId: row.forum_id, frozen: isFrozen(row.status) ? row.status : null, freeleech: row.freeleech, completed: row.completed_count };
     if (generation === this.#generation) {
       bounded(this.#torrents, key, { torrent, until: now + TORRENT_TTL_MS });
       if (torrent !== null) {
@@ -151,6 +221,7 @@ export class TrackerDirectory implements AnnounceDirectory {
 
   /** Forget cached user facts (tests, or a ban that must apply before the TTL). */
   invalidateUsers(): void {
+    this.#userGeneration++;
     this.#users.clear();
   }
 }

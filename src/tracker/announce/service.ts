@@ -4,6 +4,7 @@
 //
 // The hot path: no template, no session, no ORM object. The passkey and the
 // torrent come from caches (directory.ts) that the change feed empties.
+import type { ReaderPermissions } from '../../forum/permissions.ts';
 import type { PeerEvent, SwarmStore } from '../swarm/store.ts';
 import { addressBytes, isPeerAddress } from './address.ts';
 import { TrackerRequestError, binary20, count, flag, parseRawQuery, text } from './query.ts';
@@ -20,6 +21,8 @@ export type Freeleech = 'none' | 'silver' | 'gold';
 /** A registered torrent as the tracker needs it. */
 export interface TrackerTorrent {
   id: number;
+  /** The forum of its topic: whose `download` right announcing it needs (docs/access.md). */
+  forumId: number;
   /** The frozen status's name when announces are refused (closed, duplicate, …); null otherwise. */
   frozen: string | null;
   freeleech: Freeleech;
@@ -32,6 +35,8 @@ export interface AnnounceDirectory {
   userByPasskey(passkey: string): Promise<TrackerUser | null>;
   /** By the v1 hash or the first 20 bytes of the v2 hash. */
   torrentByHash(hash: Buffer): Promise<TrackerTorrent | null>;
+  /** What this (known) user may do in each forum, by the forum's rule (docs/access.md). */
+  permissions(userId: number): Promise<Pick<ReaderPermissions, 'may'>>;
   /** Why this user may not start leeching (ratio rule), or null when they may. */
   leechRefusal(userId: number): Promise<string | null>;
 }
@@ -146,7 +151,9 @@ export class AnnounceService {
     if (!isPeerAddress(ip)) throw new TrackerRequestError('Your address cannot be given to other peers.');
 
     const torrent = await this.#directory.torrentByHash(infoHash);
-    if (torrent === null) throw new TrackerRequestError('Torrent not registered with this tracker.');
+    if (torrent === null) throw new TrackerRequestError(UNREGISTERED);
+    const refusal = forumRefusal(await this.#directory.permissions(user.id), torrent);
+    if (refusal !== null) throw new TrackerRequestError(refusal);
     if (torrent.frozen !== null) throw new TrackerRequestError(`Torrent is not available (status: ${torrent.frozen}).`);
     const now = this.#now();
     // The ratio rule, on every announce of a leecher: only a download already in progress (a peer the
@@ -187,14 +194,18 @@ export class AnnounceService {
 
   async #scrape(url: string): Promise<Buffer> {
     const query = parseRawQuery(url);
-    await this.#user(text(query, 'uk'));
+    const user = await this.#user(text(query, 'uk'));
     const hashes = query.get('info_hash') ?? [];
     if (hashes.length > SCRAPE_MAX_HASHES) throw new TrackerRequestError(`At most ${SCRAPE_MAX_HASHES} info_hash parameters per scrape.`);
     const found: Array<{ hash: Buffer; torrent: TrackerTorrent }> = [];
+    let permissions: Pick<ReaderPermissions, 'may'> | undefined;
     for (const hash of hashes) {
       if (hash.length !== 20) throw new TrackerRequestError('Malformed info_hash: it must be 20 bytes, percent-encoded.');
       const torrent = await this.#directory.torrentByHash(hash);
-      if (torrent !== null && torrent.frozen === null) found.push({ hash, torrent });
+      if (torrent === null || torrent.frozen !== null) continue;
+      // Left out like an unknown hash where the owner may not download (docs/access.md).
+      permissions ??= await this.#directory.permissions(user.id);
+      if (forumRefusal(permissions, torrent) === null) found.push({ hash, torrent });
     }
     const counts = await this.#store.counts(
       found.map((entry) => entry.torrent.id),
@@ -217,4 +228,17 @@ export class AnnounceService {
     if (user.status !== 'active') throw new TrackerRequestError('Your account is not active.');
     return user;
   }
+}
+
+const UNREGISTERED = 'Torrent not registered with this tracker.';
+
+/**
+ * Why the passkey's owner may not announce this torrent by its forum's rule
+ * (docs/access.md, `download`), or null: a forum that does not exist for them
+ * is answered as an unknown torrent, one they see without the right says so.
+ */
+function forumRefusal(permissions: Pick<ReaderPermissions, 'may'>, torrent: TrackerTorrent): string | null {
+  if (!permissions.may(torrent.forumId, 'view')) return UNREGISTERED;
+  if (!permissions.may(torrent.forumId, 'download')) return 'Downloading torrents in this forum needs a right you do not have.';
+  return null;
 }

@@ -58,15 +58,19 @@ export interface TrackerPageDeps {
 export function trackerAddons({ torrents, passkeys }: Pick<TrackerPageDeps, 'torrents' | 'passkeys'>): ForumPageAddons {
   return {
     async topic(request, reply, topic) {
-      const torrent = await torrents.onTopic(topic.id);
       const viewer = request.user;
+      const [torrent, permissions] = await Promise.all([torrents.onTopic(topic.id), torrents.permissions(viewer)]);
+      // The topic page refuses a forum the viewer may not read; should it ever be shown, the torrent is not.
+      if (!permissions.may(topic.forum_id, 'read')) return html``;
       if (torrent === null) {
-        const may = viewer !== null && (isStaff(viewer) || viewer.id === topic.author_id);
+        const may = viewer !== null && (isStaff(viewer) || viewer.id === topic.author_id) && permissions.may(topic.forum_id, 'upload');
         return may ? html`<p class="actions"><a href="${uploadPath({ topic: topic.id })}">${t('tracker.attach_link')}</a></p>` : html``;
       }
       const files = await torrents.files(torrent.id);
       const site = origin(request, request.server.site.baseUrl);
-      const announce = viewer === null || isFrozen(torrent.status) ? null : personalAnnounceUrl(site, await passkeys.forUser(viewer.id));
+      // No download link (nor magnet, which carries the passkey) where the forum refuses downloads (docs/access.md).
+      const mayDownload = permissions.may(topic.forum_id, 'download');
+      const announce = viewer === null || isFrozen(torrent.status) || !mayDownload ? null : personalAnnounceUrl(site, await passkeys.forUser(viewer.id));
       // The magnet link carries the viewer's passkey: no shared cache may keep this page.
       if (announce !== null) reply.header('cache-control', 'private, no-store');
       return torrentBlock(request, reply, torrent, files, announce, topic);
@@ -195,12 +199,22 @@ export const trackerPages: FastifyPluginAsync<TrackerPageDeps> = async (app, { p
     const topicId = Number(query.get('topic'));
     const forumId = Number(query.get('forum'));
     const user = assertUser(request);
+    const permissions = await torrents.permissions(user);
+    // Registering needs `upload` in the forum (docs/access.md); a forum that does not exist for the member is a 404.
+    const mayUploadIn = (id: number): void => {
+      if (!permissions.may(id, 'view')) throw pageNotFound();
+      if (!permissions.may(id, 'upload')) throw new ApiError('FORBIDDEN', t('tracker.upload_forbidden'));
+    };
     if (Number.isSafeInteger(topicId) && topicId > 0) {
       const topic = await forum.getTopic(topicId, user);
+      mayUploadIn(topic.forum_id);
       if (!isStaff(user) && topic.author_id !== user.id) throw new ApiError('FORBIDDEN', t('tracker.attach_forbidden'));
       return { topic };
     }
-    if (Number.isSafeInteger(forumId) && forumId > 0) return { forum: await forum.getForum(forumId) };
+    if (Number.isSafeInteger(forumId) && forumId > 0) {
+      mayUploadIn(forumId);
+      return { forum: await forum.getForum(forumId) };
+    }
     throw pageNotFound();
   }
 

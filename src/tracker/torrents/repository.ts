@@ -5,6 +5,7 @@ import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import { containsText, type Dialect } from '../../db/dialect.ts';
 import type { ContentStatus, Database, TorrentsTable } from '../../db/schema.ts';
 import { visible } from '../../forum/repository.ts';
+import { inForums } from '../../forum/permissions.ts';
 import { prepare, type PreparedQuery } from '../../db/prepared.ts';
 import type { Freeleech, TorrentStatus } from './statuses.ts';
 
@@ -59,6 +60,8 @@ export interface TorrentFilters {
   includePendingTopics: boolean;
   /** The viewer's own pending topics stay visible to them. */
   viewerId: number | null;
+  /** The forums the viewer may read (ReaderPermissions.readScope); null: every forum. */
+  forumScope: readonly number[] | null;
 }
 
 export type SqlSort = 'registered' | 'size' | 'completed' | 'name';
@@ -221,6 +224,7 @@ export class TorrentsRepository {
   #filtered(filters: TorrentFilters) {
     let query = this.#db.selectFrom('torrents').innerJoin('topics', 'topics.id', 'torrents.topic_id');
     for (const word of filters.words) query = query.where(containsText(this.#dialect, sql.ref<string>('torrents.name'), word));
+    if (filters.forumScope !== null) query = query.where(inForums('topics.forum_id', filters.forumScope));
     if (filters.forumId !== undefined) query = query.where('topics.forum_id', '=', filters.forumId);
     if (filters.status !== undefined) query = query.where('torrents.status', '=', filters.status);
     if (filters.uploaderId !== undefined) query = query.where('torrents.uploader_id', '=', filters.uploaderId);

@@ -10,6 +10,8 @@ import type { ChangeFeed } from '../../db/change-feed.ts';
 import { isUniqueViolation } from '../../db/dialect.ts';
 import type { TopicWithAuthor } from '../../forum/repository.ts';
 import { canSee } from '../../forum/access.ts';
+import type { ForumAccess } from '../../forum/forum-access.ts';
+import type { ReaderPermissions } from '../../forum/permissions.ts';
 import { isStaff } from '../../forum/service.ts';
 import { ApiError, ModelNotFoundError, ValidationError } from '../../http/errors.ts';
 import type { PageRequest } from '../../http/pagination.ts';
@@ -47,9 +49,13 @@ export interface TorrentChanges {
   freeleech?: Freeleech | undefined;
 }
 
-/** Looks topics up as the forum shows them (pending topics: author and moderators only). */
+/**
+ * Looks topics up as the forum shows them (pending topics: author and
+ * moderators only), and says who may do what in each forum (docs/access.md).
+ */
 export interface TopicFinder {
   getTopic(id: number, viewer: AuthUser | null): Promise<TopicWithAuthor>;
+  readonly access: Pick<ForumAccess, 'of' | 'rules'>;
 }
 
 export interface DownloadedTorrent {
@@ -102,6 +108,10 @@ export class TorrentsService {
    */
   async upload(user: AuthUser, topicId: number, bytes: Buffer | undefined, origin: string): Promise<TorrentView> {
     const topic = await this.#topicFor(topicId, user);
+    const permissions = await this.#topics.access.of(user);
+    // A topic in a forum that does not exist for the uploader is an unknown topic, as in #topicFor.
+    if (!permissions.may(topic.forum_id, 'view')) throw ValidationError.field('topic_id', t('validation.selected', { field: fieldName('topic_id') }));
+    if (!permissions.may(topic.forum_id, 'upload')) throw new ApiError('FORBIDDEN', t('tracker.upload_forbidden'));
     const staff = isStaff(user);
     if (!staff && topic.author_id !== user.id) throw new ApiError('FORBIDDEN', t('tracker.attach_forbidden'));
     const existing = await this.#repository.findByTopic(topic.id);
@@ -136,7 +146,7 @@ export class TorrentsService {
       if (!isUniqueViolation(error)) throw error;
       // Registered a moment ago by another request: the same torrent, or a second one on this topic.
       const winner = await this.#repository.findByHashes(facts.infoHashV1, facts.infoHashV2);
-      if (winner !== undefined) throw duplicateError(winner, origin, user);
+      if (winner !== undefined) throw duplicateError(winner, origin, user, await this.#topics.access.of(user));
       throw ValidationError.field('topic_id', t('tracker.has_torrent'));
     }
     await this.#changed(existing?.id);
@@ -156,7 +166,7 @@ export class TorrentsService {
       throw error;
     }
     const duplicate = await this.#repository.findByHashes(facts.infoHashV1, facts.infoHashV2);
-    if (duplicate !== undefined && duplicate.id !== replacing) throw duplicateError(duplicate, origin, uploader);
+    if (duplicate !== undefined && duplicate.id !== replacing) throw duplicateError(duplicate, origin, uploader, await this.#topics.access.of(uploader));
     return facts;
   }
 
@@ -179,8 +189,13 @@ export class TorrentsService {
 
   /** The torrent, if the viewer may see its topic. */
   async get(id: number, viewer: AuthUser | null): Promise<TorrentView> {
-    const row = await this.#visible(id, viewer);
+    const { row } = await this.#visible(id, viewer);
     return (await this.#withSwarm([row]))[0]!;
+  }
+
+  /** What this viewer may do in each forum (docs/access.md): the pages show only the links that lead somewhere. */
+  permissions(viewer: AuthUser | null): Promise<ReaderPermissions> {
+    return this.#topics.access.of(viewer);
   }
 
   /** The torrent on a topic the caller has already loaded, or null. */
@@ -208,6 +223,8 @@ export class TorrentsService {
       uploaderId: query.uploaderId,
       includePendingTopics: isStaff(viewer),
       viewerId: viewer?.id ?? null,
+      // Only torrents in forums the viewer may read (docs/access.md), filtered in SQL so pages and totals agree.
+      forumScope: (await this.#topics.access.of(viewer)).readScope(),
     };
     const bySwarm = query.sort === 'seeders' || query.sort === 'leechers' || (query.minSeeders ?? 0) > 0;
     if (!bySwarm) {
@@ -238,7 +255,7 @@ export class TorrentsService {
   /** Status and freeleech (moderators); each status change is recorded with who and when. */
   async update(id: number, moderator: AuthUser, changes: TorrentChanges): Promise<TorrentView> {
     if (!isStaff(moderator)) throw new ApiError('FORBIDDEN', t('tracker.moderate_forbidden'));
-    const row = await this.#visible(id, moderator);
+    const { row } = await this.#visible(id, moderator);
     const at = isoNow(this.#clock);
     const newStatus = changes.status !== undefined && changes.status !== row.status ? changes.status : undefined;
     const newFreeleech = changes.freeleech !== undefined && changes.freeleech !== row.freeleech ? changes.freeleech : undefined;
@@ -254,7 +271,7 @@ export class TorrentsService {
 
   /** Unregisters a torrent: moderators always, its uploader while it is not frozen. The topic stays. */
   async delete(id: number, user: AuthUser): Promise<void> {
-    const row = await this.#visible(id, user);
+    const { row } = await this.#visible(id, user);
     if (!isStaff(user)) {
       if (row.uploader_id !== user.id) throw new ApiError('FORBIDDEN', t('tracker.remove_forbidden'));
       if (isFrozen(row.status)) throw new ApiError('FORBIDDEN', t('tracker.remove_frozen', { status: statusLabel(row.status).toLowerCase() }));
@@ -269,7 +286,8 @@ export class TorrentsService {
    * took; refused (429) past the daily limit, which counts each torrent once a day.
    */
   async download(id: number, user: AuthUser, origin: string): Promise<DownloadedTorrent> {
-    const row = await this.#visible(id, user);
+    const { row, permissions } = await this.#visible(id, user);
+    if (!permissions.may(row.forum_id, 'download')) throw new ApiError('FORBIDDEN', t('tracker.download_forbidden'));
     if (isFrozen(row.status)) {
       throw new ApiError('FORBIDDEN', t('tracker.download_frozen', { status: statusLabel(row.status).toLowerCase() }));
     }
@@ -336,11 +354,17 @@ export class TorrentsService {
     }
   }
 
-  /** The torrent, if the viewer may see its topic (the forum's one rule: canSee). */
-  async #visible(id: number, viewer: AuthUser | null): Promise<TorrentRow> {
-    const row = await this.#repository.find(id);
-    if (row === undefined || !canSee(topicOf(row), viewer, row.forum_id)) throw new ModelNotFoundError('Torrent', id);
-    return row;
+  /**
+   * The torrent, if the viewer may read its forum and see its topic (the
+   * forum's rules: docs/access.md, canSee): 404 when the forum does not exist
+   * for the viewer, 403 when it exists but may not be read.
+   */
+  async #visible(id: number, viewer: AuthUser | null): Promise<{ row: TorrentRow; permissions: ReaderPermissions }> {
+    const [row, permissions] = await Promise.all([this.#repository.find(id), this.#topics.access.of(viewer)]);
+    if (row === undefined || !permissions.may(row.forum_id, 'view')) throw new ModelNotFoundError('Torrent', id);
+    if (!permissions.may(row.forum_id, 'read')) throw new ApiError('FORBIDDEN', t('access.read_needed'));
+    if (!canSee(topicOf(row), viewer, row.forum_id)) throw new ModelNotFoundError('Torrent', id);
+    return { row, permissions };
   }
 
   async #withSwarm(rows: TorrentRow[]): Promise<TorrentView[]> {
@@ -371,9 +395,13 @@ export function torrentFilename(name: string): string {
   return `${cleaned === '' ? 'download' : cleaned}.torrent`;
 }
 
-/** The duplicate's topic is named only to an uploader who may see it (a hidden or held topic's title is not theirs to read). */
-function duplicateError(existing: TorrentRow, origin: string, uploader: AuthUser): ValidationError {
-  if (!canSee(topicOf(existing), uploader, existing.forum_id)) return ValidationError.field('file', t('tracker.duplicate_unlisted'));
+/**
+ * The duplicate's topic is named only to an uploader who may see it (a hidden
+ * or held topic's title, or one in a forum they may not read, is not theirs to read).
+ */
+function duplicateError(existing: TorrentRow, origin: string, uploader: AuthUser, permissions: ReaderPermissions): ValidationError {
+  if (!permissions.may(existing.forum_id, 'read') || !canSee(topicOf(existing), uploader, existing.forum_id))
+    return ValidationError.field('file', t('tracker.duplicate_unlisted'));
   const link = `${origin}${topicPath({ id: existing.topic_id, title: existing.topic_title })}`;
   return ValidationError.field('file', t('tracker.duplicate', { link }));
 }
