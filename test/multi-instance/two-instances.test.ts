@@ -146,6 +146,49 @@ describe('two instances on one PostgreSQL and one Redis', { skip: missing, timeo
     );
   });
 
+  it('apply a forum closed on A on B at the next request: its API, its page (cached before) and the lists', async () => {
+    const created = await a.fetch('/api/forums', { method: 'POST', headers: admin, json: { name: `Closing ${process.pid}` } });
+    assert.equal(created.status, 201);
+    const closing = ((await created.json()) as { data: { id: number } }).data.id;
+    const topic = await a.fetch('/api/topics', { method: 'POST', headers: admin, json: { forum_id: closing, title: 'Soon closed', body: 'Read while open' } });
+    assert.equal(topic.status, 201);
+    const topicId = ((await topic.json()) as { data: { id: number } }).data.id;
+    const guestPage = async (path: string) =>
+      (await b.fetch(path, { headers: { accept: 'text/html', 'x-forwarded-for': '198.51.100.40' }, redirect: 'follow' })).status;
+    // B answers guests and keeps the renderings in its page cache.
+    assert.equal((await b.fetch(`/api/forums/${closing}`, { headers: { 'x-forwarded-for': '198.51.100.41' } })).status, 200);
+    assert.equal(await guestPage(`/forum/x.${closing}/`), 200);
+    assert.equal(await guestPage(`/topic/x.${topicId}/`), 200);
+    const levels = {
+      view: 'admins',
+      read: 'admins',
+      post: 'admins',
+      reply: 'admins',
+      edit: 'admins',
+      delete: 'admins',
+      pin: 'admins',
+      announce: 'admins',
+      vote: 'admins',
+      poll_create: 'admins',
+      upload: 'admins',
+      download: 'admins',
+    };
+    const closed = await a.fetch(`/api/forums/${closing}/permissions`, { method: 'PUT', headers: admin, json: { levels, grants: [] } });
+    assert.equal(closed.status, 200, await closed.clone().text());
+    await within(
+      VISIBLE_WITHIN_MS,
+      async () => ((await b.fetch(`/api/forums/${closing}`, { headers: { 'x-forwarded-for': '198.51.100.42' } })).status === 404 ? true : undefined),
+      'forum gone from B’s API',
+    );
+    assert.equal(await guestPage(`/forum/x.${closing}/`), 404);
+    assert.equal(await guestPage(`/topic/x.${topicId}/`), 404);
+    const listed = (await (await b.fetch('/api/forums?per_page=100', { headers: { 'x-forwarded-for': '198.51.100.43' } })).json()) as {
+      data: Array<{ id: number }>;
+    };
+    assert.ok(!listed.data.some((forum) => forum.id === closing));
+    assert.equal((await b.fetch(`/api/forums/${closing}`, { headers: admin })).status, 200, 'admins still find it');
+  });
+
   /** A user with a passkey and a checked torrent, written straight into the shared database. */
   const trackerFixture = async (): Promise<{ passkey: string; hash: Buffer; torrentId: number }> => {
     const handle = openDatabase({ dialect: 'postgres', url: database.url }, pino({ level: 'silent' }));
