@@ -3,6 +3,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ImageStore } from '../emoji/images/store.ts';
 import type { EmojiServices } from '../emoji/services.ts';
+import { moderatedScope } from '../forum/access.ts';
 import type { ForumService } from '../forum/service.ts';
 import type { TrackerServices } from '../tracker/services.ts';
 import type { Outbox } from '../mail/outbox.ts';
@@ -93,7 +94,8 @@ async function countFor(
       return { figure: forums, label: tn('admin.dashboard.forums', forums) };
     }
     case 'moderation-log': {
-      const { total } = await forum.moderationLog.list({ action: null, actorName: null, topicId: null }, ONE);
+      const permissions = await forum.access.of(viewer);
+      const { total } = await forum.moderationLog.list({ action: null, actorName: null, topicId: null }, ONE, moderatedScope(viewer, permissions));
       return { figure: total, label: tn('admin.dashboard.actions', total) };
     }
     case 'outbox': {

@@ -2,7 +2,8 @@
 // move, delete, ban), newest first, filtered by action and moderator. Admins only:
 // the log is how they see their moderators' work.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ADMINS, requirePage } from '../auth/guard.ts';
+import { assertUser, MODERATORS, requirePage } from '../auth/guard.ts';
+import { moderatedScope } from '../forum/access.ts';
 import { MODERATION_ACTIONS, type LogEntry } from '../forum/moderation-log.ts';
 import { ModerationLogQuery } from '../forum/routes.ts';
 import type { ForumService } from '../forum/service.ts';
@@ -40,15 +41,20 @@ const ACTION_NAMES: Readonly<Record<LogEntry['action'], string>> = {
 };
 
 export const moderationLogPages: FastifyPluginAsyncTypebox<{ forum: ForumService }> = async (app, { forum }) => {
-  app.get(BASE, { preValidation: requirePage(ADMINS) }, async (request, reply) => {
+  app.get(BASE, { preValidation: requirePage(MODERATORS) }, async (request, reply) => {
     const raw = withoutBlanks(request.query);
     const query = checkForm(ModerationLogQuery, raw);
     const filters = formState('filters', raw, query.ok ? {} : query.errors);
     const page = pageRequest(query.ok ? query.value : {});
+    // A forum moderator reads the entries about their forums (docs/access.md); staff all of them.
+    const user = assertUser(request);
+    const permissions = await forum.access.of(user);
     const { rows, total } = query.ok
       ? await forum.moderationLog.list(
           { action: query.value.action ?? null, actorName: query.value.moderator ?? null, topicId: query.value.topic_id ?? null },
           page,
+          moderatedScope(user, permissions),
+          permissions.viewScope(),
         )
       : { rows: [], total: 0 };
     const info = { page: page.page, perPage: page.perPage, total };

@@ -104,6 +104,16 @@ export function assertMayChange(authorId: number | null, user: AuthUser, forumId
  * 403 unless the user moderates somewhere: a member is refused before
  * anything is looked up, as the API's guard (MODERATORS) refuses them.
  */
+/**
+ * The forums whose moderation a moderator sees (the queue, the log): null for
+ * staff (every forum), else the forums they moderate by the forums' rule (a
+ * moderated forum that does not exist for them, under a parent they may not
+ * view, is not theirs).
+ */
+export function moderatedScope(moderator: AuthUser, permissions: Pick<ReaderPermissions, 'moderates'>): readonly number[] | null {
+  return isStaff(moderator) ? null : (moderator.moderatedForums ?? []).filter((forumId) => permissions.moderates(forumId));
+}
+
 export function assertModerator(user: AuthUser, refusal: TextKey): void {
   if (!hasRole(user, MODERATORS)) throw new ApiError('FORBIDDEN', t(refusal));
 }

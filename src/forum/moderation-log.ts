@@ -7,6 +7,7 @@ import type { Database, ModerationAction, ModerationLogTable } from '../db/schem
 import type { PageRequest } from '../http/pagination.ts';
 import { usernameKey } from '../users/repository.ts';
 import type { Listed } from './access.ts';
+import { inForums } from './permissions.ts';
 
 export const MODERATION_ACTIONS: readonly ModerationAction[] = [
   'approve',
@@ -84,8 +85,20 @@ export class ModerationLog {
       .execute();
   }
 
-  async list(filter: LogFilter, page: PageRequest): Promise<Listed<LogEntry>> {
+  /**
+   * Entries newest first. `scope` (access.ts moderatedScope): null for every
+   * entry (staff); else only those about these forums (a topic moved from or
+   * into one of them), never a ban or an avatar removal (no forum). A forum
+   * outside `viewable` (null: all) is not named.
+   */
+  async list(
+    filter: LogFilter,
+    page: PageRequest,
+    scope: readonly number[] | null = null,
+    viewable: readonly number[] | null = null,
+  ): Promise<Listed<LogEntry>> {
     let base = this.#db.selectFrom('moderation_log');
+    if (scope !== null) base = base.where((eb) => eb.or([inForums('moderation_log.forum_id', scope), inForums('moderation_log.to_forum_id', scope)]));
     if (filter.action !== null) base = base.where('moderation_log.action', '=', filter.action);
     if (filter.actorName !== null) {
       const key = usernameKey(filter.actorName.trim());
@@ -103,7 +116,14 @@ export class ModerationLog {
       .offset(page.offset)
       .limit(page.perPage)
       .execute();
-    return { rows: await rows, total: await countOf(base) };
+    const seen = viewable === null ? null : new Set(viewable);
+    const named = (id: number | null, name: string | null) => (seen === null || (id !== null && seen.has(id)) ? name : null);
+    const listed = (await rows).map((row) => ({
+      ...row,
+      forum_name: named(row.forum_id, row.forum_name),
+      to_forum_name: named(row.to_forum_id, row.to_forum_name),
+    }));
+    return { rows: listed, total: await countOf(base) };
   }
 }
 

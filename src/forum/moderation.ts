@@ -8,7 +8,7 @@ import { asReader, memberReader } from '../i18n/context.ts';
 import { t, type TextKey } from '../i18n/messages.ts';
 import type { PageRequest } from '../http/pagination.ts';
 import type { Mailer } from '../mail/mailer.ts';
-import { assertModerates, assertModerator, isStaff } from './access.ts';
+import { assertModerates, assertModerator, moderatedScope } from './access.ts';
 import { notApprovedMail } from './mails.ts';
 import type { ReaderPermissions } from './permissions.ts';
 import type { ModerationLog } from './moderation-log.ts';
@@ -48,8 +48,7 @@ export class ModerationQueue {
    * parent they may not view, is not theirs to see), none for anyone else.
    */
   list(moderator: AuthUser, page: PageRequest, permissions: Pick<ReaderPermissions, 'moderates'>) {
-    const scope = isStaff(moderator) ? null : (moderator.moderatedForums ?? []).filter((forumId) => permissions.moderates(forumId));
-    return this.#deps.repository.listPending(page.offset, page.perPage, scope);
+    return this.#deps.repository.listPending(page.offset, page.perPage, moderatedScope(moderator, permissions));
   }
 
   /** A moderator publishes a held post (and its topic, when it is the opening post). */

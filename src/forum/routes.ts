@@ -32,6 +32,7 @@ import {
   revisionResource,
   topicListItem,
 } from './resource.ts';
+import { moderatedScope } from './access.ts';
 import type { ForumService } from './service.ts';
 
 export const FORUM_NAME_MAX = 255;
@@ -434,10 +435,10 @@ export const forumRoutes: FastifyPluginAsyncTypebox<{ forum: ForumService; prese
   app.get(
     '/moderation-log',
     {
-      preValidation: requireRole(ADMINS),
+      preValidation: requireRole(MODERATORS),
       schema: {
         tags: ['moderation'],
-        summary: "Moderators' actions, newest first",
+        summary: "Moderators' actions, newest first (a forum moderator: those about the forums they moderate)",
         security,
         querystring: ModerationLogQuery,
         response: { 200: CollectionOf(LogEntryResource), ...errorResponses(401, 403, 422) },
@@ -446,7 +447,14 @@ export const forumRoutes: FastifyPluginAsyncTypebox<{ forum: ForumService; prese
     async (request) => {
       const page = pageRequest(request.query);
       const { action, moderator, topic_id } = request.query;
-      const { rows, total } = await forum.moderationLog.list({ action: action ?? null, actorName: moderator ?? null, topicId: topic_id ?? null }, page);
+      const user = assertUser(request);
+      const permissions = await forum.access.of(user);
+      const { rows, total } = await forum.moderationLog.list(
+        { action: action ?? null, actorName: moderator ?? null, topicId: topic_id ?? null },
+        page,
+        moderatedScope(user, permissions),
+        permissions.viewScope(),
+      );
       return collection(page, rows.map(logEntryResource), total);
     },
   );

@@ -107,17 +107,18 @@ describeEachDatabase('admin outbox and dashboard', (db) => {
         'users',
         'forums',
         'categories',
+        'groups',
         'moderation-log',
         'outbox',
       ]);
     });
 
-    it('shows moderators only the queue, the torrents and the word filters', async () => {
+    it('shows moderators only the queue, the torrents, the word filters and the moderation log', async () => {
       const page = await moderator.browser.get('/admin/');
       const cards = dom(page)
         .all('li[id^="card-"]')
         .map((li) => li.id.slice('card-'.length));
-      assert.deepEqual(cards, ['moderation', 'torrents', 'word-filters']);
+      assert.deepEqual(cards, ['moderation', 'torrents', 'word-filters', 'moderation-log']);
     });
   });
 });
