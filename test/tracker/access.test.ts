@@ -10,7 +10,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { after, before, it } from 'node:test';
 import type { BencodeDict } from '../../src/tracker/bencode.ts';
 import type { ForumRow } from '../../src/forum/repository.ts';
-import { topicPath } from '../../src/urls/paths.ts';
+import { forumPath, topicPath } from '../../src/urls/paths.ts';
 import type { UserRow } from '../../src/users/repository.ts';
 import type { TestApp } from '../helpers/app.ts';
 import type { Browser } from '../helpers/browser.ts';
@@ -319,6 +319,16 @@ describeEachTrackerSetup('the access rule on the tracker', (setup) => {
     const hidden = await uploadTo(outsider, inTeam.topicId);
     assert.equal(hidden.statusCode, 422, hidden.body);
     assert.ok(hidden.json().errors.topic_id);
+
+    // The forum page offers the release link ("new topic with a .torrent") only to those who may upload.
+    const uploadLink = `/tracker/upload/?forum=${downloads.id}`;
+    const forumPage = async (who: Person) => {
+      const page = await who.browser.get(forumPath(downloads));
+      assert.equal(page.status, 200);
+      return page.body;
+    };
+    assert.ok(!(await forumPage(outsider)).includes(uploadLink), 'no release link without `upload`');
+    assert.ok((await forumPage(teammate)).includes(uploadLink), 'the release link for those granted it');
 
     const theirs = await t.services.forum.createTopic(asAuthUser(teammate.user), { forum_id: downloads.id, title: `Team topic ${word}`, body: 'Ours.' });
     const accepted = await uploadTo(teammate, theirs.id);

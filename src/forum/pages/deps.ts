@@ -4,6 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { UserRow } from '../../users/repository.ts';
 import type { UsersService } from '../../users/service.ts';
 import type { SafeHtml } from '../../web/html.ts';
+import type { ReaderPermissions } from '../permissions.ts';
 import type { ForumRow, TopicWithAuthor } from '../repository.ts';
 import type { PageRoutes } from '../../urls/semantic-routes.ts';
 import type { PageCache } from '../page-cache.ts';
@@ -38,8 +39,8 @@ export interface ForumPageDeps {
 export interface ForumPageAddons {
   /** Under a topic's heading, on its first page (the torrent block). */
   topic?(request: FastifyRequest, reply: FastifyReply, topic: TopicWithAuthor): Promise<SafeHtml>;
-  /** After a forum page's "Start a new topic" form. */
-  newTopic?(request: FastifyRequest, forum: ForumRow): SafeHtml;
+  /** After a forum page's "Start a new topic" form, for a reader who may post there (`permissions`: theirs). */
+  newTopic?(request: FastifyRequest, forum: ForumRow, permissions: ReaderPermissions): SafeHtml;
   /** At the end of a member's profile. */
   profile?(request: FastifyRequest, reply: FastifyReply, user: UserRow): Promise<SafeHtml>;
 }

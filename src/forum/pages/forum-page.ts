@@ -126,7 +126,7 @@ ${textInput(pageFormState(failed?.values, failed?.errors), { name: 'title', labe
 ${textArea(pageFormState(failed?.values, failed?.errors), { name: 'body', label: t('forum.message'), required: true, maxlength: POST_BODY_MAX, rows: 10, attributes: emojiPickerField() })}
 <div class="actions"><button type="submit">${t('forum.start')}</button><button type="submit" name="preview" value="1" class="secondary">${t('post.preview')}</button></div>
 </form>
-${addons?.newTopic?.(request, row) ?? ''}`
+${addons?.newTopic?.(request, row, permissions) ?? ''}`
 }
 </section>`,
     });

@@ -75,7 +75,9 @@ export function trackerAddons({ torrents, passkeys }: Pick<TrackerPageDeps, 'tor
       if (announce !== null) reply.header('cache-control', 'private, no-store');
       return torrentBlock(request, reply, torrent, files, announce, topic);
     },
-    newTopic: (_request, forum) => html`<p><a href="${uploadPath({ forum: forum.id })}">${t('tracker.new_topic_link')}</a></p>`,
+    // A release is a new topic with a .torrent: only where the reader may also upload (docs/access.md).
+    newTopic: (_request, forum, permissions) =>
+      permissions.may(forum.id, 'upload') ? html`<p><a href="${uploadPath({ forum: forum.id })}">${t('tracker.new_topic_link')}</a></p>` : html``,
     async profile(request, reply, user) {
       if (request.user?.id !== user.id) return html``;
       const passkey = await passkeys.current(user.id);
