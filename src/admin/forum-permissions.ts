@@ -14,7 +14,7 @@ import type { ForumService } from '../forum/service.ts';
 import type { FieldErrors } from '../http/errors.ts';
 import { IdParams } from '../http/schemas.ts';
 import { t } from '../i18n/messages.ts';
-import { checkboxGroup, errorSummary, formState, selectField, textInput, type FormState } from '../web/form-controls.ts';
+import { checkbox, checkboxGroup, errorSummary, formState, selectField, textInput, type FormState } from '../web/form-controls.ts';
 import { submitted, text, validationErrors, type SubmittedForm } from '../web/form.ts';
 import { html, type SafeHtml } from '../web/html.ts';
 import { csrfInput } from '../web/page.ts';
@@ -184,6 +184,6 @@ function grantRow(form: FormState, grant: NamedGrant, index: number): SafeHtml {
   <legend>${holder}</legend>
   <input type="hidden" name="grant_${index}_holder" value="${holderField(grant)}">
   ${checkboxGroup(form, { name: `grant_${index}_actions`, label: t('admin.permissions.granted'), options: actionOptions() })}
-  <div class="check"><input id="grant-${index}-remove" name="grant_${index}_remove" type="checkbox" value="1"><label for="grant-${index}-remove">${t('admin.permissions.remove')}</label></div>
+  ${checkbox(form, { name: `grant_${index}_remove`, label: t('admin.permissions.remove') })}
 </fieldset>`;
 }

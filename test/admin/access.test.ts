@@ -35,8 +35,11 @@ describeEachDatabase('admin area: who may open what', (db) => {
       '/admin/word-filters/',
       '/admin/word-filters/tester/',
       `/admin/word-filters/${rule.id}/`,
+      '/admin/moderation-log/',
     ];
     adminPages = [
+      `/admin/forums/${forum.id}/permissions/`,
+      '/admin/groups/',
       '/admin/word-filters/new/',
       `/admin/word-filters/${rule.id}/delete/`,
       '/admin/users/',
@@ -172,7 +175,7 @@ describeEachDatabase('admin area: who may open what', (db) => {
       const links = dom(page)
         .all('nav.admin-nav [href]')
         .map((link) => link.getAttribute('href'));
-      assert.deepEqual(links, ['/admin/', '/admin/moderation/', '/admin/torrents/', '/admin/word-filters/']);
+      assert.deepEqual(links, ['/admin/', '/admin/moderation/', '/admin/torrents/', '/admin/word-filters/', '/admin/moderation-log/']);
     });
   });
 
