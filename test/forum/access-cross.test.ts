@@ -15,21 +15,9 @@ import { describeEachDatabase, type TestApp } from '../helpers/app.ts';
 import { Browser } from '../helpers/browser.ts';
 import { TestClock } from '../helpers/clock.ts';
 import { asAuthUser, createForum, createTopic, loggedIn, mailsTo, reply, type Member } from '../helpers/forum.ts';
+import { OPEN_LEVELS } from '../helpers/access.ts';
 
-const OPEN = {
-  view: 'all',
-  read: 'all',
-  post: 'members',
-  reply: 'members',
-  edit: 'members',
-  delete: 'members',
-  pin: 'moderators',
-  announce: 'moderators',
-  vote: 'members',
-  poll_create: 'members',
-  upload: 'members',
-  download: 'members',
-} as const;
+const OPEN = OPEN_LEVELS;
 /** Only the team: neither guests nor other members know it exists. */
 const TEAM_ONLY = { ...OPEN, view: 'private', read: 'private' } as const;
 /** Everyone sees its name; only the team reads it. */

@@ -14,21 +14,9 @@ import { createUser } from '../helpers/auth.ts';
 import { Browser, type PageResponse } from '../helpers/browser.ts';
 import { asAuthUser, loggedIn, mainText, type Member } from '../helpers/forum.ts';
 import { snapshotDifferences, snapshotTables } from '../helpers/table-snapshot.ts';
+import { OPEN_LEVELS } from '../helpers/access.ts';
 
-const OPEN = {
-  view: 'all',
-  read: 'all',
-  post: 'members',
-  reply: 'members',
-  edit: 'members',
-  delete: 'members',
-  pin: 'moderators',
-  announce: 'moderators',
-  vote: 'members',
-  poll_create: 'members',
-  upload: 'members',
-  download: 'members',
-} as const;
+const OPEN = OPEN_LEVELS;
 type Levels = Record<keyof typeof OPEN, string>;
 
 const TEAM_ONLY: Levels = { ...OPEN, view: 'private', read: 'private', post: 'private', reply: 'private' };

@@ -8,21 +8,9 @@ import { after, before, describe, it } from 'node:test';
 import { describeEachDatabase, type TestApp } from '../helpers/app.ts';
 import { signIn, type SignedIn } from '../helpers/auth.ts';
 import { snapshotDifferences, snapshotTables } from '../helpers/table-snapshot.ts';
+import { OPEN_LEVELS } from '../helpers/access.ts';
 
-const OPEN = {
-  view: 'all',
-  read: 'all',
-  post: 'members',
-  reply: 'members',
-  edit: 'members',
-  delete: 'members',
-  pin: 'moderators',
-  announce: 'moderators',
-  vote: 'members',
-  poll_create: 'members',
-  upload: 'members',
-  download: 'members',
-} as const;
+const OPEN = OPEN_LEVELS;
 const TEAM_ONLY = { ...OPEN, view: 'private', read: 'private', post: 'private', reply: 'private' } as const;
 
 interface ForumResource {

@@ -19,21 +19,9 @@ import { multipart } from '../helpers/images.ts';
 import { makeTorrent } from '../helpers/torrents.ts';
 import { announceUrl, closeTrackerApp, describeEachTrackerSetup, peerId, scrapeUrl, textOf, trackerGet } from '../helpers/tracker.ts';
 import { TORRENTS_TOPIC } from '../../src/tracker/announce/directory.ts';
+import { OPEN_LEVELS } from '../helpers/access.ts';
 
-const OPEN = {
-  view: 'all',
-  read: 'all',
-  post: 'members',
-  reply: 'members',
-  edit: 'members',
-  delete: 'members',
-  pin: 'moderators',
-  announce: 'moderators',
-  vote: 'members',
-  poll_create: 'members',
-  upload: 'members',
-  download: 'members',
-} as const;
+const OPEN = OPEN_LEVELS;
 /** The team's forum: nobody else knows it exists. */
 const TEAM_ONLY = { ...OPEN, view: 'private', read: 'private', post: 'private', reply: 'private', upload: 'private', download: 'private' } as const;
 /** Everyone reads it; only the team registers and takes its torrents. */
