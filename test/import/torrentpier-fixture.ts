@@ -17,6 +17,7 @@ import type mysql from 'mysql2/promise';
 import { decode, encode, isDict } from '../../src/tracker/bencode.ts';
 import { png } from '../helpers/images.ts';
 import { makeTorrent } from '../helpers/torrents.ts';
+import { OPEN_LEVELS } from '../helpers/access.ts';
 
 export type TorrentPierVersion = '2.4' | '3.0';
 
@@ -762,20 +763,7 @@ export interface FixtureAccess {
   counts: Record<'bb_groups' | 'bb_user_group' | 'bb_auth_access', [number, number, number]>;
 }
 
-const INSTALLER: Record<Action, Level> = {
-  view: 'all',
-  read: 'all',
-  post: 'members',
-  reply: 'members',
-  edit: 'members',
-  delete: 'members',
-  pin: 'moderators',
-  announce: 'moderators',
-  vote: 'members',
-  poll_create: 'members',
-  upload: 'members',
-  download: 'members',
-};
+const INSTALLER: Record<Action, Level> = OPEN_LEVELS;
 
 /**
  * TorrentPier's access model as boards use it: forum levels (the installer's,
