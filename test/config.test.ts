@@ -4,6 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { ConfigError, loadConfig, mailOrigin } from '../src/config.ts';
 import { startTestApp } from './helpers/app.ts';
+import { CHILD_PROCESS_MS } from './helpers/processes.ts';
 
 describe('loadConfig', () => {
   it('gives the documented defaults for an empty environment', () => {
@@ -151,7 +152,7 @@ describe('start-up with a bad configuration', () => {
       const result = spawnSync(process.execPath, ['src/main.ts'], {
         env: { ...process.env, ...env },
         encoding: 'utf8',
-        timeout: 20_000,
+        timeout: CHILD_PROCESS_MS,
       });
       assert.equal(result.status, 1);
       const lines = result.stderr.trim().split('\n');

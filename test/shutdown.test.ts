@@ -6,6 +6,7 @@ import { describe, it } from 'node:test';
 import { closeGracefully } from '../src/shutdown.ts';
 import { startTestApp } from './helpers/app.ts';
 import { createTestDatabase } from './helpers/databases.ts';
+import { CHILD_PROCESS_MS } from './helpers/processes.ts';
 
 describe('graceful shutdown', () => {
   it('finishes a request in flight, refuses new connections, and closes the database', async () => {
@@ -58,7 +59,7 @@ describe('graceful shutdown', () => {
     await t.testDatabase.drop();
   });
 
-  it('the server process exits with code 0 on SIGTERM within 10 seconds', async () => {
+  it('the server process exits with code 0 on SIGTERM: drained before its deadline', async () => {
     const database = await createTestDatabase('sqlite', { sqliteFile: true });
     const child = spawn(process.execPath, ['src/main.ts'], {
       env: {
@@ -75,7 +76,7 @@ describe('graceful shutdown', () => {
       let output = '';
       child.stdout.setEncoding('utf8');
       await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`server did not start: ${output}`)), 30_000);
+        const timer = setTimeout(() => reject(new Error(`server did not start: ${output}`)), CHILD_PROCESS_MS);
         child.stdout.on('data', (chunk: string) => {
           output += chunk;
           if (output.includes('Server listening')) {
@@ -84,11 +85,10 @@ describe('graceful shutdown', () => {
           }
         });
       });
-      const started = Date.now();
       child.kill('SIGTERM');
+      // Code 0 is the server's own word that it closed everything within SHUTDOWN_DEADLINE_MS (1 when the deadline passed).
       const [code] = await once(child, 'exit');
       assert.equal(code, 0);
-      assert.ok(Date.now() - started < 10_000);
     } finally {
       child.kill('SIGKILL');
       await database.drop();

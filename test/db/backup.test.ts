@@ -14,6 +14,7 @@ import { describeEachDatabase, testConfig, type TestApp } from '../helpers/app.t
 import { createTestDatabase, type TestDatabase } from '../helpers/databases.ts';
 import { asAuthUser } from '../helpers/forum.ts';
 import { fillWithEveryKindOfContent, type Filled } from './every-kind-of-content.ts';
+import { CHILD_PROCESS_MS } from '../helpers/processes.ts';
 
 const log = pino({ level: 'silent' });
 const cli = new URL('../../src/db/backup-cli.ts', import.meta.url).pathname;
@@ -119,7 +120,7 @@ describeEachDatabase('npm run db:backup and db:restore', (db) => {
     const file = join(folder, `cli.${db.kind}`);
     const made = spawnSync(process.execPath, [cli, 'backup', '--to', file], {
       encoding: 'utf8',
-      timeout: 60_000,
+      timeout: CHILD_PROCESS_MS,
       env: { ...process.env, DATABASE_URL: t.testDatabase.url },
     });
     assert.equal(made.status, 0, made.stderr);
@@ -128,14 +129,14 @@ describeEachDatabase('npm run db:backup and db:restore', (db) => {
     const target = await emptyDatabase();
     const restored = spawnSync(process.execPath, [cli, 'restore', '--from', file], {
       encoding: 'utf8',
-      timeout: 60_000,
+      timeout: CHILD_PROCESS_MS,
       env: { ...process.env, DATABASE_URL: target.url },
     });
     assert.equal(restored.status, 0, restored.stderr);
     assert.deepEqual(await tableChecksums(open(target)), await tableChecksums(t.database));
     const refused = spawnSync(process.execPath, [cli, 'restore', '--from', file], {
       encoding: 'utf8',
-      timeout: 60_000,
+      timeout: CHILD_PROCESS_MS,
       env: { ...process.env, DATABASE_URL: target.url },
     });
     assert.equal(refused.status, 2);

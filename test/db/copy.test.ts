@@ -14,6 +14,7 @@ import { openDatabase, type DatabaseHandle } from '../../src/db/database.ts';
 import { startTestApp, testConfig, type TestApp } from '../helpers/app.ts';
 import { createTestDatabase, databaseKinds, type DatabaseKind, type TestDatabase } from '../helpers/databases.ts';
 import { FILLED_TABLES, fillWithEveryKindOfContent, type Filled } from './every-kind-of-content.ts';
+import { CHILD_PROCESS_MS } from '../helpers/processes.ts';
 
 const log = pino({ level: 'silent' });
 const node = process.execPath;
@@ -186,7 +187,7 @@ describe(`npm run db:copy (${first} → ${second} → ${first})`, () => {
     it('copies into an empty database and prints what it verified (exit 0)', async () => {
       const fresh = await createTestDatabase('sqlite', { sqliteFile: true });
       try {
-        const run = spawnSync(node, [cli, '--from', source.testDatabase.url, '--to', fresh.url], { encoding: 'utf8', timeout: 60_000 });
+        const run = spawnSync(node, [cli, '--from', source.testDatabase.url, '--to', fresh.url], { encoding: 'utf8', timeout: CHILD_PROCESS_MS });
         assert.equal(run.status, 0, run.stderr);
         assert.match(run.stdout, /^Copied \d+ tables, \d+ rows in \d+ ms; row counts and checksums verified\./);
         assert.match(run.stdout, /\n {2}posts +3 +[0-9a-f]{32}\n/);
@@ -196,16 +197,16 @@ describe(`npm run db:copy (${first} → ${second} → ${first})`, () => {
     });
 
     it('refuses a non-empty target with a message and exit 2', () => {
-      const run = spawnSync(node, [cli, '--from', source.testDatabase.url, '--to', middle.url], { encoding: 'utf8', timeout: 60_000 });
+      const run = spawnSync(node, [cli, '--from', source.testDatabase.url, '--to', middle.url], { encoding: 'utf8', timeout: CHILD_PROCESS_MS });
       assert.equal(run.status, 2);
       assert.match(run.stderr, /^Copy refused: the target is not empty/);
     });
 
     it('explains its arguments when one is missing or not a database URL (exit 2)', () => {
-      const missing = spawnSync(node, [cli, '--from', source.testDatabase.url], { encoding: 'utf8', timeout: 30_000 });
+      const missing = spawnSync(node, [cli, '--from', source.testDatabase.url], { encoding: 'utf8', timeout: CHILD_PROCESS_MS });
       assert.equal(missing.status, 2);
       assert.match(missing.stderr, /--to is required\nusage: npm run db:copy/);
-      const wrong = spawnSync(node, [cli, '--from', 'mysql://x', '--to', 'sqlite:/tmp/x.db'], { encoding: 'utf8', timeout: 30_000 });
+      const wrong = spawnSync(node, [cli, '--from', 'mysql://x', '--to', 'sqlite:/tmp/x.db'], { encoding: 'utf8', timeout: CHILD_PROCESS_MS });
       assert.equal(wrong.status, 2);
       assert.match(wrong.stderr, /--from must start with sqlite: or postgres:\/\//);
     });

@@ -53,17 +53,17 @@ async function drip(port: number, opening: string, unit: string, everyMs: number
   socket.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'ECONNRESET' || error.code === 'EPIPE') reset = true;
   });
-  await Promise.race([once(socket, 'connect'), once(socket, 'close')]);
+  // Not events.once: it rejects on 'error', and a reset is an expected end here.
+  const closing = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  await Promise.race([new Promise<void>((resolve) => socket.once('connect', () => resolve())), closing]);
   let answer = '';
   socket.on('data', (chunk: string) => {
     answer += chunk;
   });
   let open = !socket.destroyed;
-  const closed = socket.destroyed
-    ? Promise.resolve()
-    : once(socket, 'close').then(() => {
-        open = false;
-      });
+  const closed = closing.then(() => {
+    open = false;
+  });
   let bytesSent = 0;
   const send = (text: string) => {
     if (text === '' || !open || socket.destroyed) return;

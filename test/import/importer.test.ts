@@ -18,6 +18,7 @@ import { buildApp, type BuiltApp } from '../../src/app.ts';
 import type { Config } from '../../src/config.ts';
 import { AVATARS, NO_AVATARS_DIR_REASON } from '../../src/import/torrentpier/avatars.ts';
 import { ImportRefused, importTorrentPier } from '../../src/import/torrentpier/importer.ts';
+import { CHILD_PROCESS_MS } from '../helpers/processes.ts';
 import { PERSONAL_GROUP_REASON } from '../../src/import/torrentpier/groups.ts';
 import { ACCESS_ACTIONS, actionsOf } from '../../src/forum/permissions.ts';
 import { MERGED_REASON, NOBODY_KEEPS_REASON } from '../../src/import/torrentpier/private-messages.ts';
@@ -50,7 +51,7 @@ const CLI = join(import.meta.dirname, '../../src/import/torrentpier/cli.ts');
 
 function run(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, args, { env, timeout: 120_000 }, (error, stdout, stderr) => {
+    execFile(process.execPath, args, { env, timeout: CHILD_PROCESS_MS }, (error, stdout, stderr) => {
       if (error !== null && typeof error.code !== 'number') return reject(error);
       resolve({ code: error === null ? 0 : (error.code as number), stdout, stderr });
     });

@@ -6,6 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { CHILD_PROCESS_MS } from '../helpers/processes.ts';
 
 const MAIN = new URL('../../src/main.ts', import.meta.url).pathname;
 
@@ -57,9 +58,8 @@ export class Instance {
     });
     const instance = new Instance(child, port);
     try {
-      // Start-up is seconds on a quiet machine; a CI box running every suite at once once took over 30 s.
       await within(
-        90_000,
+        CHILD_PROCESS_MS,
         async () => {
           if (child.exitCode !== null) throw new Error(`exited with ${child.exitCode}: ${instance.output.slice(-2000)}`);
           return (await fetch(`${instance.url}/api/hello`)).status === 200 ? true : undefined;

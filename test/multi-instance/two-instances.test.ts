@@ -23,8 +23,13 @@ import { usernameSkeleton } from '../../src/db/username-skeleton.ts';
 
 const ADMIN = { username: 'cluster-admin', password: 'cluster password 1', email: 'cluster@example.test' };
 const GUEST_LIMIT = 10;
-/** Writes on one instance must be seen on the other within this. */
-const VISIBLE_WITHIN_MS = 1000;
+/**
+ * Writes on one instance must be seen on the other within this. On a quiet
+ * machine it takes tens of milliseconds; no cache here expires on a timer, so
+ * a write that is not passed on is never seen, and a bound of seconds tells
+ * the two apart even beside a busy CPU (issue 34).
+ */
+const VISIBLE_WITHIN_MS = 5000;
 
 const missing =
   !process.env['TEST_DATABASE_URL'] || !process.env['TEST_REDIS_URL']
@@ -108,7 +113,7 @@ describe('two instances on one PostgreSQL and one Redis', { skip: missing, timeo
     return response.text();
   };
 
-  it('show a write on one instance on the other’s API and pages within one second, caches included', async () => {
+  it('show a write on one instance on the other’s API and pages at once, caches included', async () => {
     const topic = await newTopic(a, 'Written on A', 'The first post, written on A');
     const api = await within(
       VISIBLE_WITHIN_MS,
