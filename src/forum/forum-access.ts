@@ -18,15 +18,18 @@ export const ACCESS_TABLES: ReadonlySet<string> = new Set(['forums', 'forum_gran
 
 const ADMIN: Reader = { id: 0, role: 'admin' };
 
+/** What the snapshot is read from. */
+export type AccessSource = Pick<AccessRepository, 'forumRules' | 'grants'>;
+
 export class ForumAccess {
-  readonly #repository: AccessRepository;
+  readonly #repository: AccessSource;
   #rules: AccessRules | null = null;
-  /** Counts changes heard; a load that began before the latest one is not trusted. */
+  /** Counts changes heard; a snapshot is current when it was loaded after the latest one. */
   #changes = 0;
   #loadedAt = -1;
-  #loading: Promise<AccessRules> | null = null;
+  #loading: Promise<{ rules: AccessRules; started: number }> | null = null;
 
-  constructor(repository: AccessRepository, database: { writes: WriteWatch; changes: ChangeFeed }, onError: (error: unknown) => void) {
+  constructor(repository: AccessSource, database: { writes: WriteWatch; changes: ChangeFeed }, onError: (error: unknown) => void) {
     this.#repository = repository;
     database.writes.subscribe((tables) => {
       for (const table of tables) {
@@ -49,11 +52,20 @@ export class ForumAccess {
     return (await this.rules()).for(ADMIN);
   }
 
-  /** The current snapshot of every forum's levels and grants. */
+  /**
+   * The current snapshot of every forum's levels and grants: one loaded after
+   * every change heard before the question. A change heard later is for a
+   * later question, so a reader waits for at most the load under way and one
+   * more, however busy the writers are.
+   */
   async rules(): Promise<AccessRules> {
-    if (this.#rules !== null && this.#loadedAt === this.#changes) return this.#rules;
-    this.#loading ??= this.#load();
-    return this.#loading;
+    const asked = this.#changes;
+    if (this.#rules !== null && this.#loadedAt === asked) return this.#rules;
+    for (;;) {
+      this.#loading ??= this.#load();
+      const loaded = await this.#loading;
+      if (loaded.started >= asked) return loaded.rules;
+    }
   }
 
   /**
@@ -66,16 +78,15 @@ export class ForumAccess {
     this.#changes++;
   }
 
-  async #load(): Promise<AccessRules> {
+  async #load(): Promise<{ rules: AccessRules; started: number }> {
     try {
-      // A change heard while loading makes this load stale: load again until one ran after the latest change.
-      for (;;) {
-        const started = this.#changes;
-        const [forums, grants] = await Promise.all([this.#repository.forumRules(), this.#repository.grants()]);
-        this.#rules = new AccessRules(forums, grants);
-        this.#loadedAt = started;
-        if (started === this.#changes) return this.#rules;
-      }
+      const started = this.#changes;
+      const [forums, grants] = await Promise.all([this.#repository.forumRules(), this.#repository.grants()]);
+      const rules = new AccessRules(forums, grants);
+      // Loads run one at a time, so a later one never overwrites a newer snapshot.
+      this.#rules = rules;
+      this.#loadedAt = started;
+      return { rules, started };
     } finally {
       this.#loading = null;
     }
