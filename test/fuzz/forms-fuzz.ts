@@ -4,7 +4,7 @@
 // urlencoded and multipart, with and without the CSRF token. See
 // docs/security.md, "Fuzzing".
 import { after, before, it } from 'node:test';
-import { describeEachDatabase, type TestApp } from '../helpers/app.ts';
+import type { DatabaseSuite, TestApp } from '../helpers/app.ts';
 import { discoverForms, formRequests, type Form } from './forms.ts';
 import { Oracle } from './oracle.ts';
 import { readOperations } from './operations.ts';
@@ -29,7 +29,8 @@ const EXPECTED_ACTIONS = [
   '/admin/emoji-categories/',
 ];
 
-describeEachDatabase('fuzz: the forms', ({ start }) => {
+/** The suite's body, on one database; `file` is the test file that runs it (named in replay instructions). */
+export function fuzzForms({ start }: DatabaseSuite, file: string): void {
   let t: TestApp;
   let world: World;
   let oracle: Oracle;
@@ -60,7 +61,7 @@ describeEachDatabase('fuzz: the forms', ({ start }) => {
           .join(', ') || 'no fields'
       })`;
       if (!selected(name)) continue;
-      await context.test(name, () => fuzz('test/fuzz/forms.test.ts', name, formRequests(form, world), oracle, RUNS_PER_FORM));
+      await context.test(name, () => fuzz(file, name, formRequests(form, world), oracle, RUNS_PER_FORM));
     }
   });
-});
+}
