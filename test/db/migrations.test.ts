@@ -171,7 +171,7 @@ for (const kind of databaseKinds()) {
 }
 
 /**
- * How a forum's list (forum/repository.ts, pinnedFirst) is read: through
+ * How a forum's list (forum/repository.ts, listingOrder) is read: through
  * topics_forum_listing, and without sorting. PostgreSQL is told to avoid
  * sequential scans and sorts, as it would on a forum of any size; a plan
  * that sorts all the same means no index gives the order.
