@@ -1,6 +1,6 @@
 // The moderators' panel of a topic page (docs/moderation.md): lock or unlock,
-// pin or unpin, announce or not, hide or restore, move to another forum, delete; and the Hide
-// and Restore buttons under each post. Each is a form at its own
+// pin or unpin, announce or not, hide or restore, move to another forum,
+// delete; and the Hide and Restore buttons under each post. Each is a form at its own
 // address below the topic (`…/lock/`, `…/move/`, …); members who do not
 // moderate the topic's forum get the 403 page from the service's check,
 // guests the login. The panel offers a move only into forums its viewer
@@ -61,12 +61,13 @@ export interface TopicRights {
  * without moderating it.
  */
 export function rightButtons(request: FastifyRequest, reply: FastifyReply, topic: ShownTopic, path: string, rights: TopicRights): SafeHtml {
-  const pin = topic.row.pinned ? buttonForm(request, reply, `${path}unpin/`, t('mod.unpin')) : buttonForm(request, reply, `${path}pin/`, t('mod.pin'));
-  const announce = topic.row.announced
-    ? buttonForm(request, reply, `${path}unannounce/`, t('mod.unannounce'))
-    : buttonForm(request, reply, `${path}announce/`, t('mod.announce'));
-  return html`${rights.pin ? pin : ''}
-${rights.announce ? announce : ''}`;
+  const pin = () => (topic.row.pinned ? buttonForm(request, reply, `${path}unpin/`, t('mod.unpin')) : buttonForm(request, reply, `${path}pin/`, t('mod.pin')));
+  const announce = () =>
+    topic.row.announced
+      ? buttonForm(request, reply, `${path}unannounce/`, t('mod.unannounce'))
+      : buttonForm(request, reply, `${path}announce/`, t('mod.announce'));
+  return html`${rights.pin ? pin() : ''}
+${rights.announce ? announce() : ''}`;
 }
 
 /**
