@@ -1,5 +1,5 @@
 // /admin/moderation-log/: what moderators did (approve, reject, lock, pin,
-// move, delete, ban), newest first, filtered by action and moderator. Admins only:
+// announce, move, delete, ban), newest first, filtered by action and moderator. Admins only:
 // the log is how they see their moderators' work.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { assertUser, MODERATORS, requirePage } from '../auth/guard.ts';
@@ -27,6 +27,8 @@ const ACTION_NAMES: Readonly<Record<LogEntry['action'], string>> = {
   unlock: 'Unlocked',
   pin: 'Pinned',
   unpin: 'Unpinned',
+  announce: 'Announced',
+  unannounce: 'Removed announcement',
   move: 'Moved',
   delete_topic: 'Deleted topic',
   delete_post: 'Deleted post',

@@ -185,6 +185,8 @@ export interface TopicsTable {
   locked: FlagWithDefault;
   /** Listed first in its forum (migration 0014). */
   pinned: FlagWithDefault;
+  /** An announcement: listed above the pinned topics (migration 0030). */
+  announced: FlagWithDefault;
   /** Hidden by a moderator (migration 0016): seen by moderators only, counted nowhere; null when shown. */
   hidden_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
   hidden_by: ColumnType<number | null, number | null | undefined, number | null>;
@@ -500,7 +502,9 @@ export type ModerationAction =
   | 'hide_topic'
   | 'restore_topic'
   | 'remove_avatar'
-  | 'set_permissions';
+  | 'set_permissions'
+  | 'announce'
+  | 'unannounce';
 
 /** One moderator's action (migration 0014); ids without foreign keys, so an entry outlives its topic. */
 export interface ModerationLogTable {

@@ -70,6 +70,7 @@ const NEEDED = {
   edit: 'access.edit_needed',
   delete: 'access.delete_needed',
   pin: 'access.pin_needed',
+  announce: 'access.announce_needed',
 } as const satisfies Partial<Record<AccessAction, TextKey>>;
 
 /** The actions single resources and writes check (each with its refusal). */

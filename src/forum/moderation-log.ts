@@ -16,6 +16,8 @@ export const MODERATION_ACTIONS: readonly ModerationAction[] = [
   'unlock',
   'pin',
   'unpin',
+  'announce',
+  'unannounce',
   'move',
   'delete_topic',
   'delete_post',

@@ -21,7 +21,7 @@ export type PostWithAuthor = PostRow &
 /** What a list of topics on a page shows of each: fewer columns than the API's row. */
 export type TopicInList = Pick<
   TopicRow,
-  'id' | 'title' | 'author_id' | 'guest_name' | 'status' | 'locked' | 'pinned' | 'hidden_at' | 'posts_count' | 'views_count' | 'last_post_at'
+  'id' | 'title' | 'author_id' | 'guest_name' | 'status' | 'locked' | 'pinned' | 'announced' | 'hidden_at' | 'posts_count' | 'views_count' | 'last_post_at'
 > &
   Author;
 /** A text an edit replaced. */
@@ -271,7 +271,7 @@ export class ForumRepository {
 
   async listTopics(forumId: number, visibility: Visibility, offset: number, limit: number): Promise<{ rows: TopicWithAuthor[]; total: number }> {
     const [rows, total] = await Promise.all([
-      pinnedFirst(topicsWithAuthor(this.#visibleTopics(forumId, visibility)))
+      listingOrder(topicsWithAuthor(this.#visibleTopics(forumId, visibility)))
         .offset(offset)
         .limit(limit)
         .execute(),
@@ -301,13 +301,14 @@ export class ForumRepository {
         'topics.status',
         'topics.locked',
         'topics.pinned',
+        'topics.announced',
         'topics.hidden_at',
         'topics.posts_count',
         'topics.views_count',
         'topics.last_post_at',
         'users.username as author_name',
       ]);
-    return pinnedFirst(query).offset(offset).limit(limit);
+    return listingOrder(query).offset(offset).limit(limit);
   }
 
   /** The newest published post of each topic, with its author: a list's "Last post" line. */
@@ -378,7 +379,16 @@ export class ForumRepository {
 
   async updateTopic(
     id: number,
-    values: Partial<{ title: string; status: ContentStatus; updated_at: string; last_post_at: string; locked: boolean; pinned: boolean; forum_id: number }>,
+    values: Partial<{
+      title: string;
+      status: ContentStatus;
+      updated_at: string;
+      last_post_at: string;
+      locked: boolean;
+      pinned: boolean;
+      announced: boolean;
+      forum_id: number;
+    }>,
     db: Db,
   ): Promise<void> {
     await db.updateTable('topics').set(values).where('id', '=', id).execute();
@@ -814,9 +824,9 @@ function latestFirst<O>(query: SelectQueryBuilder<Database, 'topics' | 'users', 
   return query.orderBy('topics.last_post_at', 'desc').orderBy('topics.id', 'desc');
 }
 
-/** A forum's topics: pinned ones first, then latest activity first (the topics_forum_listing index read backwards). */
-function pinnedFirst<O>(query: SelectQueryBuilder<Database, 'topics' | 'users', O>) {
-  return query.orderBy('topics.pinned', 'desc').orderBy('topics.last_post_at', 'desc').orderBy('topics.id', 'desc');
+/** A forum's topics: announcements first, then pinned ones, then latest activity first (the topics_forum_listing index read backwards). */
+function listingOrder<O>(query: SelectQueryBuilder<Database, 'topics' | 'users', O>) {
+  return query.orderBy('topics.announced', 'desc').orderBy('topics.pinned', 'desc').orderBy('topics.last_post_at', 'desc').orderBy('topics.id', 'desc');
 }
 
 function isGuest(visibility: Visibility): boolean {

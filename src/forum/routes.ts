@@ -396,6 +396,14 @@ export const forumRoutes: FastifyPluginAsyncTypebox<{ forum: ForumService; prese
   // Pinning is the forum's `pin` right: its moderators by the default level, and members it is granted to.
   topicSwitch('pin', "Pin a topic: listed first in its forum (the forum's pin right)", (id, user) => forum.topicModeration.pin(id, user, true), requireUser());
   topicSwitch('unpin', "Unpin a topic (the forum's pin right)", (id, user) => forum.topicModeration.pin(id, user, false), requireUser());
+  // Announcing likewise is the forum's `announce` right.
+  topicSwitch(
+    'announce',
+    "Announce a topic: listed above the pinned ones (the forum's announce right)",
+    (id, user) => forum.topicModeration.announce(id, user, true),
+    requireUser(),
+  );
+  topicSwitch('unannounce', "Unannounce a topic (the forum's announce right)", (id, user) => forum.topicModeration.announce(id, user, false), requireUser());
 
   topicSwitch('hide', 'Hide a topic: only moderators see it, counted nowhere', (id, moderator) => forum.hiding.topic(id, moderator, true));
   topicSwitch('restore', 'Show a hidden topic again', (id, moderator) => forum.hiding.topic(id, moderator, false));

@@ -1,7 +1,8 @@
 // Moderators' tools on a topic: lock and unlock (only moderators reply to a
 // locked topic), pin and unpin (listed first in its forum; the forum's `pin`
 // right, which its moderators pass by their level and others may be granted:
-// docs/access.md), move to another
+// docs/access.md), announce and unannounce (listed above the pinned ones; the
+// forum's `announce` right, likewise), move to another
 // forum (its address stays the same: topic URLs name no forum). Each action
 // is written to the moderation log in its own transaction; the topic and
 // post deletions log themselves (topics.ts, posts.ts).
@@ -16,6 +17,10 @@ import type { ForumAccess } from './forum-access.ts';
 import type { ModerationLog } from './moderation-log.ts';
 import type { ForumRepository, TopicWithAuthor } from './repository.ts';
 import type { Topics } from './topics.ts';
+
+type Flag = 'locked' | 'pinned' | 'announced';
+/** One of a topic's moderation flags, set to one value. */
+type FlagChange = { [F in Flag]: Record<F, boolean> }[Flag];
 
 export class TopicModeration {
   readonly #repository: ForumRepository;
@@ -37,10 +42,13 @@ export class TopicModeration {
   }
 
   /** Needs the forum's `pin` right (TorrentPier's auth_sticky): its moderators by the default level, anyone it is granted to. */
-  async pin(id: number, user: AuthUser, pinned: boolean): Promise<TopicWithAuthor> {
-    const topic = await this.#topics.get(id, user);
-    assertMay(await this.#access.of(user), topic.forum_id, 'pin', () => new ModelNotFoundError('Topic', id));
-    return this.#set(topic, user, { pinned }, pinned ? 'pin' : 'unpin');
+  pin(id: number, user: AuthUser, pinned: boolean): Promise<TopicWithAuthor> {
+    return this.#byRight(id, user, 'pin', { pinned }, pinned ? 'pin' : 'unpin');
+  }
+
+  /** Needs the forum's `announce` right (TorrentPier's auth_announce), as pinning needs `pin`: moderators by the default level, anyone it is granted to. */
+  announce(id: number, user: AuthUser, announced: boolean): Promise<TopicWithAuthor> {
+    return this.#byRight(id, user, 'announce', { announced }, announced ? 'announce' : 'unannounce');
   }
 
   /** To another forum, with its published topic and posts counted there instead. */
@@ -67,14 +75,16 @@ export class TopicModeration {
     return this.#topics.get(id, moderator);
   }
 
-  async #set(
-    topic: TopicWithAuthor,
-    moderator: AuthUser,
-    change: { locked: boolean } | { pinned: boolean },
-    action: ModerationAction,
-  ): Promise<TopicWithAuthor> {
+  /** A change that is a right of the forum, not moderation: a 404 where the topic's forum does not exist for the user, a 403 where they lack the right. */
+  async #byRight(id: number, user: AuthUser, right: 'pin' | 'announce', change: FlagChange, action: ModerationAction): Promise<TopicWithAuthor> {
+    const topic = await this.#topics.get(id, user);
+    assertMay(await this.#access.of(user), topic.forum_id, right, () => new ModelNotFoundError('Topic', id));
+    return this.#set(topic, user, change, action);
+  }
+
+  async #set(topic: TopicWithAuthor, moderator: AuthUser, change: FlagChange, action: ModerationAction): Promise<TopicWithAuthor> {
     const id = topic.id;
-    const [field, wanted] = Object.entries(change)[0] as ['locked' | 'pinned', boolean];
+    const [field, wanted] = Object.entries(change)[0] as [Flag, boolean];
     // Already so: nothing changes and nothing is logged (a second click, two moderators at once).
     if (Boolean(topic[field]) === wanted) return topic;
     await this.#repository.transaction(async (trx) => {

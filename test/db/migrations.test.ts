@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
-import { Migrator, sql } from 'kysely';
+import { Migrator, sql, type Insertable } from 'kysely';
 import pino from 'pino';
 import { openDatabase, type DatabaseHandle } from '../../src/db/database.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 import { migrations } from '../../src/db/migrations/index.ts';
+import type { ModerationLogTable } from '../../src/db/schema.ts';
 import { createTestDatabase, databaseKinds, type TestDatabase } from '../helpers/databases.ts';
 import { describe } from 'node:test';
 import { usernameSkeleton } from '../../src/db/username-skeleton.ts';
@@ -76,14 +77,24 @@ for (const kind of databaseKinds()) {
       assert.equal(row.created_at, at);
     });
 
-    it('0024 lets the moderation log take avatar removals and keeps its earlier entries', async () => {
+    /** `work` on a new database migrated up to `name`, then migrated to the latest by `work` itself; dropped after. */
+    async function fromMigration(name: string, work: (handle: DatabaseHandle) => Promise<void>): Promise<void> {
       const earlier = await createTestDatabase(kind, { sqliteFile: true });
       const handle = openDatabase(earlier.config, log);
       try {
         const migrator = new Migrator({ db: handle.db, provider: { getMigrations: async () => migrations } });
-        const upTo = await migrator.migrateTo('0022_forum_moderators');
-        assert.equal(upTo.error, undefined);
-        const at = '2026-01-02T03:04:05.678Z';
+        assert.equal((await migrator.migrateTo(name)).error, undefined);
+        await work(handle);
+      } finally {
+        await handle.close();
+        await earlier.drop();
+      }
+    }
+    const logEntry = (handle: DatabaseHandle, entry: Insertable<ModerationLogTable>) => handle.db.insertInto('moderation_log').values(entry).execute();
+    const at = '2026-01-02T03:04:05.678Z';
+
+    it('0024 lets the moderation log take avatar removals and keeps its earlier entries', async () => {
+      await fromMigration('0022_forum_moderators', async (handle) => {
         const entry = {
           actor_id: null,
           forum_id: null,
@@ -94,22 +105,10 @@ for (const kind of databaseKinds()) {
           subject: 'Someone: spam',
           created_at: at,
         };
-        await handle.db
-          .insertInto('moderation_log')
-          .values({ ...entry, action: 'ban' })
-          .execute();
-        await assert.rejects(
-          handle.db
-            .insertInto('moderation_log')
-            .values({ ...entry, action: 'remove_avatar' })
-            .execute(),
-          'refused before 0024',
-        );
+        await logEntry(handle, { ...entry, action: 'ban' });
+        await assert.rejects(logEntry(handle, { ...entry, action: 'remove_avatar' }), 'refused before 0024');
         await migrateToLatest(handle, log);
-        await handle.db
-          .insertInto('moderation_log')
-          .values({ ...entry, action: 'remove_avatar', subject: 'Someone' })
-          .execute();
+        await logEntry(handle, { ...entry, action: 'remove_avatar', subject: 'Someone' });
         const rows = await handle.db.selectFrom('moderation_log').selectAll().orderBy('id').execute();
         assert.equal(rows[0]!.id, 1, 'the earlier entry keeps its id');
         assert.deepEqual(
@@ -119,17 +118,74 @@ for (const kind of databaseKinds()) {
             ['remove_avatar', 7, 'Someone', at],
           ],
         );
-        await assert.rejects(
-          handle.db
-            .insertInto('moderation_log')
-            .values({ ...entry, action: 'explode' as 'ban' })
-            .execute(),
-          'still a closed list',
-        );
-      } finally {
-        await handle.close();
-        await earlier.drop();
-      }
+        await assert.rejects(logEntry(handle, { ...entry, action: 'explode' as 'ban' }), 'still a closed list');
+      });
     });
+
+    it('0030 adds announcements: topics start unannounced, the log takes announce and unannounce, the forum list stays an index walk', async () => {
+      await fromMigration('0029_forum_access', async (handle) => {
+        const forum = await handle.db.insertInto('forums').values({ name: 'Before', created_at: at, updated_at: at }).returning('id').executeTakeFirstOrThrow();
+        const topic = {
+          forum_id: forum.id,
+          title: 'Sticky before',
+          author_id: null,
+          status: 'published',
+          pinned: true,
+          last_post_at: at,
+          created_at: at,
+          updated_at: at,
+        } as const;
+        await handle.db.insertInto('topics').values(topic).execute();
+        const entry = {
+          actor_id: null,
+          forum_id: forum.id,
+          to_forum_id: null,
+          topic_id: 1,
+          post_id: null,
+          user_id: null,
+          subject: topic.title,
+          created_at: at,
+        };
+        await logEntry(handle, { ...entry, action: 'pin' });
+        await assert.rejects(logEntry(handle, { ...entry, action: 'announce' }), 'refused before 0030');
+
+        await migrateToLatest(handle, log);
+        const kept = await handle.db.selectFrom('topics').select(['title', 'pinned', 'announced']).execute();
+        assert.deepEqual(
+          kept.map((row) => [row.title, Boolean(row.pinned), Boolean(row.announced)]),
+          [['Sticky before', true, false]],
+        );
+        await logEntry(handle, { ...entry, action: 'announce' });
+        await logEntry(handle, { ...entry, action: 'unannounce' });
+        const entries = await handle.db.selectFrom('moderation_log').select(['id', 'action']).orderBy('id').execute();
+        assert.equal(entries[0]!.id, 1, 'the earlier entry keeps its id');
+        assert.deepEqual(
+          entries.map((row) => row.action),
+          ['pin', 'announce', 'unannounce'],
+        );
+        await assert.rejects(logEntry(handle, { ...entry, action: 'explode' as 'ban' }), 'still a closed list');
+        assert.deepEqual(await listingPlan(handle, forum.id), { index: true, sort: false });
+      });
+    });
+  });
+}
+
+/**
+ * How a forum's list (forum/repository.ts, listingOrder) is read: through
+ * topics_forum_listing, and without sorting. PostgreSQL is told to avoid
+ * sequential scans and sorts, as it would on a forum of any size; a plan
+ * that sorts all the same means no index gives the order.
+ */
+async function listingPlan(handle: DatabaseHandle, forumId: number): Promise<{ index: boolean; sort: boolean }> {
+  const listing = sql`select id from topics where forum_id = ${forumId} order by announced desc, pinned desc, last_post_at desc, id desc limit 50`;
+  if (handle.dialect === 'sqlite') {
+    const plan = (await sql<{ detail: string }>`explain query plan ${listing}`.execute(handle.db)).rows.map((row) => row.detail).join('\n');
+    return { index: plan.includes('topics_forum_listing'), sort: plan.includes('TEMP B-TREE') };
+  }
+  return handle.db.transaction().execute(async (trx) => {
+    await sql`set local enable_seqscan = off`.execute(trx);
+    await sql`set local enable_sort = off`.execute(trx);
+    const plan = (await sql<{ 'QUERY PLAN': string }>`explain ${listing}`.execute(trx)).rows.map((row) => row['QUERY PLAN']).join('\n');
+    return { index: plan.includes('topics_forum_listing'), sort: /\bSort\b/.test(plan) };
   });
 }

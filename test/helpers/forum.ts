@@ -48,6 +48,24 @@ export async function loggedIn(t: TestApp, options: Parameters<typeof createUser
   return { user, browser };
 }
 
+/** A member who uses both the pages and the API. */
+export interface MemberWithToken extends Member {
+  headers: Record<string, string>;
+}
+
+/**
+ * A new member logged in through /login/, with an API token already used
+ * once: a token's first use records it, so a later refusal can be shown to
+ * change no row.
+ */
+export async function loggedInWithToken(t: TestApp, options: Parameters<typeof createUser>[1] = {}): Promise<MemberWithToken> {
+  const member = await loggedIn(t, options);
+  const headers = { authorization: `Bearer ${(await t.services.auth.issueToken(member.user)).token}` };
+  const used = await t.app.inject({ method: 'GET', url: '/api/user', headers });
+  if (used.statusCode !== 200) throw new Error(`the token of ${member.user.username} answered ${used.statusCode}`);
+  return { ...member, headers };
+}
+
 export interface Mail {
   to_address: string;
   subject: string;

@@ -368,7 +368,7 @@ describeEachDatabase('admin pages in Russian', (db) => {
       const page = await moderator.browser.get(path);
       assert.equal(page.status, 200);
       assert.equal(dom(page).text('details.moderation summary'), 'Модерация темы');
-      assert.deepEqual(dom(page).texts('details.moderation .actions button'), ['Открыть', 'Закрепить', 'Скрыть тему', 'Удалить тему']);
+      assert.deepEqual(dom(page).texts('details.moderation .actions button'), ['Открыть', 'Закрепить', 'Сделать объявлением', 'Скрыть тему', 'Удалить тему']);
       assert.equal(dom(page).text('label[for="move-forum"]').startsWith('Перенести в форум'), true);
       assert.equal(textOf(dom(page).one(`button[form="hide-post"][value="${reply.id}"]`)), `Скрыть сообщение ${reply.id}`);
 

@@ -342,11 +342,16 @@ describe('TorrentPier import', { skip: !mariaDbAvailable() && 'mariadb-server is
             fixture.topicIds,
           );
           assert.equal(topics[0]!.title, 'Topic 1: "quotes" & <tags>');
-          // Topic 1 was an announcement and topic 2 a sticky (both pinned); every seventh was locked.
+          // Topic 1 was an announcement and topic 2 a sticky; every seventh was locked.
+          assert.deepEqual(
+            topics.filter((t) => Boolean(t.announced)).map((t) => t.id),
+            [1],
+          );
           assert.deepEqual(
             topics.filter((t) => Boolean(t.pinned)).map((t) => t.id),
-            [1, 2],
+            [2],
           );
+          assert.deepEqual(table(report, 'bb_topics').notes, [], 'an announcement moves as one: nothing to note');
           assert.deepEqual(
             topics.filter((t) => Boolean(t.locked)).map((t) => t.id),
             fixture.topicIds.filter((id) => id % 7 === 0),

@@ -574,22 +574,19 @@ describe('mapTopic, mapPost, mapWatch', () => {
     assert.equal(m.row.author_id, null);
     assert.equal(m.row.last_post_at, m.row.created_at);
   });
-  it('leaves moved-topic links and orphans behind, keeps locks, pins stickies and announcements (noting the latter)', () => {
+  it('leaves moved-topic links and orphans behind, keeps locks, pins stickies and announces announcements', () => {
     assert.equal(mapTopic({ ...topic, topic_status: 2, topic_moved_id: 9 }, { forums: ids(1), users: ids() }, NOW).ok, false);
     assert.equal(mapTopic({ ...topic, forum_id: 4 }, { forums: ids(1), users: ids() }, NOW).ok, false);
     const known = { forums: ids(1), users: ids() };
     const sticky = mapTopic({ ...topic, topic_status: 1, topic_type: 1 }, known, NOW);
     assert.ok(sticky.ok);
-    assert.deepEqual([sticky.row.locked, sticky.row.pinned, sticky.notes], [true, true, []]);
+    assert.deepEqual([sticky.row.locked, sticky.row.pinned, sticky.row.announced, sticky.notes], [true, true, false, []]);
     const announcement = mapTopic({ ...topic, topic_type: 2 }, known, NOW);
     assert.ok(announcement.ok);
-    assert.deepEqual(
-      [announcement.row.locked, announcement.row.pinned, announcement.notes],
-      [false, true, ['announcement upstream: imported as a pinned topic']],
-    );
+    assert.deepEqual([announcement.row.locked, announcement.row.pinned, announcement.row.announced, announcement.notes], [false, false, true, []]);
     const plain = mapTopic(topic, known, NOW);
     assert.ok(plain.ok);
-    assert.deepEqual([plain.row.locked, plain.row.pinned], [false, false]);
+    assert.deepEqual([plain.row.locked, plain.row.pinned, plain.row.announced], [false, false, false]);
   });
   it('decodes a post body and keeps authors only when imported', () => {
     const post = {

@@ -9,7 +9,7 @@
 // A grant's actions are a bit field (bit n = the n-th of ACCESS_ACTIONS), as
 // TorrentPier's forum_perm was: one integer per grant, read whole.
 import { sql, type Kysely } from 'kysely';
-import { autoId, type Dialect, dialectOf, exactText, oneOfCheck, timestampType } from '../dialect.ts';
+import { autoId, dialectOf, exactText, oneOfCheck, timestampType } from '../dialect.ts';
 
 /** The actions a forum's levels and grants are about, in bit order. Append only: grants store bit positions. */
 export const ACCESS_ACTIONS = ['view', 'read', 'post', 'reply', 'edit', 'delete', 'pin', 'announce', 'vote', 'poll_create', 'upload', 'download'] as const;
@@ -32,7 +32,7 @@ export const DEFAULT_LEVELS: Record<(typeof ACCESS_ACTIONS)[number], (typeof ACC
   download: 'members',
 };
 
-const LOG_ACTIONS = [
+export const LOG_ACTIONS = [
   'approve',
   'reject',
   'lock',
@@ -108,21 +108,29 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`insert into forum_grants (forum_id, user_id, actions, moderate) select forum_id, user_id, 0, ${sql.lit(true)} from forum_moderators`.execute(db);
   await db.schema.dropTable('forum_moderators').execute();
 
-  await widenModerationLog(db, dialect, ts);
+  await widenModerationLog(db, LOG_ACTIONS);
 }
 
-/** The moderation log's action CHECK gains `set_permissions`; SQLite cannot alter a CHECK, so there the table is rebuilt (as 0024 did). */
-async function widenModerationLog(db: Kysely<unknown>, dialect: Dialect, ts: 'timestamptz' | 'text'): Promise<void> {
+/**
+ * The moderation log's action CHECK becomes `actions` (here: gains
+ * `set_permissions`; 0030 calls it again for its own). SQLite cannot alter a
+ * CHECK, so there the table is rebuilt (as 0024 did); its columns are the
+ * log's as of this migration, so a later migration that changes them cannot
+ * reuse this.
+ */
+export async function widenModerationLog(db: Kysely<unknown>, actions: readonly string[]): Promise<void> {
+  const dialect = dialectOf(db);
+  const ts = timestampType(dialect);
   if (dialect === 'postgres') {
     await sql`alter table moderation_log drop constraint moderation_log_action_check`.execute(db);
-    await sql`alter table moderation_log add constraint moderation_log_action_check check (${oneOfCheck('action', LOG_ACTIONS)})`.execute(db);
+    await sql`alter table moderation_log add constraint moderation_log_action_check check (${oneOfCheck('action', actions)})`.execute(db);
     return;
   }
   await db.schema
     .createTable('moderation_log_new')
     .addColumn('id', 'integer', (c) => autoId(c, dialect))
     .addColumn('actor_id', 'integer', (c) => c.references('users.id').onDelete('set null'))
-    .addColumn('action', 'text', (c) => c.notNull().check(oneOfCheck('action', LOG_ACTIONS)))
+    .addColumn('action', 'text', (c) => c.notNull().check(oneOfCheck('action', actions)))
     .addColumn('forum_id', 'integer')
     .addColumn('to_forum_id', 'integer')
     .addColumn('topic_id', 'integer')

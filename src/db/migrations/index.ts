@@ -28,6 +28,7 @@ import * as swarmCredit from './0026_swarm_credit.ts';
 import * as usernameSkeletons from './0027_username_skeletons.ts';
 import * as forumCategories from './0028_forum_categories.ts';
 import * as forumAccess from './0029_forum_access.ts';
+import * as topicAnnouncements from './0030_topic_announcements.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_users': users,
@@ -58,4 +59,5 @@ export const migrations: Record<string, Migration> = {
   '0027_username_skeletons': usernameSkeletons,
   '0028_forum_categories': forumCategories,
   '0029_forum_access': forumAccess,
+  '0030_topic_announcements': topicAnnouncements,
 };

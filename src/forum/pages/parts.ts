@@ -86,9 +86,9 @@ export function moderatorsLine(moderators: readonly ForumModerator[], authors: A
   return html`<p class="moderators"><span class="muted">${t('forums.moderators')}</span> ${moderators.map((moderator, index) => html`${index === 0 ? '' : ', '}${authors.link(moderator.id, moderator.username)}`)}</p>`;
 }
 
-/** "Pinned", "Locked" and (for moderators' eyes) "Hidden", where they apply: beside a topic's title on its page and in lists. */
-export function topicBadges(topic: { pinned: boolean | number; locked: boolean | number; hidden_at: string | null }): SafeHtml {
-  return html`${topic.pinned ? html` <span class="badge">${t('topics.pinned')}</span>` : ''}${topic.locked ? html` <span class="badge">${t('topics.locked')}</span>` : ''}${topic.hidden_at === null ? '' : html` <span class="badge">${t('topics.hidden')}</span>`}`;
+/** "Announcement", "Pinned", "Locked" and (for moderators' eyes) "Hidden", where they apply: beside a topic's title on its page and in lists. */
+export function topicBadges(topic: { announced: boolean | number; pinned: boolean | number; locked: boolean | number; hidden_at: string | null }): SafeHtml {
+  return html`${topic.announced ? html` <span class="badge">${t('topics.announcement')}</span>` : ''}${topic.pinned ? html` <span class="badge">${t('topics.pinned')}</span>` : ''}${topic.locked ? html` <span class="badge">${t('topics.locked')}</span>` : ''}${topic.hidden_at === null ? '' : html` <span class="badge">${t('topics.hidden')}</span>`}`;
 }
 
 /** A form that is only a button (watch, unwatch): posts its hidden `fields` to `target`, the action's own address. */

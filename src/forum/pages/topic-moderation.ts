@@ -1,6 +1,6 @@
 // The moderators' panel of a topic page (docs/moderation.md): lock or unlock,
-// pin or unpin, hide or restore, move to another forum, delete; and the Hide
-// and Restore buttons under each post. Each is a form at its own
+// pin or unpin, announce or not, hide or restore, move to another forum,
+// delete; and the Hide and Restore buttons under each post. Each is a form at its own
 // address below the topic (`…/lock/`, `…/move/`, …); members who do not
 // moderate the topic's forum get the 403 page from the service's check,
 // guests the login. The panel offers a move only into forums its viewer
@@ -49,15 +49,31 @@ export function postModerationForms(request: FastifyRequest, reply: FastifyReply
 /** How the topic page shows the panel again after a refused move (422). */
 export type ShowAgain<T> = (request: FastifyRequest, reply: FastifyReply, topic: T, visit: PageVisit, errors: FieldErrors) => Promise<FastifyReply>;
 
-/** Pin or Unpin: in the panel, and alone for a member the forum gives the `pin` right without moderating it. */
-export function pinButton(request: FastifyRequest, reply: FastifyReply, topic: ShownTopic, path: string): SafeHtml {
-  return topic.row.pinned ? buttonForm(request, reply, `${path}unpin/`, t('mod.unpin')) : buttonForm(request, reply, `${path}pin/`, t('mod.pin'));
+/** What the forum lets the viewer do to a topic that is a right rather than moderation (moderators pass both unless the forum keeps them for admins). */
+export interface TopicRights {
+  pin: boolean;
+  announce: boolean;
+}
+
+/**
+ * Pin or Unpin, Announce or Remove announcement, each where the viewer has
+ * the right: in the panel, and alone for a member the forum gives the right
+ * without moderating it.
+ */
+export function rightButtons(request: FastifyRequest, reply: FastifyReply, topic: ShownTopic, path: string, rights: TopicRights): SafeHtml {
+  const pin = () => (topic.row.pinned ? buttonForm(request, reply, `${path}unpin/`, t('mod.unpin')) : buttonForm(request, reply, `${path}pin/`, t('mod.pin')));
+  const announce = () =>
+    topic.row.announced
+      ? buttonForm(request, reply, `${path}unannounce/`, t('mod.unannounce'))
+      : buttonForm(request, reply, `${path}announce/`, t('mod.announce'));
+  return html`${rights.pin ? pin() : ''}
+${rights.announce ? announce() : ''}`;
 }
 
 /**
  * The panel, for the moderators of the topic's forum only; `forums` are
- * where the topic may move (its viewer moderates them); `mayPin`: the
- * forum's `pin` right (moderators pass it unless the forum keeps it for admins).
+ * where the topic may move (its viewer moderates them); `rights`: the
+ * forum's `pin` and `announce` rights.
  */
 export function moderationPanel(
   request: FastifyRequest,
@@ -66,7 +82,7 @@ export function moderationPanel(
   visit: PageVisit,
   forums: ReadonlyArray<{ id: number; name: string }>,
   errors: FieldErrors | undefined,
-  mayPin: boolean,
+  rights: TopicRights,
 ): SafeHtml {
   const path = visit.canonicalPath;
   const elsewhere = forums.filter((forum) => forum.id !== topic.row.forum_id);
@@ -74,7 +90,7 @@ export function moderationPanel(
 ${errors === undefined ? '' : failedNotice(undefined, errors, ['forum_id'])}
 <div class="actions">
 ${topic.row.locked ? buttonForm(request, reply, `${path}unlock/`, t('mod.unlock')) : buttonForm(request, reply, `${path}lock/`, t('mod.lock'))}
-${mayPin ? pinButton(request, reply, topic, path) : ''}
+${rightButtons(request, reply, topic, path, rights)}
 ${topic.row.hidden_at === null ? buttonForm(request, reply, `${path}hide/`, t('mod.hide_topic')) : buttonForm(request, reply, `${path}restore/`, t('mod.restore_topic'))}
 ${buttonForm(request, reply, `${path}delete/`, t('mod.delete_topic'))}
 </div>
@@ -124,6 +140,8 @@ export function moderationForms<T extends ShownTopic>(forum: ForumService, showA
     button('unlock', (id, moderator) => forum.topicModeration.lock(id, moderator, false)),
     button('pin', (id, moderator) => forum.topicModeration.pin(id, moderator, true)),
     button('unpin', (id, moderator) => forum.topicModeration.pin(id, moderator, false)),
+    button('announce', (id, moderator) => forum.topicModeration.announce(id, moderator, true)),
+    button('unannounce', (id, moderator) => forum.topicModeration.announce(id, moderator, false)),
     button('hide', (id, moderator) => forum.hiding.topic(id, moderator, true)),
     button('restore', (id, moderator) => forum.hiding.topic(id, moderator, false)),
     postSwitch('hide-post', true),

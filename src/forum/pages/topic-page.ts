@@ -35,7 +35,7 @@ import { filled, uncached, viewerKind, type Fragment } from '../page-cache.ts';
 import type { ForumPageDeps } from './deps.ts';
 import { AuthorLinks, breadcrumb, buttonForm, feedLinks, topicBadges } from './parts.ts';
 import { NoFields } from '../../web/form.ts';
-import { moderationForms, moderationPanel, pinButton, postModerationButton, postModerationForms } from './topic-moderation.ts';
+import { moderationForms, moderationPanel, rightButtons, postModerationButton, postModerationForms } from './topic-moderation.ts';
 import type { ReaderPermissions } from '../permissions.ts';
 import { ReplyForm, mayReply, quoteLink, quotedDraft, replySection } from './reply-form.ts';
 import {
@@ -108,7 +108,10 @@ export function topicPage({ forum, presenter, views, addons, pageCache }: ForumP
     const moderator = moderates(viewer, topic.row.forum_id);
     // What the forum lets this reader do (the topic was loaded through the rule: they read it).
     const permissions = await forum.access.of(viewer);
-    const mayPin = viewer !== null && permissions.may(topic.row.forum_id, 'pin');
+    const rights = {
+      pin: viewer !== null && permissions.may(topic.row.forum_id, 'pin'),
+      announce: viewer !== null && permissions.may(topic.row.forum_id, 'announce'),
+    };
     const [posts, parent, watching, addon, forums] = await Promise.all([
       postList(topic, viewer, page, permissions),
       forum.getForum(topic.row.forum_id),
@@ -163,8 +166,8 @@ ${
       }</div>`
 }
 ${mayRename ? renameForm(request, reply, topic, visit, failed?.form === 'rename' ? failed : undefined) : ''}
-${moderator ? moderationPanel(request, reply, topic, visit, forums, failed?.form === 'moderation' ? failed.errors : undefined, mayPin) : ''}
-${!moderator && mayPin ? html`<div class="actions">${pinButton(request, reply, topic, visit.canonicalPath)}</div>` : ''}
+${moderator ? moderationPanel(request, reply, topic, visit, forums, failed?.form === 'moderation' ? failed.errors : undefined, rights) : ''}
+${!moderator && (rights.pin || rights.announce) ? html`<div class="actions">${rightButtons(request, reply, topic, visit.canonicalPath, rights)}</div>` : ''}
 ${moderator ? postModerationForms(request, reply, visit.canonicalPath) : ''}
 ${viewer === null ? '' : deletePostForm(request, reply, visit.canonicalPath)}
 ${addon}

@@ -1,8 +1,8 @@
 // bb_topics → topics, ids kept. A MOVED stub (topic_status 2) is the link a
 // moved topic leaves in its old forum, not a topic: it stays behind (the
 // topic itself moves under its own id). A locked topic stays locked; a
-// sticky or an announcement is pinned (the one kind of "listed first" here),
-// and the report notes each announcement so turned.
+// sticky is pinned and an announcement announced, the two kinds listed first
+// here as upstream.
 import type mysql from 'mysql2/promise';
 import type { Insertable } from 'kysely';
 import type { TopicsTable } from '../../db/schema.ts';
@@ -32,27 +32,23 @@ const ANNOUNCE = 2;
 export function mapTopic(row: UpstreamTopic, known: { forums: IdSet; users: IdSet }, now: string): Mapped<Insertable<TopicsTable> & { id: number }> {
   if (row.topic_status === MOVED) return skip(`link left behind by a moved topic (the topic itself is imported under its own id)`);
   if (!known.forums.has(row.forum_id)) return skip('its forum does not exist upstream');
-  const notes: string[] = [];
-  if (row.topic_type === ANNOUNCE) notes.push('announcement upstream: imported as a pinned topic');
   const created = firstTime(now, row.topic_time);
   const lastPost = firstTime(created, row.topic_last_post_time);
-  return keep(
-    {
-      id: row.topic_id,
-      forum_id: row.forum_id,
-      title: decodeEntities(row.topic_title),
-      author_id: known.users.has(row.topic_poster) ? row.topic_poster : null,
-      status: 'published',
-      locked: row.topic_status === LOCKED,
-      pinned: row.topic_type === STICKY || row.topic_type === ANNOUNCE,
-      posts_count: 0,
-      views_count: Math.max(0, row.topic_views),
-      last_post_at: lastPost,
-      created_at: created,
-      updated_at: lastPost,
-    },
-    notes,
-  );
+  return keep({
+    id: row.topic_id,
+    forum_id: row.forum_id,
+    title: decodeEntities(row.topic_title),
+    author_id: known.users.has(row.topic_poster) ? row.topic_poster : null,
+    status: 'published',
+    locked: row.topic_status === LOCKED,
+    pinned: row.topic_type === STICKY,
+    announced: row.topic_type === ANNOUNCE,
+    posts_count: 0,
+    views_count: Math.max(0, row.topic_views),
+    last_post_at: lastPost,
+    created_at: created,
+    updated_at: lastPost,
+  });
 }
 
 function upstreamTopic(row: mysql.RowDataPacket): UpstreamTopic {
