@@ -1,16 +1,19 @@
 // `npm run bench search`: GET /api/search over 1,000,000 posts (BENCH_SEARCH_POSTS)
 // on SQLite and on PostgreSQL (BENCH_SEARCH_POSTGRES=0 leaves it out). The
-// posts are written straight into a migrated database (50,000 topics in 20
-// forums, about 40 words each drawn from a 50,000-word vocabulary with Zipf's
-// law, as natural text is), indexed by the same code as the service's
-// start-up backfill (timed), then the service is started on it and asked:
+// posts are written straight into a migrated database (50,000 topics in 50
+// forums, 10 of them closed to guests and members, about 40 words each drawn
+// from a 50,000-word vocabulary with Zipf's law, as natural text is), indexed
+// by the same code as the service's start-up backfill (timed), then the
+// service is started on it and asked, as a guest (whose searches leave the
+// closed forums out, issue 28):
 //   word     one word of rank 1,000-50,000 (matches ~0.01-0.4% of posts)
 //   two      two words of rank 200-20,000
 //   common   one word of rank 20-200 (matches ~1-8% of posts: the slow case)
 //   phrase   two words next to each other in some post
 //   prefix   the first four letters of a rank 1,000-50,000 word, with *
 // Each kind 200 times one after another (latency), then the mix at 10
-// connections (throughput). Target: p99 under 50 ms on both databases.
+// connections (throughput). Target: p99 under 50 ms on both databases; no
+// answer may name a topic of a closed forum.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,7 +31,9 @@ import { usernameSkeleton } from '../src/db/username-skeleton.ts';
 
 const POSTS = Number(process.env['BENCH_SEARCH_POSTS'] ?? 1_000_000);
 const POSTS_PER_TOPIC = 20;
-const FORUMS = 20;
+const FORUMS = 50;
+/** Forums 41-50: readable only by their grants' holders (`private`), so every guest search filters them out. */
+const CLOSED_FORUMS = 10;
 const VOCABULARY = 50_000;
 const WORDS_PER_POST = 40;
 const QUERIES_PER_KIND = 200;
@@ -69,6 +74,10 @@ class Zipf {
   }
 }
 
+function closed(forumId: number): boolean {
+  return forumId > FORUMS - CLOSED_FORUMS;
+}
+
 function postText(next: () => number, zipf: Zipf): string {
   const words: string[] = [];
   for (let i = 0; i < WORDS_PER_POST; i++) words.push(word(zipf.draw(next)));
@@ -100,7 +109,14 @@ export async function fill(database: DatabaseHandle): Promise<{ fillSeconds: num
   for (let f = 1; f <= FORUMS; f++)
     await db
       .insertInto('forums')
-      .values({ name: `Forum ${f}`, description: '', display_order: f, created_at: at, updated_at: at })
+      .values({
+        name: `Forum ${f}`,
+        description: '',
+        display_order: f,
+        created_at: at,
+        updated_at: at,
+        ...(closed(f) ? { level_view: 'private' as const, level_read: 'private' as const } : {}),
+      })
       .execute();
   for (let start = 0; start < topics; start += ROWS_PER_INSERT) {
     const rows = [];
@@ -173,9 +189,11 @@ async function measureKinds(url: string, kinds: Record<string, string[]>): Promi
     for (const query of list) {
       const started = performance.now();
       const response = await fetch(`${url}/api/search?search=${encodeURIComponent(query)}&per_page=20`);
-      const body = (await response.json()) as { meta?: { total: number } };
+      const body = (await response.json()) as { data?: Array<{ forum_id: number }>; meta?: { total: number } };
       times.push(performance.now() - started);
       if (!response.ok) throw new Error(`search ${query} answered ${response.status}`);
+      const leak = body.data?.find((result) => closed(result.forum_id));
+      if (leak !== undefined) throw new Error(`search ${query} answered a guest with a post of closed forum ${leak.forum_id}`);
       totals.push(body.meta?.total ?? 0);
     }
     times.sort((a, b) => a - b);
