@@ -10,6 +10,7 @@ import type { ForumRow } from '../../src/forum/repository.ts';
 import { describeEachDatabase, type TestApp } from '../helpers/app.ts';
 import { signIn, type SignedIn } from '../helpers/auth.ts';
 import { asAuthUser, createForum, createRule, createTopic, loggedIn, type Member } from '../helpers/forum.ts';
+import { OPEN_LEVELS } from '../helpers/access.ts';
 
 describeEachDatabase('the moderation queue and the access rule', (db) => {
   let t: TestApp;
@@ -41,20 +42,7 @@ describeEachDatabase('the moderation queue and the access rule', (db) => {
   after(() => t.close());
 
   async function setPermissions(forumId: number, view: string): Promise<void> {
-    const levels = {
-      view,
-      read: 'all',
-      post: 'members',
-      reply: 'members',
-      edit: 'members',
-      delete: 'members',
-      pin: 'moderators',
-      announce: 'moderators',
-      vote: 'members',
-      poll_create: 'members',
-      upload: 'members',
-      download: 'members',
-    };
+    const levels = { ...OPEN_LEVELS, view };
     const grants = [{ user_id: keeper.user.id, actions: [], moderate: true }];
     const response = await t.app.inject({ method: 'PUT', url: `/api/forums/${forumId}/permissions`, headers: admin.headers, payload: { levels, grants } });
     assert.equal(response.statusCode, 200, response.body);
