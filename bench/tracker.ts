@@ -5,6 +5,11 @@
 //    peers with mixed events (started, plain re-announces, completed,
 //    stopped); min interval 0 so that every announce takes the full path.
 //    Again with REDIS_URL (the Redis peer store) when Redis answers.
+//    Throughput is measured saturated (100 connections, as fast as the server
+//    answers); latency at a fixed offered load (LATENCY_RATE announces a
+//    second), because a saturated closed loop's latency is only its
+//    connections divided by its throughput: there bare node:http's own p99 is
+//    17–29 ms on this machine, and no server behind it can be under 20 ms.
 // 2. memory: 1,000,000 peers in the memory store, heap and buffers per peer.
 import autocannon from 'autocannon';
 import { createHash, randomBytes } from 'node:crypto';
@@ -24,6 +29,14 @@ const TORRENTS = 10_000;
 const CONNECTIONS = 100;
 /** Distinct peers the load draws from (user, torrent, peer_id). */
 const PEERS = 50_000;
+/**
+ * The offered load at which latency is judged: 1,000 announces a second is a
+ * swarm of 1.8 million peers announcing every 30 minutes, beyond the largest
+ * TorrentPier sites, and under a quarter of the memory store's saturated rate
+ * here, so it measures the answer's own time rather than a queue.
+ */
+const LATENCY_RATE = Number(process.env['BENCH_TRACKER_RATE'] ?? 1000);
+const LATENCY_CONNECTIONS = 20;
 
 interface Fixture {
   dir: string;
@@ -158,10 +171,11 @@ export function announceLoad(fixture: Fixture): () => string {
   };
 }
 
-function runLoad(base: string, next: () => string, duration: number) {
+function runLoad(base: string, next: () => string, duration: number, rate?: number) {
   return autocannon({
     url: base,
-    connections: CONNECTIONS,
+    connections: rate === undefined ? CONNECTIONS : LATENCY_CONNECTIONS,
+    ...(rate === undefined ? {} : { overallRate: rate }),
     duration,
     requests: [{ method: 'GET', setupRequest: (request) => ({ ...request, path: next() }) }],
   });
@@ -172,8 +186,9 @@ export async function warmUp(base: string, next: () => string): Promise<void> {
   await runLoad(base, next, 10);
 }
 
-export async function measureAnnounce(name: string, base: string, next: () => string): Promise<Measurement> {
-  const result = await runLoad(base, next, DURATION_SECONDS);
+/** Saturated (throughput), or at `rate` announces a second (latency; autocannon corrects for coordinated omission). */
+export async function measureAnnounce(name: string, base: string, next: () => string, rate?: number): Promise<Measurement> {
+  const result = await runLoad(base, next, DURATION_SECONDS, rate);
   return { name, requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors };
 }
 
@@ -267,10 +282,16 @@ export async function trackerBench(): Promise<void> {
       const rows = [bareResult, await measureAnnounce(`round ${round}: GET /bt/announce.php (memory store)`, service.url, memoryLoad)];
       if (redis !== null) rows.push(await measureAnnounce(`round ${round}: GET /bt/announce.php (Redis store)`, redis.url, redis.load));
       printTable(
-        `tracker announce round ${round} (load average ${load}), ${USERS} users, ${TORRENTS} torrents, ${PEERS} peers, ${CONNECTIONS} connections (targets: memory ≥ 40% of bare, Redis ≥ 20%, p99 < 20 ms)`,
+        `tracker announce round ${round}, saturated (load average ${load}), ${USERS} users, ${TORRENTS} torrents, ${PEERS} peers, ${CONNECTIONS} connections (targets: memory ≥ 50% of bare, Redis ≥ 25%)`,
         rows,
         bareResult,
       );
+      const atRate = [
+        await measureAnnounce(`round ${round}: bare node:http at ${LATENCY_RATE}/s`, bare.url, () => '/announce', LATENCY_RATE),
+        await measureAnnounce(`round ${round}: GET /bt/announce.php (memory store) at ${LATENCY_RATE}/s`, service.url, memoryLoad, LATENCY_RATE),
+      ];
+      if (redis !== null) atRate.push(await measureAnnounce(`round ${round}: GET /bt/announce.php (Redis store) at ${LATENCY_RATE}/s`, redis.url, redis.load, LATENCY_RATE));
+      printTable(`tracker announce round ${round}, ${LATENCY_RATE} announces a second over ${LATENCY_CONNECTIONS} connections (target: p99 < 20 ms)`, atRate);
     }
   } finally {
     for (const stop of stops.reverse()) await stop();
