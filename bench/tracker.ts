@@ -290,7 +290,8 @@ export async function trackerBench(): Promise<void> {
         await measureAnnounce(`round ${round}: bare node:http at ${LATENCY_RATE}/s`, bare.url, () => '/announce', LATENCY_RATE),
         await measureAnnounce(`round ${round}: GET /bt/announce.php (memory store) at ${LATENCY_RATE}/s`, service.url, memoryLoad, LATENCY_RATE),
       ];
-      if (redis !== null) atRate.push(await measureAnnounce(`round ${round}: GET /bt/announce.php (Redis store) at ${LATENCY_RATE}/s`, redis.url, redis.load, LATENCY_RATE));
+      if (redis !== null)
+        atRate.push(await measureAnnounce(`round ${round}: GET /bt/announce.php (Redis store) at ${LATENCY_RATE}/s`, redis.url, redis.load, LATENCY_RATE));
       printTable(`tracker announce round ${round}, ${LATENCY_RATE} announces a second over ${LATENCY_CONNECTIONS} connections (target: p99 < 20 ms)`, atRate);
     }
   } finally {
