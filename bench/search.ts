@@ -26,7 +26,8 @@ import { openDatabase, type DatabaseHandle } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { markAllPostsForIndexing } from '../src/db/search-backfill.ts';
 import { SearchRepository } from '../src/forum/search/repository.ts';
-import { random, startService } from './lib.ts';
+import { startService } from './lib.ts';
+import { random } from '../test/helpers/random.ts';
 import { usernameSkeleton } from '../src/db/username-skeleton.ts';
 
 const POSTS = Number(process.env['BENCH_SEARCH_POSTS'] ?? 1_000_000);

@@ -7,7 +7,8 @@ import { CHECK_BUDGET_MS } from '../src/word-filters/engine/apply.ts';
 import { RuleBook, type ActiveRule } from '../src/word-filters/engine/rule-book.ts';
 import { costlyRules, costlyTexts } from '../test/word-filters/costly-rules.ts';
 import type { FilterType } from '../src/word-filters/rules.ts';
-import { machine, random } from './lib.ts';
+import { machine } from './lib.ts';
+import { random } from '../test/helpers/random.ts';
 
 const RULES = 2000;
 

@@ -211,6 +211,8 @@ export interface PostsTable {
   hidden_by: ColumnType<number | null, number | null | undefined, number | null>;
   /** When its text was last edited (migration 0017): the "edited" marker; null when never. */
   edited_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
+  /** Its place among the topic's published, shown posts, 1 first (migration 0031, src/forum/post-positions.ts); null for others. */
+  position: ColumnType<number | null, number | null | undefined, number | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

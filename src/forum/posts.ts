@@ -75,8 +75,8 @@ export class Posts {
   async pageOf(topic: TopicWithAuthor, postId: number, viewer: AuthUser | null, perPage: number): Promise<number | null> {
     const post = await this.#repository.findPost(postId);
     if (post === undefined || post.topic_id !== topic.id || !canSee(post, viewer, topic.forum_id)) return null;
-    const before = await this.#repository.postsBefore(topic.id, postId, visibility(viewer, topic.forum_id));
-    return Math.floor(before / perPage) + 1;
+    const before = await this.#repository.postsBefore(topic.id, post, visibility(viewer, topic.forum_id));
+    return before === null ? null : Math.floor(before / perPage) + 1;
   }
 
   async get(id: number, viewer: AuthUser | null): Promise<PostWithAuthor> {

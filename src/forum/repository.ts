@@ -4,6 +4,7 @@
 import { sql, type Kysely, type RawBuilder, type Selectable, type SelectQueryBuilder, type Transaction } from 'kysely';
 import { countOf } from '../db/count.ts';
 import { inForums } from './permissions.ts';
+import { indexInLayout, layoutTotal, lockTopicPositions, renumberPositions, sliceOfLayout, type LayoutSlice, type PostLayout } from './post-positions.ts';
 import { prepare, type PreparedQuery } from '../db/prepared.ts';
 import type { ContentStatus, Database, ForumsTable, PostRevisionsTable, PostsTable, Role, TopicsTable } from '../db/schema.ts';
 
@@ -98,7 +99,7 @@ export class ForumRepository {
   readonly #forumById: PreparedQuery<{ id: number }, ForumRow>;
   readonly #topicById: PreparedQuery<{ id: number }, TopicWithAuthor>;
   readonly #publishedTopicsInList: PreparedQuery<{ forumId: number; offset: number; limit: number }, TopicInList>;
-  readonly #publishedPagePostRows: PreparedQuery<{ topicId: number; offset: number; limit: number }, PostOnPage>;
+  readonly #publishedPagePostRows: PreparedQuery<{ topicId: number; from: number; to: number }, PostOnPage>;
   readonly #unreadInTopicsPrepared = new Map<string, PreparedQuery<UnreadInTopicsValues, UnreadInTopicsRow>>();
 
   constructor(db: Kysely<Database>) {
@@ -106,7 +107,15 @@ export class ForumRepository {
     this.#forumById = prepare(db, (slot) => this.#forumQuery(db, slot('id')));
     this.#topicById = prepare(db, (slot) => this.#topicQuery(db, slot('id')));
     this.#publishedTopicsInList = prepare(db, (slot) => this.#topicsInListQuery(slot('forumId'), GUESTS, slot('offset'), slot('limit')));
-    this.#publishedPagePostRows = prepare(db, (slot) => this.#pagePostRowsQuery(slot('topicId'), GUESTS, slot('offset'), slot('limit')));
+    this.#publishedPagePostRows = prepare(db, (slot) =>
+      withPageColumns(
+        db
+          .selectFrom('posts')
+          .where('posts.topic_id', '=', slot('topicId'))
+          .where('posts.position', '>=', slot('from'))
+          .where('posts.position', '<=', slot('to')),
+      ).orderBy('posts.position'),
+    );
   }
 
   transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
@@ -396,11 +405,14 @@ export class ForumRepository {
 
   /** Hides a post or a topic (`by` a moderator), or shows it again (null). */
   async setHidden(table: 'posts' | 'topics', id: number, hidden: { at: string; by: number } | null, db: Db): Promise<void> {
-    await db
-      .updateTable(table)
-      .set({ hidden_at: hidden?.at ?? null, hidden_by: hidden?.by ?? null })
-      .where('id', '=', id)
-      .execute();
+    const update = () =>
+      db
+        .updateTable(table)
+        .set({ hidden_at: hidden?.at ?? null, hidden_by: hidden?.by ?? null })
+        .where('id', '=', id)
+        .execute();
+    if (table === 'topics') await update();
+    else await this.#renumbering(id, db, update);
   }
 
   async adjustTopicPosts(id: number, posts: number, db: Db): Promise<void> {
@@ -436,52 +448,92 @@ export class ForumRepository {
   }
 
   async listPosts(topicId: number, visibility: Visibility, offset: number, limit: number): Promise<{ rows: PostWithAuthor[]; total: number }> {
-    const [rows, total] = await Promise.all([
-      postsWithAuthor(this.#visiblePosts(topicId, visibility)).orderBy('posts.id').offset(offset).limit(limit).execute(),
-      this.countPosts(topicId, visibility),
-    ]);
-    return { rows, total };
+    const layout = await this.postLayout(topicId, visibility);
+    const slice = sliceOfLayout(layout, offset, limit);
+    const rows = await postsWithAuthor(await this.#postsOfSlice(topicId, visibility, slice))
+      .orderBy('posts.id')
+      .execute();
+    return { rows, total: layoutTotal(layout) };
   }
 
   #visiblePosts(topicId: number, visibility: Visibility) {
     return this.#db.selectFrom('posts').where('posts.topic_id', '=', topicId).where(visible('posts', visibility));
   }
 
+  /**
+   * How this viewer's posts of the topic lie around its numbered ones
+   * (post-positions.ts): the highest number, and the few posts they see
+   * beyond the numbered ones, each with the number of the post it follows.
+   * Index look-ups, whatever the topic's size.
+   */
+  async postLayout(topicId: number, visibility: Visibility): Promise<PostLayout> {
+    const [last, extras] = await Promise.all([
+      this.#db
+        .selectFrom('posts')
+        .select('position')
+        .where('topic_id', '=', topicId)
+        .where('position', 'is not', null)
+        .orderBy('position', 'desc')
+        .limit(1)
+        .executeTakeFirst(),
+      isGuest(visibility)
+        ? []
+        : this.#visiblePosts(topicId, visibility)
+            .where('posts.position', 'is', null)
+            .select((eb) => [
+              'posts.id',
+              eb
+                .selectFrom('posts as numbered')
+                .select('numbered.position')
+                .whereRef('numbered.topic_id', '=', 'posts.topic_id')
+                .whereRef('numbered.id', '<', 'posts.id')
+                .where('numbered.position', 'is not', null)
+                .orderBy('numbered.id', 'desc')
+                .limit(1)
+                .as('after'),
+            ])
+            .orderBy('posts.id')
+            .execute(),
+    ]);
+    return { numbered: last?.position ?? 0, extras: extras.map((extra) => ({ id: extra.id, after: Number(extra.after ?? 0) })) };
+  }
+
+  /**
+   * The posts of one slice of a viewer's list: by number alone when the slice
+   * holds no other post (every guest's page), else every post the viewer sees
+   * between the slice's first and last post (one range of the topic's index).
+   */
+  async #postsOfSlice(topicId: number, visibility: Visibility, slice: LayoutSlice) {
+    const inTopic = this.#db.selectFrom('posts').where('posts.topic_id', '=', topicId);
+    if (slice.extraIds.length === 0) return inTopic.where('posts.position', '>=', slice.from).where('posts.position', '<=', slice.to);
+    const ends =
+      slice.from > slice.to
+        ? []
+        : await this.#db.selectFrom('posts').select('id').where('topic_id', '=', topicId).where('position', 'in', [slice.from, slice.to]).execute();
+    const ids = [...ends.map((row) => row.id), ...slice.extraIds];
+    return inTopic
+      .where(visible('posts', visibility))
+      .where('posts.id', '>=', Math.min(...ids))
+      .where('posts.id', '<=', Math.max(...ids));
+  }
+
   /** One page of a topic's posts as the topic page shows them. */
-  pagePostRows(topicId: number, visibility: Visibility, offset: number, limit: number): Promise<PostOnPage[]> {
-    if (isGuest(visibility)) return this.#publishedPagePostRows({ topicId, offset, limit });
-    return this.#pagePostRowsQuery(topicId, visibility, offset, limit).execute();
-  }
-
-  #pagePostRowsQuery(topicId: number, visibility: Visibility, offset: number, limit: number) {
-    return this.#visiblePosts(topicId, visibility)
-      .leftJoin('users', 'users.id', 'posts.author_id')
-      .select([
-        'posts.id',
-        'posts.author_id',
-        'posts.guest_name',
-        'posts.body',
-        'posts.status',
-        'posts.hidden_at',
-        'posts.hidden_by',
-        'posts.edited_at',
-        'posts.created_at',
-        'users.username as author_name',
-        'users.signature as author_signature',
-        'users.avatar as author_avatar',
-      ])
+  async pagePostRows(topicId: number, visibility: Visibility, offset: number, limit: number): Promise<PostOnPage[]> {
+    if (isGuest(visibility)) return this.#publishedPagePostRows({ topicId, from: offset + 1, to: offset + limit });
+    const slice = sliceOfLayout(await this.postLayout(topicId, visibility), offset, limit);
+    return withPageColumns(await this.#postsOfSlice(topicId, visibility, slice))
       .orderBy('posts.id')
-      .offset(offset)
-      .limit(limit);
+      .execute();
   }
 
-  countPosts(topicId: number, visibility: Visibility): Promise<number> {
-    return countOf(this.#visiblePosts(topicId, visibility));
+  /** How many of the topic's posts this viewer sees. */
+  async countPosts(topicId: number, visibility: Visibility): Promise<number> {
+    return layoutTotal(await this.postLayout(topicId, visibility));
   }
 
-  /** How many posts of the topic this viewer sees before `postId` (its index in the topic's post list). */
-  postsBefore(topicId: number, postId: number, visibility: Visibility): Promise<number> {
-    return countOf(this.#visiblePosts(topicId, visibility).where('posts.id', '<', postId));
+  /** How many posts of the topic this viewer sees before this one (its index in the topic's post list); null when they do not see it. */
+  async postsBefore(topicId: number, post: { id: number; position: number | null }, visibility: Visibility): Promise<number | null> {
+    return indexInLayout(await this.postLayout(topicId, visibility), post);
   }
 
   /** Published posts of a topic, whatever the topic's own status: what a topic brings to its forum when it is published. */
@@ -519,16 +571,34 @@ export class ForumRepository {
     return { rows, total };
   }
 
-  insertPost(
+  async insertPost(
     values: { topic_id: number; author_id: number; body: string; status: ContentStatus; held_by_filter_id: number | null },
     now: string,
     db: Db,
   ): Promise<PostRow> {
-    return db
+    if (values.status !== 'published')
+      return db
+        .insertInto('posts')
+        .values({ ...values, created_at: now, updated_at: now })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    await lockTopicPositions(db, values.topic_id);
+    const post = await db
       .insertInto('posts')
       .values({ ...values, created_at: now, updated_at: now })
       .returningAll()
       .executeTakeFirstOrThrow();
+    await renumberPositions(db, post.topic_id, post.id);
+    return db.selectFrom('posts').selectAll().where('id', '=', post.id).executeTakeFirstOrThrow();
+  }
+
+  /** Changes a post in a way that may number it or take its number away (post-positions.ts): its topic is renumbered from it on. */
+  async #renumbering(id: number, db: Db, change: () => Promise<unknown>): Promise<void> {
+    const post = await db.selectFrom('posts').select('topic_id').where('id', '=', id).executeTakeFirst();
+    if (post === undefined) return;
+    await lockTopicPositions(db, post.topic_id);
+    await change();
+    await renumberPositions(db, post.topic_id, id);
   }
 
   /** Keeps the text an edit replaces. */
@@ -552,11 +622,13 @@ export class ForumRepository {
     values: Partial<{ body: string; status: ContentStatus; held_by_filter_id: number | null; updated_at: string; edited_at: string }>,
     db: Db,
   ): Promise<void> {
-    await db.updateTable('posts').set(values).where('id', '=', id).execute();
+    const update = () => db.updateTable('posts').set(values).where('id', '=', id).execute();
+    if (values.status === undefined) await update();
+    else await this.#renumbering(id, db, update);
   }
 
   async deletePost(id: number, db: Db): Promise<void> {
-    await db.deleteFrom('posts').where('id', '=', id).execute();
+    await this.#renumbering(id, db, () => db.deleteFrom('posts').where('id', '=', id).execute());
   }
 
   // Feeds: what guests see, whoever asks (a feed is shared and cached by readers).
@@ -695,6 +767,34 @@ export class ForumRepository {
       .where((eb) => eb('posts.id', '>', eb.fn.coalesce('read_marks.up_to_post_id', eb.lit(0))));
   }
 
+  /**
+   * The member's first unread post of one topic: their marks first (three
+   * look-ups by key), then the topic's posts from the highest mark on, in id
+   * order, up to the first that counts. Never reads the posts before the mark.
+   */
+  async firstUnreadPostId(userId: number, visibility: Visibility, topic: { id: number; forum_id: number }, since: string): Promise<number | undefined> {
+    const [topicMark, forumMark, everywhere] = await Promise.all([
+      this.#db.selectFrom('topic_reads').select('last_read_post_id as mark').where('user_id', '=', userId).where('topic_id', '=', topic.id).executeTakeFirst(),
+      this.#db
+        .selectFrom('forum_reads')
+        .select('up_to_post_id as mark')
+        .where('user_id', '=', userId)
+        .where('forum_id', '=', topic.forum_id)
+        .executeTakeFirst(),
+      this.#db.selectFrom('read_marks').select('up_to_post_id as mark').where('user_id', '=', userId).executeTakeFirst(),
+    ]);
+    const mark = Math.max(topicMark?.mark ?? 0, forumMark?.mark ?? 0, everywhere?.mark ?? 0);
+    const row = await this.#visiblePosts(topic.id, visibility)
+      .where('posts.id', '>', mark)
+      .where('posts.created_at', '>', since)
+      .where((eb) => eb.or([eb('posts.author_id', 'is', null), eb('posts.author_id', '!=', userId)]))
+      .select('posts.id')
+      .orderBy('posts.id')
+      .limit(1)
+      .executeTakeFirst();
+    return row?.id;
+  }
+
   /** The last post of the topic this viewer sees (where "first unread" goes when all is read). */
   async lastVisiblePostId(topicId: number, visibility: Visibility): Promise<number | undefined> {
     const row = await this.#visiblePosts(topicId, visibility).select('posts.id').orderBy('posts.id', 'desc').limit(1).executeTakeFirst();
@@ -816,6 +916,26 @@ function postsWithAuthor<O>(query: SelectQueryBuilder<Database, 'posts', O>) {
       'users.email as author_email',
       'users.locale as author_locale',
       'users.time_zone as author_time_zone',
+    ]);
+}
+
+/** A post row with what the topic page shows of it and its author. */
+function withPageColumns<O>(query: SelectQueryBuilder<Database, 'posts', O>) {
+  return query
+    .leftJoin('users', 'users.id', 'posts.author_id')
+    .select([
+      'posts.id',
+      'posts.author_id',
+      'posts.guest_name',
+      'posts.body',
+      'posts.status',
+      'posts.hidden_at',
+      'posts.hidden_by',
+      'posts.edited_at',
+      'posts.created_at',
+      'users.username as author_name',
+      'users.signature as author_signature',
+      'users.avatar as author_avatar',
     ]);
 }
 

@@ -57,8 +57,7 @@ export class Unread {
     if (viewer === null) return undefined;
     const topic = await this.#topics.get(topicId, viewer);
     const scope = await this.#scope(viewer);
-    const unread = await this.#repository.unreadInTopics(viewer.id, scope, [topic.id], this.#since());
-    return unread.get(topic.id)?.first_unread_id ?? (await this.#repository.lastVisiblePostId(topic.id, scope));
+    return (await this.#repository.firstUnreadPostId(viewer.id, scope, topic, this.#since())) ?? (await this.#repository.lastVisiblePostId(topic.id, scope));
   }
 
   /** A topic page showed the member posts up to `lastShownPostId`. */

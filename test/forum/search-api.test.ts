@@ -10,6 +10,7 @@ import { describeEachDatabase, type TestApp } from '../helpers/app.ts';
 import { signIn, type SignedIn } from '../helpers/auth.ts';
 import { TestClock } from '../helpers/clock.ts';
 import { createForum, createRule } from '../helpers/forum.ts';
+import { numberAllPositions } from '../../src/forum/post-positions.ts';
 
 interface Result {
   post_id: number;
@@ -266,6 +267,7 @@ describeEachDatabase('search API', (db) => {
           .insertInto('posts')
           .values(rows.slice(start, start + 200))
           .execute();
+      await numberAllPositions(t.database.db);
       const { last } = await t.database.db
         .selectFrom('posts')
         .select((eb) => eb.fn.max<number>('id').as('last'))

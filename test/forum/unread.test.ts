@@ -184,6 +184,33 @@ describeEachDatabase('unread tracking', (db) => {
         assert.equal((await bob.browser.get(url)).status, 404, url);
       }
     });
+
+    it('sends a member to their first unread post past every mark (topic, forum, everywhere), never their own or a held one', async () => {
+      const forum = await createForum(t, 'Jump marks');
+      const topic = await createTopic(t, alice.user, forum, 'Jump past marks');
+      const path = await topicPath(topic);
+      const jump = async () => (await bob.browser.get(`${path}unread/`)).location;
+      const opening = (await t.services.forum.listPosts(topic.id, null, { page: 1, perPage: 1, offset: 0 })).rows[0]!.id;
+      const [first, second] = await replies(alice, topic, 2);
+      assert.equal(await jump(), `${path}?post=${opening}#post-${opening}`, 'nothing read: the opening post');
+
+      assert.equal((await api('POST', `/api/topics/${topic.id}/read?post_id=${first}`, bob.headers)).status, 204);
+      assert.equal(await jump(), `${path}?post=${second}#post-${second}`, 'past the topic mark');
+
+      assert.equal((await api('POST', `/api/forums/${forum.id}/read`, bob.headers)).status, 204);
+      const [third] = await replies(alice, topic, 1);
+      await replies(bob, topic, 1);
+      assert.equal(await jump(), `${path}?post=${third}#post-${third}`, 'past the forum mark');
+
+      assert.equal((await api('POST', '/api/forums/read', bob.headers)).status, 204);
+      await replies(bob, topic, 1);
+      await createRule(t, 'heldjump', 'moderate', ['posts']);
+      clock.advance(1000);
+      await reply(t, alice.user, topic, 'A heldjump reply');
+      const last = await t.services.forum.listPosts(topic.id, asAuthUser(bob.user), { page: 1, perPage: 100, offset: 0 });
+      const lastId = last.rows.at(-1)!.id;
+      assert.equal(await jump(), `${path}?post=${lastId}#post-${lastId}`, 'past the mark everywhere, only their own and a held post: the last post');
+    });
   });
 
   describe('POST /api/topics/{id}/read', () => {

@@ -12,6 +12,7 @@ import { compileRegex } from '../../src/word-filters/engine/regex-patterns.ts';
 import { containsWord } from '../../src/word-filters/engine/word-patterns.ts';
 import type { PatternType } from '../../src/word-filters/rules.ts';
 import { COSTLY_REGEX_SHAPES, costlyRuleInputs, costlyTexts } from './costly-rules.ts';
+import { numberAllPositions } from '../../src/forum/post-positions.ts';
 
 /** What the service's validation says of a pattern (undefined: accepted). */
 function checkedPattern(pattern: string, patternType: PatternType): string | undefined {
@@ -182,6 +183,7 @@ describeEachDatabase('word filters cannot stall the server', (db) => {
             updated_at: new Date().toISOString(),
           })
           .execute();
+        await numberAllPositions(t.database.db);
         const viewing = await loopDelay(async () => {
           for (let view = 0; view < 3; view++) assert.equal((await t.app.inject({ url: topicUrl })).statusCode, 200);
         });

@@ -29,6 +29,7 @@ import * as usernameSkeletons from './0027_username_skeletons.ts';
 import * as forumCategories from './0028_forum_categories.ts';
 import * as forumAccess from './0029_forum_access.ts';
 import * as topicAnnouncements from './0030_topic_announcements.ts';
+import * as postPositions from './0031_post_positions.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_users': users,
@@ -60,4 +61,5 @@ export const migrations: Record<string, Migration> = {
   '0028_forum_categories': forumCategories,
   '0029_forum_access': forumAccess,
   '0030_topic_announcements': topicAnnouncements,
+  '0031_post_positions': postPositions,
 };

@@ -4,6 +4,7 @@
 // a deleted user's post (poster_id -1, or a user that is gone) has no author
 // here and shows the name upstream showed: post_username, else "Guest".
 // Afterwards the counters are recounted from what arrived.
+import { numberAllPositions } from '../../forum/post-positions.ts';
 import type mysql from 'mysql2/promise';
 import { sql, type Insertable } from 'kysely';
 import type { PostsTable } from '../../db/schema.ts';
@@ -97,6 +98,7 @@ export async function importPosts(ctx: ImportContext, total: number): Promise<vo
 async function recount(ctx: ImportContext): Promise<void> {
   const { db } = ctx.target;
   await db.transaction().execute(async (trx) => {
+    await numberAllPositions(trx);
     await trx
       .updateTable('topics')
       .set({ posts_count: sql<number>`(select count(*) from posts where posts.topic_id = topics.id)` })

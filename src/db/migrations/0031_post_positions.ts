@@ -1,0 +1,16 @@
+// Big forums (issue 36, docs/big-forums.md): a post's place among its
+// topic's published, shown posts, kept in the row, so that a deep page of a
+// 50,000-post topic, the page that holds a post and the topic's size are
+// index look-ups rather than counts of every post before them. Null for
+// pending and hidden posts. The app keeps it (src/forum/post-positions.ts);
+// this numbers the posts already there.
+import { sql, type Kysely } from 'kysely';
+
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await db.schema.alterTable('posts').addColumn('position', 'integer').execute();
+  await sql`update posts set position = numbered.position
+    from (select id, row_number() over (partition by topic_id order by id) as position
+          from posts where status = 'published' and hidden_at is null) as numbered
+    where posts.id = numbered.id`.execute(db);
+  await db.schema.createIndex('posts_topic_position').on('posts').columns(['topic_id', 'position']).execute();
+}
