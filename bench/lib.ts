@@ -142,3 +142,29 @@ async function stopChild(child: ChildProcess): Promise<void> {
   child.kill('SIGTERM');
   await exited;
 }
+
+/** Logs in through /login/ as a browser would; the session's Cookie header. */
+export async function webSession(base: string, user: { username: string; password: string }): Promise<string> {
+  const jar = new Map<string, string>();
+  const keep = (response: Response) => {
+    for (const line of response.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const at = pair!.indexOf('=');
+      jar.set(pair!.slice(0, at), pair!.slice(at + 1));
+    }
+  };
+  const header = () => [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
+  const form = await fetch(`${base}/login/`);
+  keep(form);
+  const csrf = /name="_csrf" value="([^"]+)"/.exec(await form.text())?.[1];
+  if (csrf === undefined) throw new Error('no CSRF token on /login/');
+  const login = await fetch(`${base}/login/`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { cookie: header(), 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ _csrf: csrf, username: user.username, password: user.password }).toString(),
+  });
+  if (login.status !== 303) throw new Error(`web login answered ${login.status}`);
+  keep(login);
+  return header();
+}

@@ -1,9 +1,10 @@
 // npm run bench [group ...]: load benchmarks of the running service, each
 // target next to /api/hello (and hello next to a bare node:http server) in the
 // same run. Results are printed as Markdown tables for bench/RESULTS.md.
-import { callApi, machine, measure, printTable, startBareServer, startService, type Measurement } from './lib.ts';
+import { callApi, machine, measure, printTable, startBareServer, startService, webSession, type Measurement } from './lib.ts';
 import { importBench } from './import-torrentpier.ts';
 import { renderBench } from './render.ts';
+import { pagesAtScaleBench } from './pages-at-scale.ts';
 import { searchBench } from './search.ts';
 import { trackerBench } from './tracker.ts';
 import { uploadBench } from './torrent-upload.ts';
@@ -77,6 +78,7 @@ const groups: Record<string, Group> = {
   upload: uploadBench,
   import: importBench,
   search: searchBench,
+  'pages-at-scale': pagesAtScaleBench,
   render: renderBench,
 
   async emoji() {
@@ -138,31 +140,6 @@ async function seedForum(base: string, admin: { username: string; password: stri
 }
 
 /** Logs in through the web form as a browser does; returns the Cookie header of the session. */
-async function webSession(base: string, user: { username: string; password: string }): Promise<string> {
-  const jar = new Map<string, string>();
-  const keep = (response: Response) => {
-    for (const line of response.headers.getSetCookie()) {
-      const [pair] = line.split(';');
-      const at = pair!.indexOf('=');
-      jar.set(pair!.slice(0, at), pair!.slice(at + 1));
-    }
-  };
-  const header = () => [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
-  const form = await fetch(`${base}/login/`);
-  keep(form);
-  const csrf = /name="_csrf" value="([^"]+)"/.exec(await form.text())?.[1];
-  if (csrf === undefined) throw new Error('no CSRF token on /login/');
-  const login = await fetch(`${base}/login/`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { cookie: header(), 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ _csrf: csrf, username: user.username, password: user.password }).toString(),
-  });
-  if (login.status !== 303) throw new Error(`web login answered ${login.status}`);
-  keep(login);
-  return header();
-}
-
 const requested = process.argv.slice(2);
 const selected = requested.length > 0 ? requested : Object.keys(groups);
 console.log(`# Benchmark run: ${machine()}`);

@@ -4,6 +4,7 @@
 import { sql, type Kysely, type RawBuilder, type Selectable, type SelectQueryBuilder, type Transaction } from 'kysely';
 import { countOf } from '../db/count.ts';
 import { inForums } from './permissions.ts';
+import { INT32_MAX } from '../http/integers.ts';
 import { indexInLayout, layoutTotal, lockTopicPositions, renumberPositions, sliceOfLayout, type LayoutSlice, type PostLayout } from './post-positions.ts';
 import { prepare, type PreparedQuery } from '../db/prepared.ts';
 import type { ContentStatus, Database, ForumsTable, PostRevisionsTable, PostsTable, Role, TopicsTable } from '../db/schema.ts';
@@ -280,10 +281,9 @@ export class ForumRepository {
 
   async listTopics(forumId: number, visibility: Visibility, offset: number, limit: number): Promise<{ rows: TopicWithAuthor[]; total: number }> {
     const [rows, total] = await Promise.all([
-      listingOrder(topicsWithAuthor(this.#visibleTopics(forumId, visibility)))
-        .offset(offset)
-        .limit(limit)
-        .execute(),
+      listingOrder(
+        topicsWithAuthor(this.#db.selectFrom('topics')).where('topics.id', 'in', this.#pageOfTopicIds(forumId, visibility, offset, limit)),
+      ).execute(),
       this.countTopics(forumId, visibility),
     ]);
     return { rows, total };
@@ -293,6 +293,16 @@ export class ForumRepository {
     return this.#db.selectFrom('topics').where('topics.forum_id', '=', forumId).where(visible('topics', visibility));
   }
 
+  /**
+   * The ids of one page of a forum's list, read from the listing index alone
+   * (for guests, its published, shown part: migration 0031), so that a deep
+   * page skips index entries rather than rows; the page's rows are then read
+   * by id (a "deferred join").
+   */
+  #pageOfTopicIds(forumId: number, visibility: Visibility, offset: number, limit: number) {
+    return listingOrder(this.#visibleTopics(forumId, visibility).select('topics.id')).offset(offset).limit(limit);
+  }
+
   /** One page of a forum's topics as a forum page lists them. */
   topicsInList(forumId: number, visibility: Visibility, offset: number, limit: number): Promise<TopicInList[]> {
     if (isGuest(visibility)) return this.#publishedTopicsInList({ forumId, offset, limit });
@@ -300,7 +310,9 @@ export class ForumRepository {
   }
 
   #topicsInListQuery(forumId: number, visibility: Visibility, offset: number, limit: number) {
-    const query = this.#visibleTopics(forumId, visibility)
+    const query = this.#db
+      .selectFrom('topics')
+      .where('topics.id', 'in', this.#pageOfTopicIds(forumId, visibility, offset, limit))
       .leftJoin('users', 'users.id', 'topics.author_id')
       .select([
         'topics.id',
@@ -317,7 +329,7 @@ export class ForumRepository {
         'topics.last_post_at',
         'users.username as author_name',
       ]);
-    return listingOrder(query).offset(offset).limit(limit);
+    return listingOrder(query);
   }
 
   /** The newest published post of each topic, with its author: a list's "Last post" line. */
@@ -450,9 +462,8 @@ export class ForumRepository {
   async listPosts(topicId: number, visibility: Visibility, offset: number, limit: number): Promise<{ rows: PostWithAuthor[]; total: number }> {
     const layout = await this.postLayout(topicId, visibility);
     const slice = sliceOfLayout(layout, offset, limit);
-    const rows = await postsWithAuthor(await this.#postsOfSlice(topicId, visibility, slice))
-      .orderBy('posts.id')
-      .execute();
+    const query = await this.#postsOfSlice(topicId, visibility, slice);
+    const rows = query === null ? [] : await postsWithAuthor(query).orderBy('posts.id').execute();
     return { rows, total: layoutTotal(layout) };
   }
 
@@ -505,7 +516,11 @@ export class ForumRepository {
    */
   async #postsOfSlice(topicId: number, visibility: Visibility, slice: LayoutSlice) {
     const inTopic = this.#db.selectFrom('posts').where('posts.topic_id', '=', topicId);
-    if (slice.extraIds.length === 0) return inTopic.where('posts.position', '>=', slice.from).where('posts.position', '<=', slice.to);
+    if (slice.extraIds.length === 0) {
+      // Past the last post (a page number past the end can ask for numbers past any 32-bit column).
+      if (slice.from > slice.to) return null;
+      return inTopic.where('posts.position', '>=', slice.from).where('posts.position', '<=', slice.to);
+    }
     const ends =
       slice.from > slice.to
         ? []
@@ -519,11 +534,12 @@ export class ForumRepository {
 
   /** One page of a topic's posts as the topic page shows them. */
   async pagePostRows(topicId: number, visibility: Visibility, offset: number, limit: number): Promise<PostOnPage[]> {
-    if (isGuest(visibility)) return this.#publishedPagePostRows({ topicId, from: offset + 1, to: offset + limit });
-    const slice = sliceOfLayout(await this.postLayout(topicId, visibility), offset, limit);
-    return withPageColumns(await this.#postsOfSlice(topicId, visibility, slice))
-      .orderBy('posts.id')
-      .execute();
+    if (isGuest(visibility)) {
+      if (offset >= INT32_MAX) return []; // no post is numbered past a 32-bit column's range
+      return this.#publishedPagePostRows({ topicId, from: offset + 1, to: Math.min(offset + limit, INT32_MAX) });
+    }
+    const query = await this.#postsOfSlice(topicId, visibility, sliceOfLayout(await this.postLayout(topicId, visibility), offset, limit));
+    return query === null ? [] : withPageColumns(query).orderBy('posts.id').execute();
   }
 
   /** How many of the topic's posts this viewer sees. */
@@ -772,7 +788,14 @@ export class ForumRepository {
    * look-ups by key), then the topic's posts from the highest mark on, in id
    * order, up to the first that counts. Never reads the posts before the mark.
    */
-  async firstUnreadPostId(userId: number, visibility: Visibility, topic: { id: number; forum_id: number }, since: string): Promise<number | undefined> {
+  async firstUnreadPostId(
+    userId: number,
+    visibility: Visibility,
+    topic: { id: number; forum_id: number; last_post_at: string },
+    since: string,
+  ): Promise<number | undefined> {
+    // Nothing in a topic quiet since then is unread: no post of it is read at all.
+    if (topic.last_post_at <= since) return undefined;
     const [topicMark, forumMark, everywhere] = await Promise.all([
       this.#db.selectFrom('topic_reads').select('last_read_post_id as mark').where('user_id', '=', userId).where('topic_id', '=', topic.id).executeTakeFirst(),
       this.#db
