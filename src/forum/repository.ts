@@ -592,18 +592,14 @@ export class ForumRepository {
     now: string,
     db: Db,
   ): Promise<PostRow> {
-    if (values.status !== 'published')
-      return db
-        .insertInto('posts')
-        .values({ ...values, created_at: now, updated_at: now })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-    await lockTopicPositions(db, values.topic_id);
+    const numbered = values.status === 'published';
+    if (numbered) await lockTopicPositions(db, values.topic_id);
     const post = await db
       .insertInto('posts')
       .values({ ...values, created_at: now, updated_at: now })
       .returningAll()
       .executeTakeFirstOrThrow();
+    if (!numbered) return post;
     await renumberPositions(db, post.topic_id, post.id);
     return db.selectFrom('posts').selectAll().where('id', '=', post.id).executeTakeFirstOrThrow();
   }
