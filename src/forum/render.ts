@@ -31,13 +31,31 @@ function cssUrlSafe(name: string): string {
 /** The HTML of an emoji code, or undefined for a code the catalog does not know. */
 type EmojiCodes = (code: string) => string | undefined;
 
+/**
+ * The standard shortcodes no catalog code can hold (an alias takes no `+`,
+ * so the Unicode import leaves them out), by the codes that name the same
+ * emoji and the emoji itself, for a catalog without either.
+ */
+const UNSTORABLE: Readonly<Record<string, { alias: string; text: string; title: string }>> = {
+  ':+1:': { alias: ':thumbsup:', text: '👍', title: 'thumbs up' },
+  ':-1:': { alias: ':thumbsdown:', text: '👎', title: 'thumbs down' },
+};
+
+function standardEmoji(code: string, find: EmojiFinder): string | undefined {
+  const standard = UNSTORABLE[code];
+  if (standard === undefined) return undefined;
+  const emoji = find(standard.alias);
+  if (emoji !== undefined) return emojiHtml(emoji, code).value;
+  return html`<span class="emoji" role="img" aria-label="${standard.title}" title="${code}">${standard.text}</span>`.value;
+}
+
 /** Each code's HTML built once per text, however often the text uses it. */
 function emojiCodes(find: EmojiFinder): EmojiCodes {
   const built = new Map<string, string | undefined>();
   return (code) => {
     if (built.has(code)) return built.get(code);
     const emoji = find(code);
-    const value = emoji === undefined ? undefined : emojiHtml(emoji, code).value;
+    const value = emoji === undefined ? standardEmoji(code, find) : emojiHtml(emoji, code).value;
     built.set(code, value);
     return value;
   };

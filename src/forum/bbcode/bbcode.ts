@@ -15,8 +15,10 @@ import { escapeHtml, html } from '../../web/html.ts';
 export type TextRenderer = (text: string) => string;
 
 /** Tags whose content is taken as raw text up to their closer (and `[url]` without an argument). */
-const VERBATIM = new Set(['code', 'img']);
-const CLOSER: Readonly<Record<string, RegExp>> = { code: /\[\/code\]/i, img: /\[\/img\]/i, url: /\[\/url\]/i };
+const VERBATIM = new Set(['code', 'img', 'email']);
+const CLOSER: Readonly<Record<string, RegExp>> = { code: /\[\/code\]/i, img: /\[\/img\]/i, url: /\[\/url\]/i, email: /\[\/email\]/i };
+/** Tags that stand alone: no content, no closer, and they open nothing. */
+const STANDALONE = new Set(['hr', 'br', 'tab', 'clear']);
 
 /**
  * How many tags may be open at once. An opening tag past it stays text, and so
@@ -26,7 +28,7 @@ const CLOSER: Readonly<Record<string, RegExp>> = { code: /\[\/code\]/i, img: /\[
  * tags open nothing and are kept at any depth.
  */
 export const MAX_NESTING = 20;
-const TAG = /\[(\/?)(b|i|u|s|url|img|quote|code|spoiler|list|\*|color|size|hr)((?:=|\s)[^[\]\n]*)?\]/gi;
+const TAG = /\[(\/?)(b|i|u|s|del|sup|sub|url|img|email|quote|code|pre|spoiler|list|\*|color|size|font|align|box|hr|br|tab|clear)((?:=|\s)[^[\]\n]*)?\]/gi;
 
 type Node = { kind: 'text'; text: string } | Element;
 interface Element {
@@ -69,6 +71,11 @@ const COLOURS = new Set([
   'violet',
 ]);
 const HEX = /^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i;
+const ALIGN = /^(?:left|right|center|justify)$/i;
+/** A font family as a CSS name: letters first, then letters, digits, spaces and hyphens (no quote, no `;`). */
+const FONT = /^[A-Za-z][A-Za-z0-9 -]{0,39}$/;
+/** An address for `[email]`: one `@`, nothing that could leave the attribute or the line. */
+const EMAIL = /^[^\s@<>"'`[\]]{1,64}@[A-Za-z0-9][A-Za-z0-9.-]{0,252}$/;
 const SIZE = /^[1-2]?[0-9]$/;
 const MIN_SIZE = 9;
 const MAX_SIZE = 29;
@@ -120,7 +127,7 @@ export function parse(text: string): Node[] {
       closeTo(depth); // closes the tag and every tag opened inside it
       continue;
     }
-    if (name === 'hr') {
+    if (STANDALONE.has(name)) {
       top().children.push({ kind: 'tag', name, arg: '', source: match[0], children: [] });
       continue;
     }
@@ -226,7 +233,8 @@ function readable(nodes: Node[]): string {
   for (const node of nodes) {
     if (node.kind === 'text') out += node.text;
     else if (node.name === 'img') out += ' ';
-    else if (node.name === 'hr' || node.name === '*') out += `\n${readable(node.children)}`;
+    else if (node.name === 'hr' || node.name === 'br' || node.name === '*') out += `\n${readable(node.children)}`;
+    else if (node.name === 'tab') out += ' ';
     else out += readable(node.children);
   }
   return out;
@@ -256,16 +264,45 @@ function renderElement(element: Element, renderText: TextRenderer): string {
     case 'u':
       return `<u>${inner()}</u>`;
     case 's':
+    case 'del':
       return `<s>${inner()}</s>`;
+    case 'sup':
+      return `<sup>${inner()}</sup>`;
+    case 'sub':
+      return `<sub>${inner()}</sub>`;
     case 'hr':
       return '<hr>';
+    case 'br':
+      return '<br>';
+    case 'tab':
+      return '&nbsp;&nbsp;&nbsp;&nbsp;';
+    case 'clear':
+      return '<div class="bb-clear"></div>';
+    case 'pre':
+      return `<pre class="bb-pre">${withoutLeadingBreak(inner())}</pre>`;
+    case 'align':
+      return ALIGN.test(element.arg) ? `<div class="bb-align" style="text-align:${element.arg.toLowerCase()}">${inner()}</div>` : asWritten();
+    case 'font': {
+      const family = element.arg.replace(/^"(.*)"$/, '$1').trim();
+      return FONT.test(family) ? `${html`<span style="font-family:${family}">`.value}${inner()}</span>` : asWritten();
+    }
+    case 'box': {
+      const style = boxStyle(element.arg);
+      return style === undefined ? asWritten() : `<div class="bb-box"${style}>${inner()}</div>`;
+    }
+    case 'email': {
+      const address = plain(element.children).trim();
+      return EMAIL.test(address) ? html`<a href="mailto:${address}">${address}</a>`.value : escapeHtml(element.source + plain(element.children));
+    }
     case 'code':
       return html`<pre class="bb-code"><code>${plain(element.children).replace(/^\n/, '')}</code></pre>`.value;
     case 'img': {
+      // `[img=left]`, `[img=right]`, `[img=center]`: TorrentPier's placed pictures.
+      const place = /^(?:left|right|center)$/i.test(element.arg) ? ` bb-img-${element.arg.toLowerCase()}` : '';
       const src = safeUrl(plain(element.children));
       return src === undefined
         ? escapeHtml(element.source + plain(element.children))
-        : html`<img class="bb-img" src="${src}" alt="" loading="lazy" referrerpolicy="no-referrer">`.value;
+        : html`<img class="bb-img${place}" src="${src}" alt="" loading="lazy" referrerpolicy="no-referrer">`.value;
     }
     case 'url': {
       const target = element.arg === '' ? plain(element.children) : element.arg;
@@ -304,6 +341,22 @@ function renderElement(element: Element, renderText: TextRenderer): string {
     default:
       return asWritten();
   }
+}
+
+/** `[box]`, `[box=border]`, `[box=background,border]` (colours as `[color]` takes them); undefined for anything else. */
+function boxStyle(arg: string): string | undefined {
+  if (arg === '') return '';
+  const parts = arg.replace(/^"(.*)"$/, '$1').split(',');
+  if (parts.length > 2) return undefined;
+  const colours = parts.map(colour);
+  if (colours.some((value) => value === undefined)) return undefined;
+  const [first, second] = colours;
+  return second === undefined ? ` style="border-color:${first}"` : ` style="background-color:${first};border-color:${second}"`;
+}
+
+/** Text right after an opening `[pre]` starts on the next line, as in `[code]`. */
+function withoutLeadingBreak(rendered: string): string {
+  return rendered.startsWith('<br>') ? rendered.slice(4) : rendered;
 }
 
 /**

@@ -81,6 +81,47 @@ describe('BBCode rendering', () => {
     assert.equal(render('[b]:+1:[/b]'), '<div class="bb"><strong><span class="emoji" role="img" aria-label="thumbs up" title=":+1:">👍</span></strong></div>');
     assert.equal(render(':thumbsup:'), '<p><span class="emoji" role="img" aria-label="thumbs up" title=":thumbsup:">👍</span></p>');
   });
+  it('renders the other tags of TorrentPier posts (imported or written as there)', () => {
+    assert.equal(render('x[sup]2[/sup] H[sub]2[/sub]O [del]old[/del]'), '<div class="bb">x<sup>2</sup> H<sub>2</sub>O <s>old</s></div>');
+    assert.equal(
+      render('[align=center]mid[/align][align=JUSTIFY]j[/align]'),
+      '<div class="bb"><div class="bb-align" style="text-align:center">mid</div><div class="bb-align" style="text-align:justify">j</div></div>',
+    );
+    assert.equal(render('[font="Times New Roman"]serif[/font]'), '<div class="bb"><span style="font-family:Times New Roman">serif</span></div>');
+    assert.equal(render('[pre]\n  a  b\n[b]c[/b][/pre]'), '<div class="bb"><pre class="bb-pre">  a  b<br><strong>c</strong></pre></div>');
+    assert.equal(render('a[tab]b[br]c[clear]'), '<div class="bb">a&nbsp;&nbsp;&nbsp;&nbsp;b<br>c<div class="bb-clear"></div></div>');
+    assert.equal(render('[box]x[/box]'), '<div class="bb"><div class="bb-box">x</div></div>');
+    assert.equal(
+      render('[box=red]x[/box][box=white,#123]y[/box]'),
+      '<div class="bb"><div class="bb-box" style="border-color:red">x</div><div class="bb-box" style="background-color:white;border-color:#123">y</div></div>',
+    );
+    assert.equal(render('[email]team@example.org[/email]'), '<div class="bb"><a href="mailto:team@example.org">team@example.org</a></div>');
+    assert.equal(
+      render('[img=right]https://example.org/cover.jpg[/img]'),
+      '<div class="bb"><img class="bb-img bb-img-right" src="https://example.org/cover.jpg" alt="" loading="lazy" referrerpolicy="no-referrer"></div>',
+    );
+  });
+  it('shows those tags as written when their argument is not allowed', () => {
+    assert.equal(render('[align=top]x[/align]'), '<div class="bb">[align=top]x</div>');
+    assert.equal(render('[font="x;background:url(y)"]x[/font]'), '<div class="bb">[font=&quot;x;background:url(y)&quot;]x</div>');
+    assert.equal(render('[font="a\'b"]x[/font]'), '<div class="bb">[font=&quot;a&#39;b&quot;]x</div>');
+    assert.equal(render('[box=red;x]x[/box][box=red,red,red]y[/box]'), '<div class="bb">[box=red;x]x[box=red,red,red]y</div>');
+    assert.equal(render('[email]javascript:alert(1)[/email]'), '<div class="bb">[email]javascript:alert(1)</div>');
+    assert.equal(render('[email]a@b.c" onmouseover="x[/email]'), '<div class="bb">[email]a@b.c&quot; onmouseover=&quot;x</div>');
+  });
+  it('renders the standard :+1: and :-1:, which no catalog code can hold, as the emoji they name', () => {
+    const none: EmojiFinder = () => undefined;
+    assert.equal(
+      renderBody(':+1: :-1:', none).value,
+      '<p><span class="emoji" role="img" aria-label="thumbs up" title=":+1:">👍</span> <span class="emoji" role="img" aria-label="thumbs down" title=":-1:">👎</span></p>',
+    );
+    const onlyAlias: EmojiFinder = (code) => (code === ':thumbsup:' ? thumbsUp : undefined);
+    assert.equal(
+      renderBody(':+1:', onlyAlias).value,
+      '<p><span class="emoji" role="img" aria-label="thumbs up" title=":+1:">👍</span></p>',
+      'the catalog’s own emoji when it has one',
+    );
+  });
   it('leaves a body without BBCode as paragraphs', () => {
     assert.equal(render('a\n\nb'), '<p>a</p><p>b</p>');
   });
