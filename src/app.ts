@@ -1,5 +1,5 @@
 // buildApp(config): the whole service, used by main.ts and by the tests.
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest, type RawServerDefault } from 'fastify';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import fastifyStatic from '@fastify/static';
@@ -39,6 +39,8 @@ import { RequestLogController } from './http/request-log.ts';
 import { trustFunction } from './http/proxy-trust.ts';
 import { lazySerializers } from './http/serialization.ts';
 import { validatorCompiler } from './http/validation.ts';
+import { siteRoutes } from './site/routes.ts';
+import { installSiteSettings } from './site/settings.ts';
 import { createServices, type Services } from './services.ts';
 import { imageFileRoutes, imageUploadRoutes } from './emoji/images/routes.ts';
 import { MetricsRegistry } from './system/metrics.ts';
@@ -165,7 +167,8 @@ async function assemble(config: Config, options: BuildOptions, logger: Logger, o
   // A normal close runs the same list.
   app.addHook('onClose', () => opened.closeAll());
 
-  app.decorate('site', { baseUrl: config.baseUrl, name: 'Forum' });
+  await services.site.current();
+  app.decorate('site', { baseUrl: config.baseUrl, lastKnown: () => services.site.lastKnown() });
   installSecurityHeaders(app, securityHeaders);
   await app.register(cookie);
   await app.register(formbody);
@@ -174,10 +177,14 @@ async function assemble(config: Config, options: BuildOptions, logger: Logger, o
   installAuthentication(app, services.auth);
   // After authentication: a member's language and time zone settings come with their login. The API and the
   // tracker (BitTorrent clients read its failure reasons) answer in English, whatever a client asks for.
+  const englishOnly = (request: FastifyRequest) => request.url.startsWith(TRACKER_PATH_PREFIX) || isApiRequest(request);
+  installSiteSettings(app, services.site, (request) => request.url.startsWith('/api/') || englishOnly(request));
   installLocale(
     app,
     (request) => request.readingSettings,
-    (request) => request.url.startsWith(TRACKER_PATH_PREFIX) || isApiRequest(request),
+    englishOnly,
+    // Read by installSiteSettings's hook just before, for this request.
+    () => services.site.lastKnown().defaultLocale,
   );
   installRateLimits(app, limiters, config.rateLimit);
   const metrics = new MetricsRegistry();
@@ -204,6 +211,7 @@ async function assemble(config: Config, options: BuildOptions, logger: Logger, o
   await app.register(userRoutes, { prefix: '/api', users: services.users, baseUrl: config.baseUrl });
   await app.register(memberRoutes, { prefix: '/api', users: services.users, baseUrl: config.baseUrl });
   await app.register(avatarRoutes, { prefix: '/api', avatars: services.avatars });
+  await app.register(siteRoutes, { prefix: '/api', site: services.site });
   await app.register(avatarFileRoutes, { avatars: services.avatars });
   await app.register(forumRoutes, { prefix: '/api', forum: services.forum, presenter: services.presenter, baseUrl: config.baseUrl });
   await app.register(categoryRoutes, { prefix: '/api', forum: services.forum });
@@ -246,7 +254,7 @@ async function assemble(config: Config, options: BuildOptions, logger: Logger, o
     presenter: services.presenter,
   });
   await app.register(bonusPages, { pages, bonus: services.tracker.bonus, settings: config.tracker });
-  await app.register(accountPages, { pages, accounts: services.accounts, auth: services.auth, avatars: services.avatars });
+  await app.register(accountPages, { pages, accounts: services.accounts, auth: services.auth, avatars: services.avatars, site: services.site });
   await app.register(messagePages, { pages, messages: services.messages, presenter: services.presenter });
   await app.register(pages.legacyRoutes);
   await app.register(adminPages, { services });

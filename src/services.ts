@@ -1,5 +1,6 @@
 // Every capability's service, built once over the shared database. Routes
 // and tests use these same instances.
+import { SiteSettings } from './site/settings.ts';
 import type { Logger } from 'pino';
 import { AccountKeysRepository } from './accounts/keys-repository.ts';
 import { ACCOUNT_MAILS_PER_HOUR, AccountsService } from './accounts/service.ts';
@@ -75,6 +76,8 @@ export interface Services {
   tracker: TrackerServices;
   /** Groups of members, their leaders and join requests (groups/). */
   groups: Groups;
+  /** The site's own settings: name, description, logo, default language, registration (site/settings.ts). */
+  site: SiteSettings;
 }
 
 export function createServices(database: DatabaseHandle, config: Config, limiters: LimiterFactory, log: Logger, clock: Clock): Services {
@@ -168,5 +171,6 @@ export function createServices(database: DatabaseHandle, config: Config, limiter
     accounts,
     tracker,
     groups: new Groups(new GroupRepository(database.db), clock),
+    site: new SiteSettings(database.db, database, clock, (error) => log.warn({ err: error }, 'could not tell other instances that the site settings changed')),
   };
 }

@@ -9,6 +9,7 @@ import { emojiImagePages } from './emoji-images.ts';
 import { emojiPages } from './emojis.ts';
 import { forumPages } from './forums.ts';
 import { forumCategoryPages } from './forum-categories.ts';
+import { siteSettingsPages } from './site-settings.ts';
 import { forumPermissionPages } from './forum-permissions.ts';
 import { groupAdminPages } from '../groups/admin-pages.ts';
 import { moderationPages } from './moderation.ts';
@@ -33,6 +34,7 @@ export const adminPages: FastifyPluginAsync<{ services: Services }> = async (app
   await app.register(groupAdminPages, { groups: services.groups });
   await app.register(moderationLogPages, { forum: services.forum });
   await app.register(outboxPages, { outbox: services.outbox });
+  await app.register(siteSettingsPages, { site: services.site });
   await app.register(emojiPages, { emoji: services.emoji, images: services.images });
   await app.register(emojiCategoryPages, { emoji: services.emoji });
   await app.register(emojiImagePages, { images: services.images, emoji: services.emoji });

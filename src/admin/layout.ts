@@ -22,7 +22,8 @@ export type SectionId =
   | 'forums'
   | 'categories'
   | 'groups'
-  | 'outbox';
+  | 'outbox'
+  | 'settings';
 
 export interface Section {
   id: SectionId;
@@ -48,6 +49,7 @@ export const SECTIONS: readonly Section[] = [
   { id: 'groups', title: 'admin.groups.title', path: '/admin/groups/', roles: ADMINS, summary: 'admin.groups.summary' },
   { id: 'moderation-log', title: 'admin.log.title', path: '/admin/moderation-log/', roles: MODERATORS, summary: 'admin.log.summary' },
   { id: 'outbox', title: 'admin.outbox.title', path: '/admin/outbox/', roles: ADMINS, summary: 'admin.outbox.summary' },
+  { id: 'settings', title: 'admin.site.title', path: '/admin/settings/', roles: ADMINS, summary: 'admin.site.summary' },
 ];
 
 export function sectionsFor(user: AuthUser): Section[] {

@@ -525,7 +525,19 @@ export interface ModerationLogTable {
   created_at: Timestamp;
 }
 
+/** The site's own settings: one row (migration 0032). */
+export interface SiteSettingsTable {
+  id: number;
+  name: string;
+  description: string;
+  logo_url: string | null;
+  default_locale: string;
+  registration_open: FlagWithDefault;
+  updated_at: Timestamp;
+}
+
 export interface Database {
+  site_settings: SiteSettingsTable;
   users: UsersTable;
   api_tokens: ApiTokensTable;
   sessions: SessionsTable;

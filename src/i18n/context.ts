@@ -38,11 +38,15 @@ export function memberReader(member: { locale: string | null; time_zone: string 
   };
 }
 
-/** A member's settings win; else the browser's; else English and UTC. */
-export function readerOf(request: FastifyRequest, settings: { locale: string | null; timeZone: string | null } | null): Reader {
+/** A member's settings win; else the browser's; else the site's default language (`fallback`) and UTC. */
+export function readerOf(
+  request: FastifyRequest,
+  settings: { locale: string | null; timeZone: string | null } | null,
+  fallback: Locale = DEFAULT_LOCALE,
+): Reader {
   const cookie = request.cookies[TIME_ZONE_COOKIE];
   return {
-    locale: isLocale(settings?.locale) ? settings.locale : negotiateLocale(request.headers['accept-language']),
+    locale: isLocale(settings?.locale) ? settings.locale : negotiateLocale(request.headers['accept-language'], fallback),
     timeZone: isTimeZone(settings?.timeZone) ? settings.timeZone : isTimeZone(cookie) ? cookie : DEFAULT_TIME_ZONE,
   };
 }
@@ -55,6 +59,7 @@ export function installLocale(
   app: FastifyInstance,
   settingsOf: (request: FastifyRequest) => { locale: string | null; timeZone: string | null } | null,
   englishOnly: (request: FastifyRequest) => boolean,
+  defaultLocale: () => Locale = () => DEFAULT_LOCALE,
 ): void {
   app.addHook('onRequest', (request, _reply, done) => {
     // The JSON API speaks the contract's English (its validation messages too) and writes UTC timestamps, and so
@@ -64,6 +69,6 @@ export function installLocale(
       done();
       return;
     }
-    storage.run(readerOf(request, settingsOf(request)), done);
+    storage.run(readerOf(request, settingsOf(request), defaultLocale()), done);
   });
 }

@@ -15,9 +15,9 @@ export function isLocale(value: unknown): value is Locale {
   return typeof value === 'string' && (LOCALES as readonly string[]).includes(value);
 }
 
-/** The best of our languages for an Accept-Language header (`ru-RU,ru;q=0.9,en;q=0.8`); English when none fits. */
-export function negotiateLocale(header: string | undefined): Locale {
-  if (header === undefined || header.length > 1000) return DEFAULT_LOCALE;
+/** The best of our languages for an Accept-Language header (`ru-RU,ru;q=0.9,en;q=0.8`); `fallback` (the site's default) when none fits. */
+export function negotiateLocale(header: string | undefined, fallback: Locale = DEFAULT_LOCALE): Locale {
+  if (header === undefined || header.length > 1000) return fallback;
   let best: { locale: Locale; q: number } | undefined;
   for (const part of header.split(',').slice(0, 30)) {
     const [tag = '', ...params] = part.trim().split(';');
@@ -27,7 +27,7 @@ export function negotiateLocale(header: string | undefined): Locale {
     if (!isLocale(language) || !Number.isFinite(q) || q <= 0) continue;
     if (best === undefined || q > best.q) best = { locale: language, q };
   }
-  return best?.locale ?? DEFAULT_LOCALE;
+  return best?.locale ?? fallback;
 }
 
 const TIME_ZONES: ReadonlySet<string> = new Set([...Intl.supportedValuesOf('timeZone'), DEFAULT_TIME_ZONE]);

@@ -8,10 +8,22 @@ import { html, type SafeHtml } from './html.ts';
 import { t, tn } from '../i18n/messages.ts';
 import { currentReader } from '../i18n/context.ts';
 
+/** What a page shows of the site itself (the admin's site settings, site/settings.ts). */
+export interface SiteIdentity {
+  name: string;
+  description: string;
+  logoUrl: string | null;
+  registrationOpen: boolean;
+}
+
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Site-wide settings pages need: the configured origin for absolute links. */
-    site: { baseUrl: string | null; name: string };
+    /** Site-wide settings pages need: the configured origin for absolute links, and the site's settings as last read. */
+    site: { baseUrl: string | null; lastKnown(): SiteIdentity };
+  }
+  interface FastifyRequest {
+    /** The site's settings as this request found them (site/settings.ts); null where none were read (the API, a refused Host). */
+    siteSettings: SiteIdentity | null;
   }
 }
 
@@ -26,8 +38,8 @@ export interface PageOptions {
 }
 
 export function sendPage(request: FastifyRequest, reply: FastifyReply, options: PageOptions): FastifyReply {
-  const site = request.server.site;
-  const canonical = options.canonical === undefined ? undefined : new URL(options.canonical, origin(request, site.baseUrl)).toString();
+  const site = request.siteSettings ?? request.server.site.lastKnown();
+  const canonical = options.canonical === undefined ? undefined : new URL(options.canonical, origin(request, request.server.site.baseUrl)).toString();
   const user = request.user;
   // A guest gets a CSRF cookie only from a page with a form (csrfInput); reading needs none.
   const token = user === null ? existingCsrfToken(request) : csrfToken(request, reply);
@@ -37,6 +49,7 @@ export function sendPage(request: FastifyRequest, reply: FastifyReply, options: 
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${options.title} · ${site.name}</title>
+${site.description === '' ? '' : html`<meta name="description" content="${site.description}">`}
 ${canonical === undefined ? '' : html`<link rel="canonical" href="${canonical}">`}
 ${token === undefined ? '' : html`<meta name="csrf-token" content="${token}">`}
 <link rel="stylesheet" href="/assets/style.css">
@@ -47,7 +60,7 @@ ${options.head ?? ''}
 <body>
 <a class="skip" href="#main">${t('layout.skip')}</a>
 <header class="site">
-  <a class="brand" href="/">${site.name}</a>
+  <a class="brand" href="/">${site.logoUrl === null ? site.name : html`<img class="logo" src="${site.logoUrl}" alt="${site.name}">`}</a>
   <nav aria-label="${t('layout.nav')}">
     <ul>
       <li><a href="/">${t('layout.forums')}</a></li>
@@ -56,7 +69,7 @@ ${options.head ?? ''}
       <li><a href="/groups/">${t('layout.groups')}</a></li>
       ${
         user === null
-          ? html`<li><a href="/login/">${t('layout.login')}</a></li><li><a href="/register/">${t('layout.register')}</a></li>`
+          ? html`<li><a href="/login/">${t('layout.login')}</a></li>${site.registrationOpen ? html`<li><a href="/register/">${t('layout.register')}</a></li>` : ''}`
           : html`<li>${messagesLink(request.unreadMessages)}</li>
       <li><a href="/profile/watchlist/">${t('layout.watchlist')}</a></li>
       <li><a href="/settings/">${t('layout.settings')}</a></li>

@@ -110,6 +110,7 @@ describeEachDatabase('admin outbox and dashboard', (db) => {
         'groups',
         'moderation-log',
         'outbox',
+        'settings',
       ]);
     });
 

@@ -60,6 +60,7 @@ describeEachDatabase('admin pages in Russian', (db) => {
         'Группы',
         'Журнал модерации',
         'Исходящая почта',
+        'Настройки сайта',
       ]);
       const card = (id: string) => dom(dom(page).one(`li#card-${id}`));
       assert.equal(card('users').text('h2'), 'Пользователи');

@@ -194,6 +194,18 @@ describe('two instances on one PostgreSQL and one Redis', { skip: missing, timeo
     assert.equal((await b.fetch(`/api/forums/${closing}`, { headers: admin })).status, 200, 'admins still find it');
   });
 
+  it('apply site settings changed on A on B at the next request: the name on its pages, registration closed', async () => {
+    const name = `Cluster site ${process.pid}`;
+    const changed = await a.fetch('/api/site', { method: 'PATCH', headers: admin, json: { name, registration_open: false } });
+    assert.equal(changed.status, 200, await changed.clone().text());
+    const page = async (path: string) =>
+      (await b.fetch(path, { headers: { accept: 'text/html', 'x-forwarded-for': '198.51.100.50' }, redirect: 'follow' })).text();
+    await within(VISIBLE_WITHIN_MS, async () => ((await page('/')).includes(name) ? true : undefined), 'B names the site anew');
+    assert.match(await page('/register/'), /Registration is closed/);
+    const reopened = await a.fetch('/api/site', { method: 'PATCH', headers: admin, json: { registration_open: true } });
+    assert.equal(reopened.status, 200);
+  });
+
   /** A user with a passkey and a checked torrent, written straight into the shared database. */
   const trackerFixture = async (): Promise<{ passkey: string; hash: Buffer; torrentId: number }> => {
     const handle = openDatabase({ dialect: 'postgres', url: database.url }, pino({ level: 'silent' }));

@@ -2,10 +2,12 @@ import type { AuthService } from '../../auth/service.ts';
 import type { PageRoutes } from '../../urls/semantic-routes.ts';
 import type { AccountsService } from '../service.ts';
 import type { Avatars } from '../../users/avatars/avatars.ts';
+import type { SiteSettings } from '../../site/settings.ts';
 
 export interface AccountPageDeps {
   pages: PageRoutes;
   accounts: AccountsService;
   auth: AuthService;
   avatars: Avatars;
+  site: SiteSettings;
 }

@@ -20,7 +20,7 @@ import type { AccountPageDeps } from './deps.ts';
 
 const FIELDS = ['username', 'email', 'password', 'password_confirmation'];
 
-export function registerPage({ accounts }: AccountPageDeps): FixedPage {
+export function registerPage({ accounts, site }: AccountPageDeps): FixedPage {
   function form(request: FastifyRequest, reply: FastifyReply, values: Record<string, string> = {}, errors?: FieldErrors, refusal?: FormRefusal): FastifyReply {
     return sendPage(request, reply, {
       title: t('register.title'),
@@ -40,12 +40,25 @@ ${textInput(pageFormState({}, errors), { type: 'password', name: 'password_confi
     });
   }
 
+  /** Registration closed by the site's admin: said on the page; a submitted form creates nothing (403). */
+  function closed(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+    return sendPage(request, reply, {
+      title: t('register.title'),
+      canonical: registerPath(),
+      status: request.method === 'POST' ? 403 : 200,
+      body: html`<h1>${t('register.title')}</h1>
+<p class="notice error" role="alert">${t('account.registration_closed')}</p>
+<p>${tLink('register.already', loginPath())}</p>`,
+    });
+  }
+
   return {
     // Passwords are not echoed: the name and address come back, the passwords are typed again.
     refused: async (request, reply, _visit, refusal) =>
       request.user !== null ? reply.redirect('/', 303) : form(request, reply, submittedText(request.body), {}, refusal),
     async serve(request, reply) {
       if (request.user !== null) return reply.redirect('/', 303);
+      if (!(await site.current()).registrationOpen) return closed(request, reply);
       if (request.method !== 'POST') return form(request, reply);
       const values = submittedText(request.body);
       const check = checkForm(RegisterForm, request.body);

@@ -30,6 +30,7 @@ import * as forumCategories from './0028_forum_categories.ts';
 import * as forumAccess from './0029_forum_access.ts';
 import * as topicAnnouncements from './0030_topic_announcements.ts';
 import * as postPositions from './0031_post_positions.ts';
+import * as siteSettings from './0032_site_settings.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_users': users,
@@ -62,4 +63,5 @@ export const migrations: Record<string, Migration> = {
   '0029_forum_access': forumAccess,
   '0030_topic_announcements': topicAnnouncements,
   '0031_post_positions': postPositions,
+  '0032_site_settings': siteSettings,
 };

@@ -63,8 +63,8 @@ export const feedRoutes: FastifyPluginAsync<FeedRouteDeps> = async (app, { pages
 
 /** Absolute links from BASE_URL, or from a Host the edge has accepted (docs/security.md, "HTTP edge"). */
 function siteOf(request: FastifyRequest): FeedSite {
-  const site = request.server.site;
-  return { origin: origin(request, site.baseUrl), name: site.name };
+  const name = (request.siteSettings ?? request.server.site.lastKnown()).name;
+  return { origin: origin(request, request.server.site.baseUrl), name };
 }
 
 function send(request: FastifyRequest, reply: FastifyReply, format: FeedFormat, feed: Feed): FastifyReply {

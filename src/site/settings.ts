@@ -1,0 +1,152 @@
+// The site's own settings (migration 0032; docs/admin.md, "Site settings"):
+// its name, a line describing it, a logo, the language guests read it in and
+// whether anyone may register. Kept in memory as a snapshot (db/snapshot.ts):
+// an admin's change applies on the next request on every instance.
+import { Type, type Static } from 'typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Clock } from '../clock.ts';
+import { isoNow } from '../clock.ts';
+import type { ChangeFeed } from '../db/change-feed.ts';
+import type { Database } from '../db/schema.ts';
+import { Snapshot } from '../db/snapshot.ts';
+import type { WriteWatch } from '../db/write-watch.ts';
+import { safeUrl } from '../forum/bbcode/bbcode.ts';
+import { ValidationError } from '../http/errors.ts';
+import { VisibleText } from '../http/schemas.ts';
+import { isLocale, type Locale } from '../i18n/locale.ts';
+import { t } from '../i18n/messages.ts';
+
+export interface SiteSettingsValue {
+  name: string;
+  description: string;
+  /** An http(s) address or a path on this site; null: the name alone. */
+  logoUrl: string | null;
+  defaultLocale: Locale;
+  registrationOpen: boolean;
+}
+
+/** What a site is called before its admin names it. */
+export const UNNAMED: SiteSettingsValue = { name: 'Forum', description: '', logoUrl: null, defaultLocale: 'en', registrationOpen: true };
+
+export const NAME_MAX = 100;
+export const DESCRIPTION_MAX = 300;
+export const LOGO_URL_MAX = 500;
+
+/** The settings form's fields, as the admin page submits them (checked by the form's validator). */
+const SiteFields = {
+  name: VisibleText(NAME_MAX, `The site's name: up to ${NAME_MAX} characters, at least one of them visible`),
+  description: Type.String({ maxLength: DESCRIPTION_MAX, description: `One line about the site (up to ${DESCRIPTION_MAX} characters; empty: none)` }),
+  logo_url: Type.String({ maxLength: LOGO_URL_MAX, description: 'An http(s) address or a path on this site; empty: the name alone' }),
+  default_locale: Type.Union([Type.Literal('en'), Type.Literal('ru')], {
+    description: 'The language of guests whose browser asks for none the site speaks',
+  }),
+  registration_open: Type.Boolean({ description: 'Whether anyone may register (/register/)' }),
+};
+export const SiteSettingsBody = Type.Object(SiteFields);
+/** `PATCH /api/site`: any of the fields. */
+export const SiteSettingsPatch = Type.Partial(Type.Object(SiteFields));
+
+/** The settings as the API gives them. */
+export const SiteSettingsResource = Type.Object({
+  name: Type.String(),
+  description: Type.String(),
+  logo_url: Type.Union([Type.String(), Type.Null()]),
+  default_locale: Type.String(),
+  registration_open: Type.Boolean(),
+});
+
+export function siteSettingsResource(value: SiteSettingsValue): Static<typeof SiteSettingsResource> {
+  return {
+    name: value.name,
+    description: value.description,
+    logo_url: value.logoUrl,
+    default_locale: value.defaultLocale,
+    registration_open: value.registrationOpen,
+  };
+}
+export type SiteSettingsInput = Static<typeof SiteSettingsBody>;
+
+const SITE_SETTINGS_TOPIC = 'site-settings';
+
+export class SiteSettings {
+  readonly #db: Kysely<Database>;
+  readonly #clock: Clock;
+  readonly #snapshot: Snapshot<SiteSettingsValue>;
+
+  constructor(db: Kysely<Database>, database: { writes: WriteWatch; changes: ChangeFeed }, clock: Clock, onError: (error: unknown) => void) {
+    this.#db = db;
+    this.#clock = clock;
+    this.#snapshot = new Snapshot({ topic: SITE_SETTINGS_TOPIC, tables: new Set(['site_settings']), load: () => this.#read() }, database, onError);
+  }
+
+  current(): Promise<SiteSettingsValue> {
+    return this.#snapshot.current();
+  }
+
+  /**
+   * The settings as last read, without waiting: for what answers before any
+   * query may run (the reader's language is chosen as a request arrives).
+   * The app reads them once at start, so this is the stored value from then on.
+   */
+  lastKnown(): SiteSettingsValue {
+    return this.#snapshot.lastKnown() ?? UNNAMED;
+  }
+
+  /** Changes some of the settings (the API's PATCH), keeping the others. */
+  async patch(input: Static<typeof SiteSettingsPatch>): Promise<SiteSettingsValue> {
+    const now = await this.current();
+    return this.update({
+      name: input.name ?? now.name,
+      description: input.description ?? now.description,
+      logo_url: input.logo_url ?? now.logoUrl ?? '',
+      default_locale: input.default_locale ?? now.defaultLocale,
+      registration_open: input.registration_open ?? now.registrationOpen,
+    });
+  }
+
+  async update(input: SiteSettingsInput): Promise<SiteSettingsValue> {
+    const logo = input.logo_url.trim();
+    const logoUrl = logo === '' ? null : (safeUrl(logo) ?? null);
+    if (logo !== '' && logoUrl === null) throw ValidationError.field('logo_url', t('admin.site.logo_invalid'));
+    await this.#db
+      .updateTable('site_settings')
+      .set({
+        name: input.name.trim(),
+        description: input.description.trim(),
+        logo_url: logoUrl,
+        default_locale: input.default_locale,
+        registration_open: input.registration_open,
+        updated_at: isoNow(this.#clock),
+      })
+      .where('id', '=', 1)
+      .execute();
+    this.#snapshot.changed();
+    return this.current();
+  }
+
+  async #read(): Promise<SiteSettingsValue> {
+    const row = await this.#db.selectFrom('site_settings').selectAll().where('id', '=', 1).executeTakeFirst();
+    if (row === undefined) return UNNAMED;
+    return {
+      name: row.name,
+      description: row.description,
+      logoUrl: row.logo_url,
+      defaultLocale: isLocale(row.default_locale) ? row.default_locale : 'en',
+      registrationOpen: Boolean(row.registration_open),
+    };
+  }
+}
+
+/**
+ * Every request but the API's and the tracker's (`skip`) reads the current
+ * settings before anything else looks at it: the reader's default language,
+ * the page's name and logo, whether registration is open. A cached read, so
+ * it costs a promise; after a change, one query for the first request.
+ */
+export function installSiteSettings(app: FastifyInstance, site: SiteSettings, skip: (request: FastifyRequest) => boolean): void {
+  app.decorateRequest('siteSettings', null);
+  app.addHook('onRequest', async (request) => {
+    if (!skip(request)) request.siteSettings = await site.current();
+  });
+}
