@@ -147,6 +147,13 @@ export class SiteSettings {
 export function installSiteSettings(app: FastifyInstance, site: SiteSettings, skip: (request: FastifyRequest) => boolean): void {
   app.decorateRequest('siteSettings', null);
   app.addHook('onRequest', async (request) => {
-    if (!skip(request)) request.siteSettings = await site.current();
+    if (skip(request)) return;
+    try {
+      request.siteSettings = await site.current();
+    } catch {
+      // The database is away: the request goes on with the settings last read, and whatever it needs from the
+      // database fails on its own terms (the readiness probe answers 503, a page its error page).
+      request.siteSettings = site.lastKnown();
+    }
   });
 }
