@@ -48,7 +48,12 @@ ${bonus.offers().map(
 ${csrfInput(request, reply)}
 <input type="hidden" name="offer" value="${offer.gib}">
 <input type="hidden" name="key" value="${randomUUID()}">
-<button type="submit"${offer.price > balance ? ' disabled' : ''}>${t('bonus.offer', { gib: offer.gib, points: formatPoints(offer.price) })}</button>
+${
+  offer.price > balance
+    ? html`<button type="submit" disabled aria-describedby="offer-${offer.gib}-short">${t('bonus.offer', { gib: offer.gib, points: formatPoints(offer.price) })}</button>
+<span class="muted" id="offer-${offer.gib}-short">${t('bonus.short', { points: formatPoints(offer.price - balance) })}</span>`
+    : html`<button type="submit">${t('bonus.offer', { gib: offer.gib, points: formatPoints(offer.price) })}</button>`
+}
 </form></li>`,
 )}
 </ul>

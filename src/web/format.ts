@@ -32,10 +32,15 @@ export function timeHtml(stored: string): SafeHtml {
 
 /** `<time datetime="…">2 Jan 2026</time>`, the day in the reader's zone. */
 export function dateHtml(stored: string): SafeHtml {
+  return html`<time datetime="${parts(stored).iso}">${dateText(stored)}</time>`;
+}
+
+/** `2 Jan 2026`, the day in the reader's zone and language: for a date inside a sentence (a ban's end). */
+export function dateText(stored: string): string {
   const at = parts(stored);
   const reader = currentReader();
-  if (reader.locale === 'en' && reader.timeZone === 'UTC') return html`<time datetime="${at.iso}">${at.date}</time>`;
-  return html`<time datetime="${at.iso}">${formatOf(reader.locale, reader.timeZone, 'date').format(new Date(at.iso))}</time>`;
+  if (reader.locale === 'en' && reader.timeZone === 'UTC') return at.date;
+  return formatOf(reader.locale, reader.timeZone, 'date').format(new Date(at.iso));
 }
 
 const formats = new Map<string, Intl.DateTimeFormat>();

@@ -38,7 +38,7 @@ describeEachDatabase('profile pages', (db) => {
       assert.match(
         mainText(page.body),
         new RegExp(
-          `^Alice Profile Joined ${joined} Posts 2 Uploaded 0 bytes Downloaded 0 bytes Bonus points 0.00 Seeding now 0 Leeching now 0 Signature Alice <says> mumble`,
+          `^Alice Profile Joined ${joined} Posts 2 Uploaded 0 bytes Downloaded 0 bytes Bonus points 0 Seeding now 0 Leeching now 0 Signature Alice <says> mumble`,
         ),
       );
       const signature = dom(page).one('div.signature');

@@ -152,6 +152,9 @@ describeEachDatabase('languages and time zones', (db) => {
       const inbox = await member.browser.get('/messages/');
       assert.equal(dom(inbox).one('h1').textContent, 'Входящие');
       assert.equal(dom(inbox).one('main > p').textContent, 'Сообщений нет. Когда вам напишут, сообщение появится здесь.');
+      const writer = await loggedIn(t, { name: 'Letter Writer' });
+      await t.services.messages.send(asAuthUser(writer.user), member.user.username, { subject: 'Привет', body: 'Как дела?' });
+      assert.equal(dom(await member.browser.get('/messages/')).text('tbody .badge'), 'новое', 'an unread message is marked in Russian');
       const row = await t.services.users.get(member.user.id);
       assert.deepEqual([row.locale, row.time_zone], ['ru', 'Asia/Vladivostok']);
 

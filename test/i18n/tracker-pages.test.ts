@@ -131,7 +131,7 @@ describeEachDatabase('tracker pages in Russian', (db) => {
         .execute();
       const bonus = await author.browser.get('/profile/bonus/');
       assert.equal(dom(bonus).one('h1').textContent, 'Ваши бонусы');
-      assert.equal(dom(bonus).text('p.score'), 'Ваш бонусный счёт: 15.00.');
+      assert.equal(dom(bonus).text('p.score'), 'Ваш бонусный счёт: 15.');
       assert.deepEqual(dom(bonus).texts('main h2'), ['Как их заработать', 'Обмен бонусов на отдачу', 'История']);
       const exchanged = await author.browser.post('/profile/bonus/', { offer: '1', key: 'russian-click-1' });
       assert.equal(exchanged.status, 303);

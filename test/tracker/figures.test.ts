@@ -45,18 +45,22 @@ describeEachTrackerSetup('tracker figures', (setup) => {
       assert.equal(page.status, 200);
       const text = mainText(page.body);
       assert.match(text, /You have 12\.34 bonus points\./);
-      assert.match(text, /1–10 1\.00 11–20 2\.00 21–50 3\.00 51 or more 4\.00/);
+      assert.match(text, /1–10 1 11–20 2 21–50 3 51 or more 4/);
       const offers = dom(page)
         .all('button[type="submit"]')
         .map((button) => ({ text: textOf(button), disabled: button.hasAttribute('disabled') }));
       assert.ok(
-        offers.some((offer) => offer.text === '1 GiB for 10.00 points' && !offer.disabled),
+        offers.some((offer) => offer.text === '1 GiB for 10 points' && !offer.disabled),
         'an affordable offer',
       );
       assert.ok(
-        offers.some((offer) => offer.text === '5 GiB for 50.00 points' && offer.disabled),
+        offers.some((offer) => offer.text === '5 GiB for 50 points' && offer.disabled),
         'an offer out of reach, disabled',
       );
+      // A disabled offer says why, and the button points at the reason for assistive technology.
+      const outOfReach = dom(page).one('button[disabled]');
+      const reason = dom(page).one(`#${outOfReach.getAttribute('aria-describedby')}`);
+      assert.match(textOf(reason), /^\d+(\.\d+)? points more needed$/);
 
       assert.match(text, /Nothing yet\./);
     });
@@ -78,8 +82,8 @@ describeEachTrackerSetup('tracker figures', (setup) => {
       const after = await member.browser.get('/profile/bonus/?exchanged=1');
       const text = mainText(after.body);
       assert.match(text, /1 GiB of upload credit were added to your account\./);
-      assert.match(text, /You have 15\.00 bonus points\./);
-      assert.match(text, /Exchanged for 1 GiB of upload credit -10\.00/);
+      assert.match(text, /You have 15 bonus points\./);
+      assert.match(text, /Exchanged for 1 GiB of upload credit -10\b/);
       const stats = await t.database.db
         .selectFrom('tracker_user_stats')
         .select(['uploaded', 'bonus_points'])
@@ -92,7 +96,7 @@ describeEachTrackerSetup('tracker figures', (setup) => {
       const response = await member.browser.post('/profile/bonus/', { offer: '5', key: 'a-new-key-123' });
       assert.equal(response.status, 422);
       assert.match(mainText(response.body), /You do not have enough points for that offer\./);
-      assert.match(mainText(response.body), /You have 15\.00 bonus points\./);
+      assert.match(mainText(response.body), /You have 15 bonus points\./);
     });
 
     it('refuses a form without its key (422)', async () => {

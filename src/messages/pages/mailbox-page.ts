@@ -119,7 +119,7 @@ ${rows.map((row, index) => {
   const unread = folder === 'inbox' && row.read_at === null;
   const other = folder === 'inbox' ? authors.link(row.sender_id, row.sender_name) : authors.link(row.recipient_id, row.recipient_name);
   return html`<tr${unread ? html` class="unread"` : ''}>
-<td><a href="${messagePath(row.id)}">${subjects[index]}</a>${unread ? html` <span class="badge">new</span>` : ''}</td>
+<td><a href="${messagePath(row.id)}">${subjects[index]}</a>${unread ? html` <span class="badge">${t('messages.new_badge')}</span>` : ''}</td>
 <td>${other}</td>
 <td>${timeHtml(row.created_at)}</td>
 ${folder === 'sent' ? html`<td>${row.read_at === null ? t('messages.not_yet') : timeHtml(row.read_at)}</td>` : ''}
