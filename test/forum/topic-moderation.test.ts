@@ -219,11 +219,19 @@ describeEachDatabase('topic moderation', (db) => {
       assert.deepEqual(snapshotDifferences(state, await snapshotTables(t)), []);
     });
 
-    it('deletes a topic from the panel, back to its forum', async () => {
+    it('deletes a topic from the panel after asking on a page of its own, back to its forum', async () => {
       const doomed = await topic();
       const path = await pathOf(doomed.id);
-      await mod.browser.get(path);
-      const deleted = await mod.browser.post(`${path}delete/`, {});
+      const page = await mod.browser.get(path);
+      assert.ok(dom(page).has(`form[action="${path}delete/"] button.danger`), 'Delete looks dangerous');
+      const state = await snapshotTables(t);
+      const asked = await mod.browser.post(`${path}delete/`, {});
+      assert.equal(asked.status, 200, 'the first click only asks');
+      assert.match(dom(asked).text('main'), /will be deleted for good/);
+      assert.equal(dom(asked).one(`main a[href="${path}"]`).textContent, 'Keep it');
+      assert.ok(dom(asked).has(`form[action="${path}delete/"] input[name="confirmed"][value="1"]`));
+      assert.deepEqual(snapshotDifferences(state, await snapshotTables(t)), [], 'asking deleted nothing');
+      const deleted = await mod.browser.post(`${path}delete/`, { confirmed: '1' });
       assert.equal(deleted.status, 303);
       assert.match(deleted.location!, new RegExp(`^/forum/[^/]+\\.${general.id}/$`));
       assert.equal((await new Browser(t).get(path)).status, 404);

@@ -98,8 +98,9 @@ export function buttonForm(
   target: string,
   label: string | SafeHtml,
   fields: Record<string, string | number> = {},
+  look: 'secondary' | 'danger' = 'secondary',
 ): SafeHtml {
-  return html`<form method="post" action="${target}" class="inline">${csrfInput(request, reply)}${Object.entries(fields).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`)}<button type="submit" class="secondary">${label}</button></form>`;
+  return html`<form method="post" action="${target}" class="inline">${csrfInput(request, reply)}${Object.entries(fields).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`)}<button type="submit" class="${look}">${label}</button></form>`;
 }
 
 export function postsCount(count: number): string {

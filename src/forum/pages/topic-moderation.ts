@@ -16,13 +16,14 @@ import { entityForm, type EntityForm, type PageVisit } from '../../urls/semantic
 import { NoFields, failedNotice } from '../../web/form.ts';
 import { pageFormState, selectField } from '../../web/form-controls.ts';
 import { html, type SafeHtml } from '../../web/html.ts';
-import { csrfInput } from '../../web/page.ts';
+import { csrfInput, sendPage } from '../../web/page.ts';
 import { postPathOn } from '../resource.ts';
 import { ForumBodies } from '../routes.ts';
 import type { ForumService } from '../service.ts';
 import { buttonForm } from './parts.ts';
-import { t } from '../../i18n/messages.ts';
+import { t, tn } from '../../i18n/messages.ts';
 import type { TopicWithAuthor } from '../repository.ts';
+import { assertModerates } from '../access.ts';
 
 /** What the panel needs of the topic page's topic. */
 interface ShownTopic {
@@ -44,6 +45,24 @@ export function postModerationButton(postId: number, hidden: boolean): SafeHtml 
 export function postModerationForms(request: FastifyRequest, reply: FastifyReply, path: string): SafeHtml {
   return html`<form id="hide-post" method="post" action="${path}hide-post/" hidden>${csrfInput(request, reply)}</form>
 <form id="restore-post" method="post" action="${path}restore-post/" hidden>${csrfInput(request, reply)}</form>`;
+}
+
+const DeleteConfirmation = Type.Object({ confirmed: Type.Optional(Type.Literal('1')) });
+
+/** "Delete this topic and its N posts?": the question the panel's Delete asks before anything is deleted. */
+function confirmDeletion(request: FastifyRequest, reply: FastifyReply, topic: ShownTopic, visit: PageVisit): FastifyReply {
+  const title = t('mod.delete_confirm_title', { title: topic.row.title });
+  return sendPage(request, reply, {
+    title,
+    body: html`<h1>${title}</h1>
+<p>${tn('mod.delete_confirm_question', topic.row.posts_count)}</p>
+<form method="post" action="${visit.canonicalPath}delete/" class="actions">
+  ${csrfInput(request, reply)}
+  <input type="hidden" name="confirmed" value="1">
+  <button type="submit" class="danger">${t('mod.delete_confirm_button')}</button>
+  <a class="button secondary" href="${visit.canonicalPath}">${t('mod.keep_topic')}</a>
+</form>`,
+  });
 }
 
 /** How the topic page shows the panel again after a refused move (422). */
@@ -92,7 +111,7 @@ ${errors === undefined ? '' : failedNotice(undefined, errors, ['forum_id'])}
 ${topic.row.locked ? buttonForm(request, reply, `${path}unlock/`, t('mod.unlock')) : buttonForm(request, reply, `${path}lock/`, t('mod.lock'))}
 ${rightButtons(request, reply, topic, path, rights)}
 ${topic.row.hidden_at === null ? buttonForm(request, reply, `${path}hide/`, t('mod.hide_topic')) : buttonForm(request, reply, `${path}restore/`, t('mod.restore_topic'))}
-${buttonForm(request, reply, `${path}delete/`, t('mod.delete_topic'))}
+${buttonForm(request, reply, `${path}delete/`, t('mod.delete_topic'), {}, 'danger')}
 </div>
 ${
   elsewhere.length === 0
@@ -160,10 +179,16 @@ export function moderationForms<T extends ShownTopic>(forum: ForumService, showA
       },
       invalid: (request, reply, topic, visit, errors) => showAgain(request, reply, topic, visit, errors),
     }),
-    entityForm<T, typeof NoFields>({
+    entityForm<T, typeof DeleteConfirmation>({
       name: 'delete',
-      body: NoFields,
-      async submit(request, reply, topic) {
+      body: DeleteConfirmation,
+      async submit(request, reply, topic, visit, body) {
+        // Deleting takes every post with it and cannot be undone: the button asks first, on a page of its own (no script needed).
+        if (body.confirmed !== '1') {
+          // Only those who may delete it are asked; others get the refusal the delete itself gives.
+          assertModerates(assertUser(request), topic.row.forum_id, 'access.delete_topic');
+          return confirmDeletion(request, reply, topic, visit);
+        }
         await forum.deleteTopic(topic.row.id, assertUser(request));
         const parent = await forum.getForum(topic.row.forum_id);
         return reply.redirect(forumPath(parent), 303);
