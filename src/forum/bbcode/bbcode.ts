@@ -248,8 +248,31 @@ export function renderBbcode(text: string, renderText: TextRenderer): string {
 // copies what it joins, and each level of nesting would copy all it holds again.
 function renderNodes(nodes: Node[], renderText: TextRenderer): string {
   let out = '';
-  for (const node of nodes) out += node.kind === 'text' ? renderText(node.text) : renderElement(node, renderText);
+  for (let index = 0; index < nodes.length; index++) {
+    const node = nodes[index]!;
+    out += node.kind === 'text' ? renderText(besideBlocks(node.text, nodes[index - 1], nodes[index + 1])) : renderElement(node, renderText);
+  }
   return out;
+}
+
+/** Tags that render as blocks of their own: the line breaks written around them are not blank lines. */
+const BLOCKS = new Set(['quote', 'code', 'pre', 'list', 'spoiler', 'align', 'box', 'hr', 'clear']);
+
+function isBlock(node: Node | undefined): boolean {
+  return node !== undefined && node.kind === 'tag' && BLOCKS.has(node.name);
+}
+
+/**
+ * Text between blocks without the one line break that ends the line a block
+ * stands on (as TorrentPier drops the white space around its block tags):
+ * `[/quote]⏎text` starts the text right under the quote, not a line lower.
+ */
+function besideBlocks(text: string, before: Node | undefined, after: Node | undefined): string {
+  let start = 0;
+  let end = text.length;
+  if (isBlock(before)) start = text.startsWith('\r\n') ? 2 : text.startsWith('\n') ? 1 : 0;
+  if (isBlock(after) && end > start) end -= text.endsWith('\r\n') && end - 2 >= start ? 2 : text.endsWith('\n') ? 1 : 0;
+  return start === 0 && end === text.length ? text : text.slice(start, end);
 }
 
 function renderElement(element: Element, renderText: TextRenderer): string {

@@ -101,6 +101,16 @@ describe('BBCode rendering', () => {
       '<div class="bb"><img class="bb-img bb-img-right" src="https://example.org/cover.jpg" alt="" loading="lazy" referrerpolicy="no-referrer"></div>',
     );
   });
+  it('drops the line break that ends a block tag’s own line, so blocks leave no blank gap', () => {
+    assert.equal(render('before\n[quote]q[/quote]\nafter'), '<div class="bb">before<blockquote class="bb-quote">q</blockquote>after</div>');
+    assert.equal(render('[list][*]a[/list]\r\nnext'), '<div class="bb"><ul><li>a</li></ul>next</div>');
+    assert.equal(
+      render('[code]x[/code]\n\nparagraph'),
+      '<div class="bb"><pre class="bb-code"><code>x</code></pre><br>paragraph</div>',
+      'a blank line stays one break',
+    );
+    assert.equal(render('[b]bold[/b]\nline'), '<div class="bb"><strong>bold</strong><br>line</div>', 'inline tags keep their breaks');
+  });
   it('shows those tags as written when their argument is not allowed', () => {
     assert.equal(render('[align=top]x[/align]'), '<div class="bb">[align=top]x</div>');
     assert.equal(render('[font="x;background:url(y)"]x[/font]'), '<div class="bb">[font=&quot;x;background:url(y)&quot;]x</div>');
