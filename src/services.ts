@@ -132,7 +132,7 @@ export function createServices(database: DatabaseHandle, config: Config, limiter
     },
     clock,
   );
-  const topicViews = new TopicViewCounter(forumRepository);
+  const topicViews = new TopicViewCounter(forumRepository, clock);
   const profileMail = new ProfileMailService(wordFilters, mailer, new MailBudget(limiters.create('mail_member', PROFILE_MAILS_PER_HOUR, 60 * 60)), flood);
   // Rendered text depends on the rules and on the emoji catalog: a change to either empties the presenter's cache.
   database.changes.subscribe(WORD_FILTERS_TOPIC, () => presenter.invalidate());

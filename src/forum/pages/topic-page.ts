@@ -122,7 +122,7 @@ export function topicPage({ forum, presenter, views, addons, pageCache }: ForumP
     ]);
     const last = lastPage(posts.total, POSTS_PER_PAGE);
     if (page > last) throw pageNotFound();
-    if (request.method === 'GET') views.record(topic.row.id);
+    if (request.method === 'GET') views.record(topic.row.id, request.user === null ? `g${request.ip}` : `u${request.user.id}`);
     // A member has read what the page showed them (docs/unread.md).
     if (request.method === 'GET' && viewer !== null && posts.data !== null) await forum.unread.viewed(viewer, topic.row.id, posts.data);
 
