@@ -164,7 +164,8 @@ export function radioGroup(form: FormState, field: FieldOptions & { options: rea
 export function errorSummary(form: FormState, intro = t('form.correct_following')): SafeHtml {
   const entries = Object.entries(form.errors);
   if (entries.length === 0) return html``;
-  return html`<div class="notice error" role="alert" id="${form.id}-errors">
+  // Focused as the page loads: in view, and read out (see formNotice).
+  return html`<div class="notice error" role="alert" id="${form.id}-errors" tabindex="-1" autofocus>
   <p>${intro}</p>
   <ul>${entries.map(([field, messages]) => messages.map((message) => html`<li><a href="#${fieldId(form, isShownMember(form, field) ? field : (field.split('.')[0] ?? field))}">${message}</a></li>`))}</ul>
 </div>`;

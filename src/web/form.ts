@@ -21,7 +21,8 @@ export function formNotice(message: string | undefined, errors?: FieldErrors, sh
     .flatMap(([, messages]) => messages);
   const lines = [...(message === undefined ? [] : [message]), ...other];
   if (lines.length === 0) return html``;
-  return html`<div class="notice error" role="alert">${lines.map((line) => html`<p>${line}</p>`)}</div>`;
+  // Focused as the page loads, so that the browser brings it into view (a refused form is often far down the page) and screen readers read it.
+  return html`<div class="notice error" role="alert" tabindex="-1" autofocus>${lines.map((line) => html`<p>${line}</p>`)}</div>`;
 }
 
 /** The summary shown above a form whose fields have errors. */

@@ -7,7 +7,7 @@ import type { BrowserContext } from 'playwright-core';
 import { signedInContext, startBrowserApp, type BrowserApp } from '../helpers/browser-app.ts';
 import { browserSkipReason, seriousAccessibilityViolations } from '../helpers/chromium.ts';
 import { createUser } from '../helpers/auth.ts';
-import { createForum, createTopic } from '../helpers/forum.ts';
+import { createForum, createRule, createTopic } from '../helpers/forum.ts';
 
 describe('quote and preview in a browser', { skip: browserSkipReason() }, () => {
   let app: BrowserApp;
@@ -41,6 +41,22 @@ describe('quote and preview in a browser', { skip: browserSkipReason() }, () => 
     await page.getByRole('button', { name: 'Post reply' }).click();
     await page.waitForURL(/#post-\d+$/);
     assert.equal(await page.locator('article.post blockquote').count(), 1);
+    await page.close();
+  });
+
+  it('brings a refusal into view, focused, on a phone where the form is far below the top', async () => {
+    const page = await member.newPage();
+    await page.setViewportSize({ width: 390, height: 700 });
+    await page.goto(`${app.base}${path}`);
+    await createRule(app.t, 'forbiddenword', 'block', ['posts']);
+    await page.getByLabel('Your reply').fill('A reply with a forbiddenword in it');
+    await page.getByRole('button', { name: 'Post reply' }).click();
+    const notice = page.locator('.notice.error').first();
+    await notice.waitFor();
+    assert.equal(await notice.evaluate((element) => element === document.activeElement), true, 'the notice has the focus');
+    const box = await notice.boundingBox();
+    assert.ok(box !== null && box.y >= 0 && box.y < 700, `the notice is on screen (y ${box?.y})`);
+    assert.ok(await page.evaluate(() => window.scrollY > 0), 'the page scrolled to it');
     await page.close();
   });
 });
