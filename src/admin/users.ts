@@ -25,7 +25,8 @@ import { sendAdminPage } from './layout.ts';
 import { pagination, rangeText, timestamp } from './lists.ts';
 import { passkeyAdminBlock } from './torrents.ts';
 import { formatBytes } from '../i18n/sizes.ts';
-import { formatPoints, type TrackerFigures, type UserFigures } from '../tracker/figures.ts';
+import type { TrackerFigures, UserFigures } from '../tracker/figures.ts';
+import { formatPoints } from '../web/format.ts';
 
 const BASE = '/admin/users/';
 const ROLES = ['user', 'moderator', 'admin'] as const;

@@ -14,7 +14,7 @@ import { csrfInput, sendPage } from '../web/page.ts';
 import type { SeedBonus } from './bonus.ts';
 import type { TrackerConfig } from './config.ts';
 import { formatBytes } from '../i18n/sizes.ts';
-import { formatPoints } from './figures.ts';
+import { formatPoints } from '../web/format.ts';
 import { t, tn } from '../i18n/messages.ts';
 import { tHtml } from '../web/translated.ts';
 

@@ -1,7 +1,6 @@
 // The tracker's figures: a user's (profile, bonus page) and the site's
 // (GET /api/tracker/stats), plus the human form of points (bytes:
 // i18n/sizes.ts).
-import { currentReader } from '../i18n/context.ts';
 import { type Clock, msNow } from '../clock.ts';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
@@ -100,10 +99,4 @@ export class TrackerFigures {
       transfer: { uploaded: Number(transfer.uploaded), downloaded: Number(transfer.downloaded) },
     };
   }
-}
-
-/** Hundredths as the reader writes numbers, whole ones without decimals: "12.34", "10", "1,234.50"; in Russian "12,34", "1 234,50". */
-export function formatPoints(hundredths: number): string {
-  const decimals = hundredths % 100 === 0 ? 0 : 2;
-  return new Intl.NumberFormat(currentReader().locale, { minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format(hundredths / 100);
 }

@@ -5,6 +5,7 @@
 // (the API's and the announce's: English).
 import type { RatioRule } from './config.ts';
 import { t } from '../i18n/messages.ts';
+import { formatRatio } from '../web/format.ts';
 
 export interface Transfer {
   /** Bytes, after freeleech. */
@@ -33,9 +34,4 @@ export function ratioVerdict(transfer: Transfer, rule: RatioRule): RatioVerdict 
     allowed: false,
     reason: t('tracker.low_ratio', { ratio: formatRatio(ratio), minimum: formatRatio(rule.minimum) }),
   };
-}
-
-/** Two decimals, rounded down so that a ratio just under the minimum never prints as the minimum. */
-export function formatRatio(ratio: number): string {
-  return (Math.floor(ratio * 100) / 100).toFixed(2);
 }

@@ -63,3 +63,14 @@ function formatOf(locale: string, timeZone: string, kind: 'time' | 'date'): Intl
 export function counted(count: number, one: string, many: string): string {
   return `${number(count)} ${count === 1 ? one : many}`;
 }
+
+/** Hundredths as the reader writes numbers, whole ones without decimals: "12.34", "10", "1,234.50"; in Russian "12,34", "1 234,50". */
+export function formatPoints(hundredths: number): string {
+  const decimals = hundredths % 100 === 0 ? 0 : 2;
+  return new Intl.NumberFormat(currentReader().locale, { minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format(hundredths / 100);
+}
+
+/** Two decimals, rounded down so that a ratio just under the minimum never prints as the minimum. */
+export function formatRatio(ratio: number): string {
+  return (Math.floor(ratio * 100) / 100).toFixed(2);
+}

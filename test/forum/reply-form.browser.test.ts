@@ -53,10 +53,10 @@ describe('quote and preview in a browser', { skip: browserSkipReason() }, () => 
     await page.getByRole('button', { name: 'Post reply' }).click();
     const notice = page.locator('.notice.error').first();
     await notice.waitFor();
-    assert.equal(await notice.evaluate((element) => element === document.activeElement), true, 'the notice has the focus');
+    assert.equal(await notice.evaluate((element) => element === element.ownerDocument.activeElement), true, 'the notice has the focus');
     const box = await notice.boundingBox();
     assert.ok(box !== null && box.y >= 0 && box.y < 700, `the notice is on screen (y ${box?.y})`);
-    assert.ok(await page.evaluate(() => window.scrollY > 0), 'the page scrolled to it');
+    assert.ok(Number(await page.evaluate('window.scrollY')) > 0, 'the page scrolled to it');
     await page.close();
   });
 });

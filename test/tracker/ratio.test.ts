@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { GIB } from '../../src/tracker/config.ts';
-import { formatRatio, ratioOf, ratioShown, ratioVerdict } from '../../src/tracker/ratio.ts';
+import { ratioOf, ratioShown, ratioVerdict } from '../../src/tracker/ratio.ts';
+import { formatRatio } from '../../src/web/format.ts';
 
 const rule = { minimum: 0.3, afterBytes: 10 * GIB };
 

@@ -2,8 +2,7 @@
 // ban panel there (profile-ban.ts).
 import { number, t } from '../../i18n/messages.ts';
 import { formatBytes } from '../../i18n/sizes.ts';
-import { formatPoints } from '../../tracker/figures.ts';
-import { formatRatio } from '../../tracker/ratio.ts';
+import { formatPoints, formatRatio } from '../../web/format.ts';
 import { groupPath, newMessagePath, profileEmailPath, profilePath, settingsPath } from '../../urls/paths.ts';
 import type { EntityPage } from '../../urls/semantic-routes.ts';
 import type { UserRow } from '../../users/repository.ts';
