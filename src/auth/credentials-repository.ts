@@ -31,6 +31,10 @@ export interface TokenMatch extends OwnerWithCounts {
 
 export interface SessionMatch extends OwnerWithCounts {
   csrf_token: string;
+  /** The member's tracker transfer and seed bonus (tracker_user_stats), for every page's header; null before their first announce. */
+  uploaded: number | null;
+  downloaded: number | null;
+  bonus_points: number | null;
 }
 
 export class CredentialsRepository {
@@ -58,7 +62,9 @@ export class CredentialsRepository {
       db
         .selectFrom('sessions as s')
         .innerJoin('users as u', 'u.id', 's.user_id')
+        .leftJoin('tracker_user_stats as stats', 'stats.user_id', 'u.id')
         .select(['u.id', 'u.username as name', 'u.email', 'u.role', 'u.unread_messages', 'u.locale', 'u.time_zone', 's.csrf_token'])
+        .select(['stats.uploaded', 'stats.downloaded', 'stats.bonus_points'])
         .select((eb) => [moderatedForumsOf(this.#dialect, eb), groupIdsOf(this.#dialect, eb)])
         .where('s.id_hash', '=', slot('idHash'))
         .where('s.expires_at', '>', slot('now'))

@@ -12,7 +12,7 @@ import { ApiError } from '../http/errors.ts';
 import { t } from '../i18n/messages.ts';
 import { isHtmx } from '../http/htmx.ts';
 import { localPath } from '../http/local-path.ts';
-import type { AuthService, AuthUser, Authenticated, Credentials } from './service.ts';
+import type { AuthService, AuthUser, Authenticated, Credentials, MemberTransfer } from './service.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -23,6 +23,8 @@ declare module 'fastify' {
     unreadMessages: number;
     /** The member's language and time zone settings; null for guests (i18n/context.ts reads them). */
     readingSettings: Authenticated['reading'] | null;
+    /** The member's transfer and bonus for the page header (web sessions only); null otherwise. */
+    memberTransfer: MemberTransfer | null;
   }
 }
 
@@ -33,6 +35,7 @@ export function installAuthentication(app: FastifyInstance, auth: AuthService): 
   app.decorateRequest('credentials', null);
   app.decorateRequest('unreadMessages', 0);
   app.decorateRequest('readingSettings', null);
+  app.decorateRequest('memberTransfer', null);
 
   app.addHook('onRequest', async (request) => {
     // The tracker's announce and scrape authenticate by passkey only: no session or token lookup on the hottest path.
@@ -50,6 +53,7 @@ export function installAuthentication(app: FastifyInstance, auth: AuthService): 
       request.credentials = found.credentials;
       request.unreadMessages = found.unreadMessages;
       request.readingSettings = found.reading;
+      request.memberTransfer = found.transfer ?? null;
     }
   });
 }

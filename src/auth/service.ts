@@ -31,6 +31,14 @@ export interface Authenticated {
   unreadMessages: number;
   /** The member's language and time zone settings, read with the credentials (null: the browser's). */
   reading: { locale: string | null; timeZone: string | null };
+  /** The member's tracker transfer (bytes) and bonus (hundredths), read with a web session for the header; absent for tokens. */
+  transfer?: MemberTransfer;
+}
+
+export interface MemberTransfer {
+  uploaded: number;
+  downloaded: number;
+  bonusPoints: number;
 }
 
 export interface IssuedToken {
@@ -139,6 +147,7 @@ export class AuthService {
       credentials: { kind: 'session', idHash, csrfToken: match.csrf_token },
       unreadMessages: match.unread_messages,
       reading: readingOf(match),
+      transfer: { uploaded: Number(match.uploaded ?? 0), downloaded: Number(match.downloaded ?? 0), bonusPoints: Number(match.bonus_points ?? 0) },
     };
   }
 

@@ -70,7 +70,7 @@ export function formatPoints(hundredths: number): string {
   return new Intl.NumberFormat(currentReader().locale, { minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format(hundredths / 100);
 }
 
-/** Two decimals, rounded down so that a ratio just under the minimum never prints as the minimum. */
+/** Two decimals as the reader writes them ("1.24"; in Russian "1,24"), rounded down so that a ratio just under the minimum never prints as the minimum. */
 export function formatRatio(ratio: number): string {
-  return (Math.floor(ratio * 100) / 100).toFixed(2);
+  return new Intl.NumberFormat(currentReader().locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(Math.floor(ratio * 100) / 100);
 }

@@ -7,6 +7,10 @@ import { origin } from '../http/pagination.ts';
 import { html, type SafeHtml } from './html.ts';
 import { t, tn } from '../i18n/messages.ts';
 import { currentReader } from '../i18n/context.ts';
+import { formatBytes } from '../i18n/sizes.ts';
+import { profilePath } from '../urls/paths.ts';
+import type { MemberTransfer } from '../auth/service.ts';
+import { formatPoints, formatRatio } from './format.ts';
 
 /** What a page shows of the site itself (the admin's site settings, site/settings.ts). */
 export interface SiteIdentity {
@@ -79,6 +83,7 @@ ${options.head ?? ''}
     </ul>
   </nav>
 </header>
+${request.memberTransfer === null ? '' : memberBar(request.memberTransfer, user?.id ?? 0, user?.name ?? '')}
 <main id="main">
 ${options.body}
 </main>
@@ -89,6 +94,20 @@ ${options.body}
     .code(options.status ?? 200)
     .type('text/html; charset=utf-8')
     .send(document.value);
+}
+
+/**
+ * What a tracker's members look at first (TorrentPier, UNIT3D): their upload,
+ * download, ratio and bonus, with the way to the tracker, to their bonus and
+ * to their profile, on every page.
+ */
+function memberBar(transfer: MemberTransfer, id: number, name: string): SafeHtml {
+  const ratio = transfer.downloaded > 0 ? formatRatio(transfer.uploaded / transfer.downloaded) : '—';
+  return html`<nav class="member-bar" aria-label="${t('bar.label')}"><ul>
+  <li><a href="/tracker/">${t('bar.tracker')}</a></li>
+  <li><a href="${profilePath({ id, name })}"><span class="up" title="${t('bar.uploaded')}">↑ ${formatBytes(transfer.uploaded)}</span> <span class="down" title="${t('bar.downloaded')}">↓ ${formatBytes(transfer.downloaded)}</span> <span>${t('bar.ratio', { ratio })}</span></a></li>
+  <li><a href="/profile/bonus/">${t('bar.bonus', { points: formatPoints(transfer.bonusPoints) })}</a></li>
+</ul></nav>`;
 }
 
 /** The header's link to the Inbox, with how many messages wait unopened. */

@@ -115,6 +115,18 @@ describeEachTrackerSetup('tracker figures', (setup) => {
       assert.match(before, /Uploaded 3 GiB Downloaded 2 GiB Bonus points 2\.50 Seeding now 0 Leeching now 0/);
       assert.doesNotMatch(before, /Ratio/);
 
+      // Every page's header gives the member their figures and the way to the tracker, their profile and their bonus; a guest gets none.
+      const home = await member.browser.get('/');
+      const bar = dom(home).one('nav.member-bar');
+      assert.equal(textOf(bar).replace(/\s+/g, ' ').trim(), 'Tracker ↑ 3 GiB ↓ 2 GiB Ratio 1.50 Bonus 2.50');
+      assert.deepEqual(
+        dom(bar)
+          .all('a')
+          .map((link) => link.getAttribute('href')),
+        ['/tracker/', profile, '/profile/bonus/'],
+      );
+      assert.equal(dom(await new Browser(t).get('/')).count('nav.member-bar'), 0);
+
       const passkey = await t.services.tracker.passkeys.forUser(member.user.id);
       const one = await registerTorrent(t);
       const two = await registerTorrent(t);
