@@ -132,6 +132,25 @@ describeEachDatabase('forum pages', (db) => {
       assert.deepEqual(dom(invitation).links(), [{ href: `/login/?next=%2Fforum%2Fgeneral-talk.${forum.id}%2F`, text: 'Log in' }]);
     });
 
+    it('offers "Start a new topic" at the top of the page, and the forum’s feeds as visible links', async () => {
+      const page = await alice.browser.get(`/forum/general-talk.${forum.id}/`);
+      const top = dom(page).one('main > .actions');
+      assert.equal(dom(top).one('a.button').getAttribute('href'), '#new-topic');
+      assert.ok(dom(page).has('section h2#new-topic'));
+      assert.deepEqual(
+        dom(top)
+          .all('.feeds a')
+          .map((link) => link.getAttribute('href')),
+        [`/forum/general-talk.${forum.id}/feed.atom`, `/forum/general-talk.${forum.id}/feed.rss`],
+      );
+      assert.deepEqual(
+        dom(await guest().get('/'))
+          .all('main > .actions .feeds a')
+          .map((link) => link.getAttribute('href')),
+        ['/feed.atom', '/feed.rss'],
+      );
+    });
+
     it('starts a topic from the labelled form and goes to it (303)', async () => {
       const path = `/forum/general-talk.${forum.id}/`;
       const page = await alice.browser.get(path);

@@ -29,7 +29,7 @@ import type { ForumPageDeps } from './deps.ts';
 import { ReplyForm, previewBlock } from './reply-form.ts';
 import { forumCrumbs, forumTable, loadForumListing } from './forum-list.ts';
 import { EMOJI_PICKER_SCRIPT, emojiPickerField } from '../../web/emoji-picker.ts';
-import { breadcrumb, buttonForm, feedLinks, moderatorsLine, topicTable, unreadMarker } from './parts.ts';
+import { breadcrumb, buttonForm, feedLinks, visibleFeedLinks, moderatorsLine, topicTable, unreadMarker } from './parts.ts';
 import { NoFields } from '../../web/form.ts';
 import type { ForumModerator } from '../moderators.ts';
 
@@ -97,14 +97,19 @@ export function forumPage({ forum, presenter, views, addons, pageCache }: ForumP
     return sendPage(request, reply, {
       title: page === 1 ? row.name : t('page.numbered', { title: row.name, page }),
       canonical: href(page),
-      head: html`${feedLinks(`Newest topics in ${row.name}`, (format) => forumFeedPath(row, format))}${request.user === null ? '' : EMOJI_PICKER_SCRIPT}`,
+      head: html`${feedLinks(t('feed.forum', { name: row.name }), (format) => forumFeedPath(row, format))}${request.user === null ? '' : EMOJI_PICKER_SCRIPT}`,
       status: failed === undefined || failed.preview !== undefined ? 200 : failedStatus(reply, failed.refusal),
       body: html`${breadcrumb(crumbs)}
 <h1>${row.name}</h1>
 ${row.description === '' ? '' : html`<p class="muted">${row.description}</p>`}
 ${moderatorsLine(topics.data.moderators)}
 ${subforumTable}
-${request.user === null ? '' : html`<div class="actions">${buttonForm(request, reply, `${visit.canonicalPath}mark-read/`, t('forum.mark_read'))}</div>`}
+<div class="actions">${
+        request.user === null || permissions.may(row.id, 'post') ? html`<a class="button" href="#new-topic">${t('forum.new_topic')}</a>` : ''
+      }${request.user === null ? '' : buttonForm(request, reply, `${visit.canonicalPath}mark-read/`, t('forum.mark_read'))}${visibleFeedLinks(
+        t('feed.forum', { name: row.name }),
+        (format) => forumFeedPath(row, format),
+      )}</div>
 ${filled(topics, (hole) => {
   if (hole < listed.length) return listed[hole]!.stored + views.unwritten(listed[hole]!.id);
   const topic = listed[hole - listed.length]!;

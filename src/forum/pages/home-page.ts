@@ -13,7 +13,7 @@ import { t } from '../../i18n/messages.ts';
 import { lastPage, pageNav, requestedPage } from '../../web/page-nav.ts';
 import { sendPage } from '../../web/page.ts';
 import type { ForumPageDeps } from './deps.ts';
-import { buttonForm, feedLinks } from './parts.ts';
+import { buttonForm, feedLinks, visibleFeedLinks } from './parts.ts';
 import { forumTable, loadForumListing, type ForumListing } from './forum-list.ts';
 import type { IndexGroup } from '../categories.ts';
 import { NoFields } from '../../web/form.ts';
@@ -52,7 +52,7 @@ export function homePage(deps: ForumPageDeps): FixedPage {
       canonical: href(page),
       head: feedLinks(t('home.feed'), siteFeedPath),
       body: html`<h1>${t('home.title')}</h1>
-${request.user === null ? '' : html`<div class="actions">${buttonForm(request, reply, withQuery('/mark-read/', page === 1 ? {} : { page }), t('home.mark_read'))}</div>`}
+<div class="actions">${request.user === null ? '' : buttonForm(request, reply, withQuery('/mark-read/', page === 1 ? {} : { page }), t('home.mark_read'))}${visibleFeedLinks(t('home.feed'), siteFeedPath)}</div>
 ${total === 0 ? html`<p>${t('home.none')}</p>` : hasCategories ? groups.map((group) => categorySection(group, listing)) : forumTable(listing, t('home.title'))}
 ${pageNav(page, last, href)}`,
     });

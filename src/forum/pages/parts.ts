@@ -113,6 +113,11 @@ export function feedLinks(title: string, path: (format: FeedFormat) => string): 
 <link rel="alternate" type="application/rss+xml" title="${title} (RSS)" href="${path('rss')}">`;
 }
 
+/** The same feeds as links a reader sees (a feed reader takes either address). */
+export function visibleFeedLinks(title: string, path: (format: FeedFormat) => string): SafeHtml {
+  return html`<span class="feeds" aria-label="${title}">${t('feed.subscribe')} <a href="${path('atom')}">Atom</a> · <a href="${path('rss')}">RSS</a></span>`;
+}
+
 /**
  * A member's marker on a topic with posts they have not read: how many, as a
  * link to the first of them (`/topic/{slug}.{id}/unread/`). Nothing when all

@@ -145,7 +145,7 @@ export function topicPage({ forum, presenter, views, addons, pageCache }: ForumP
       // A topic waiting for moderation has no feed (feeds show what guests see).
       head: html`${
         topic.row.status === 'published'
-          ? feedLinks(`Newest posts in ${topic.heading.title}`, (format) => topicFeedPath({ id: topic.row.id, title: topic.heading.title }, format))
+          ? feedLinks(t('feed.topic', { title: topic.heading.title }), (format) => topicFeedPath({ id: topic.row.id, title: topic.heading.title }, format))
           : ''
       }${viewer === null ? '' : EMOJI_PICKER_SCRIPT}`,
       status: failed === undefined || failed.preview !== undefined ? 200 : failedStatus(reply, failed.refusal),
