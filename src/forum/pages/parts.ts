@@ -113,9 +113,9 @@ export function feedLinks(title: string, path: (format: FeedFormat) => string): 
 <link rel="alternate" type="application/rss+xml" title="${title} (RSS)" href="${path('rss')}">`;
 }
 
-/** The same feeds as links a reader sees (a feed reader takes either address). */
+/** The same feeds as links a reader sees (a feed reader takes either address); `title` names them for the pointer's tooltip. */
 export function visibleFeedLinks(title: string, path: (format: FeedFormat) => string): SafeHtml {
-  return html`<span class="feeds" aria-label="${title}">${t('feed.subscribe')} <a href="${path('atom')}">Atom</a> · <a href="${path('rss')}">RSS</a></span>`;
+  return html`<span class="feeds">${t('feed.subscribe')} <a href="${path('atom')}" title="${title} (Atom)">Atom</a> · <a href="${path('rss')}" title="${title} (RSS)">RSS</a></span>`;
 }
 
 /**
