@@ -109,17 +109,19 @@ export class SiteSettings {
     const logo = input.logo_url.trim();
     const logoUrl = logo === '' ? null : (safeUrl(logo) ?? null);
     if (logo !== '' && logoUrl === null) throw ValidationError.field('logo_url', t('admin.site.logo_invalid'));
+    const row = {
+      name: input.name.trim(),
+      description: input.description.trim(),
+      logo_url: logoUrl,
+      default_locale: input.default_locale,
+      registration_open: input.registration_open,
+      updated_at: isoNow(this.#clock),
+    };
+    // The row exists once an admin first saved the settings (none before: the defaults are UNNAMED).
     await this.#db
-      .updateTable('site_settings')
-      .set({
-        name: input.name.trim(),
-        description: input.description.trim(),
-        logo_url: logoUrl,
-        default_locale: input.default_locale,
-        registration_open: input.registration_open,
-        updated_at: isoNow(this.#clock),
-      })
-      .where('id', '=', 1)
+      .insertInto('site_settings')
+      .values({ id: 1, ...row })
+      .onConflict((conflict) => conflict.column('id').doUpdateSet(row))
       .execute();
     this.#snapshot.changed();
     return this.current();

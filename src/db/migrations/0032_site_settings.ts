@@ -2,7 +2,9 @@
 // operator sets for the whole board (its name, a line describing it, a logo,
 // the language guests read it in, whether anyone may register), kept in the
 // database so that an admin page changes them on every instance at once. One
-// row, which the check keeps the only one.
+// row at most, which the check keeps the only one; none until an admin first
+// saves them (the defaults are the app's, site/settings.ts), so that a new
+// database stays empty for the TorrentPier import.
 import { sql, type Kysely } from 'kysely';
 import { dialectOf, timestampType } from '../dialect.ts';
 
@@ -17,18 +19,5 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('default_locale', 'text', (c) => c.notNull().check(sql`default_locale in ('en', 'ru')`))
     .addColumn('registration_open', 'boolean', (c) => c.notNull())
     .addColumn('updated_at', ts, (c) => c.notNull())
-    .execute();
-  await db
-    .insertInto('site_settings' as never)
-    .values({
-      id: 1,
-      name: 'Forum',
-      description: '',
-      logo_url: null,
-      default_locale: 'en',
-      registration_open: true,
-      // eslint-disable-next-line no-restricted-syntax -- a migration has no clock of its own: the row was last changed when it was made
-      updated_at: new Date().toISOString(),
-    } as never)
     .execute();
 }
