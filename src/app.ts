@@ -40,6 +40,7 @@ import { trustFunction } from './http/proxy-trust.ts';
 import { lazySerializers } from './http/serialization.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { siteRoutes } from './site/routes.ts';
+import { languageRoutes } from './i18n/language-routes.ts';
 import { installSiteSettings } from './site/settings.ts';
 import { createServices, type Services } from './services.ts';
 import { imageFileRoutes, imageUploadRoutes } from './emoji/images/routes.ts';
@@ -208,6 +209,7 @@ async function assemble(config: Config, options: BuildOptions, logger: Logger, o
   await app.register(helloRoutes, { prefix: '/api' });
   await app.register(authRoutes, { prefix: '/api', auth: services.auth });
   await app.register(loginPages, { auth: services.auth });
+  await app.register(languageRoutes);
   await app.register(userRoutes, { prefix: '/api', users: services.users, baseUrl: config.baseUrl });
   await app.register(memberRoutes, { prefix: '/api', users: services.users, baseUrl: config.baseUrl });
   await app.register(avatarRoutes, { prefix: '/api', avatars: services.avatars });

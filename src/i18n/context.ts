@@ -13,6 +13,8 @@ export interface Reader {
 
 /** The cookie the browser's time zone is written to (assets/time-zone.js). */
 export const TIME_ZONE_COOKIE = 'tz';
+/** The cookie a guest's choice of language is kept in (language-routes.ts). */
+export const LANGUAGE_COOKIE = 'lang';
 
 const storage = new AsyncLocalStorage<Reader>();
 const DEFAULT_READER: Reader = { locale: DEFAULT_LOCALE, timeZone: DEFAULT_TIME_ZONE };
@@ -38,15 +40,16 @@ export function memberReader(member: { locale: string | null; time_zone: string 
   };
 }
 
-/** A member's settings win; else the browser's; else the site's default language (`fallback`) and UTC. */
+/** A member's settings win; else the language chosen with the footer's switch; else the browser's; else the site's default language (`fallback`) and UTC. */
 export function readerOf(
   request: FastifyRequest,
   settings: { locale: string | null; timeZone: string | null } | null,
   fallback: Locale = DEFAULT_LOCALE,
 ): Reader {
   const cookie = request.cookies[TIME_ZONE_COOKIE];
+  const chosen = request.cookies[LANGUAGE_COOKIE];
   return {
-    locale: isLocale(settings?.locale) ? settings.locale : negotiateLocale(request.headers['accept-language'], fallback),
+    locale: isLocale(settings?.locale) ? settings.locale : isLocale(chosen) ? chosen : negotiateLocale(request.headers['accept-language'], fallback),
     timeZone: isTimeZone(settings?.timeZone) ? settings.timeZone : isTimeZone(cookie) ? cookie : DEFAULT_TIME_ZONE,
   };
 }

@@ -8,7 +8,8 @@ import { html, type SafeHtml } from './html.ts';
 import { t, tn } from '../i18n/messages.ts';
 import { currentReader } from '../i18n/context.ts';
 import { formatBytes } from '../i18n/sizes.ts';
-import { profilePath } from '../urls/paths.ts';
+import { profilePath, withQuery } from '../urls/paths.ts';
+import { localPath } from '../http/local-path.ts';
 import type { MemberTransfer } from '../auth/service.ts';
 import { formatPoints, formatRatio } from './format.ts';
 
@@ -87,7 +88,7 @@ ${request.memberTransfer === null ? '' : memberBar(request.memberTransfer, user?
 <main id="main">
 ${options.body}
 </main>
-<footer class="site"><p><a href="/api/docs">${t('layout.api_docs')}</a></p></footer>
+<footer class="site">${user === null ? languageSwitch(request) : ''}<p><a href="/api/docs">${t('layout.api_docs')}</a></p></footer>
 </body>
 </html>`;
   return reply
@@ -108,6 +109,17 @@ function memberBar(transfer: MemberTransfer, id: number, name: string): SafeHtml
   <li><a href="${profilePath({ id, name })}"><span class="up" title="${t('bar.uploaded')}">↑ ${formatBytes(transfer.uploaded)}</span> <span class="down" title="${t('bar.downloaded')}">↓ ${formatBytes(transfer.downloaded)}</span> <span>${t('bar.ratio', { ratio })}</span></a></li>
   <li><a href="/profile/bonus/">${t('bar.bonus', { points: formatPoints(transfer.bonusPoints) })}</a></li>
 </ul></nav>`;
+}
+
+/** A guest's choice of language (i18n/language-routes.ts), back to this page; the language shown is not a link. */
+function languageSwitch(request: FastifyRequest): SafeHtml {
+  const here = localPath(request.url, '/');
+  const current = currentReader().locale;
+  const choice = (locale: 'en' | 'ru', name: string) =>
+    locale === current
+      ? html`<li><span aria-current="true" lang="${locale}">${name}</span></li>`
+      : html`<li><a href="${withQuery(`/language/${locale}/`, { next: here })}" lang="${locale}" hreflang="${locale}">${name}</a></li>`;
+  return html`<nav class="languages" aria-label="${t('layout.language')}"><ul>${choice('en', 'English')}${choice('ru', 'Русский')}</ul></nav>`;
 }
 
 /** The header's link to the Inbox, with how many messages wait unopened. */

@@ -26,7 +26,7 @@ describeEachDatabase('languages and time zones', (db) => {
   const forumUrl = () => `/forum/languages.${forum.id}/`;
   const navOf = (page: { body: string }) =>
     dom(page)
-      .all('nav[aria-label] ul > li > a')
+      .all('header nav[aria-label] ul > li > a')
       .map((link) => link.textContent);
   const topicTime = (page: { body: string }) => dom(page).one('table.topics time').textContent;
 
@@ -45,6 +45,41 @@ describeEachDatabase('languages and time zones', (db) => {
       assert.equal(dom(fallback).one('html').getAttribute('lang'), 'ru', 'the only language we have of those asked');
       const unknown = await new Browser(t, { 'accept-language': 'x'.repeat(5000) }).get('/');
       assert.equal(dom(unknown).one('html').getAttribute('lang'), 'en');
+    });
+
+    it('let a guest choose the language in the footer, over the browser’s, and come back to the same page', async () => {
+      const guest = new Browser(t, { 'accept-language': 'en-GB' });
+      const page = await guest.get('/search/?q=x');
+      const links = dom(page).all('footer nav.languages a');
+      assert.deepEqual(
+        links.map((link) => [link.textContent, link.getAttribute('href')]),
+        [['Русский', '/language/ru/?next=%2Fsearch%2F%3Fq%3Dx']],
+      );
+      assert.equal(dom(page).one('footer nav.languages [aria-current="true"]').textContent, 'English');
+      const chosen = await guest.get(links[0]!.getAttribute('href')!);
+      assert.equal(chosen.status, 303);
+      assert.equal(chosen.location, '/search/?q=x');
+      assert.equal(
+        dom(await guest.get('/'))
+          .one('html')
+          .getAttribute('lang'),
+        'ru',
+        'the choice outlasts the browser’s English',
+      );
+      assert.equal((await guest.get('/language/en/?next=/')).status, 303);
+      assert.equal(
+        dom(await guest.get('/'))
+          .one('html')
+          .getAttribute('lang'),
+        'en',
+      );
+
+      for (const next of ['//evil.example/x', 'https://evil.example/', '/\\evil.example', 'javascript:alert(1)']) {
+        assert.equal((await guest.get(`/language/ru/?next=${encodeURIComponent(next)}`)).location, '/', next);
+      }
+      assert.equal((await guest.get('/language/de/?next=/')).status, 404);
+      const member = await loggedIn(t, { name: 'Switchless Member' });
+      assert.equal(dom(await member.browser.get('/')).count('footer nav.languages'), 0, 'members choose in Settings');
     });
 
     it('show times in the browser’s zone (its cookie), each reader with its own cached page', async () => {
