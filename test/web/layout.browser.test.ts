@@ -131,4 +131,18 @@ describe('page layout at 390 px and 1280 px', { skip: browserSkipReason() }, () 
   it("fits the admin's pages", async () => {
     assert.deepEqual(await walk(admin, adminPages), []);
   });
+
+  it('keeps every page axe-clean in the dark variant too (contrast of each colour pair)', async () => {
+    const problems: string[] = [];
+    const page: Page = await member.newPage();
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.setViewportSize({ width: 1280, height: 900 });
+    for (const path of memberPages) {
+      await page.goto(`${base}${path}`);
+      assert.equal(await page.evaluate('getComputedStyle(document.documentElement).backgroundColor'), 'rgb(20, 23, 28)', 'the dark variant applies');
+      for (const violation of await seriousAccessibilityViolations(page)) problems.push(`${path} in the dark: ${violation.id} (${violation.help})`);
+    }
+    await page.close();
+    assert.deepEqual(problems, []);
+  });
 });
