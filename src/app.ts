@@ -40,7 +40,7 @@ import { trustFunction } from './http/proxy-trust.ts';
 import { lazySerializers } from './http/serialization.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { siteRoutes } from './site/routes.ts';
-import { languageRoutes } from './i18n/language-routes.ts';
+import { languageRoutes } from './web/language-routes.ts';
 import { installSiteSettings } from './site/settings.ts';
 import { createServices, type Services } from './services.ts';
 import { imageFileRoutes, imageUploadRoutes } from './emoji/images/routes.ts';

@@ -11,7 +11,7 @@ import type { ChangeFeed } from '../db/change-feed.ts';
 import type { Database } from '../db/schema.ts';
 import { Snapshot } from '../db/snapshot.ts';
 import type { WriteWatch } from '../db/write-watch.ts';
-import { safeUrl } from '../forum/bbcode/bbcode.ts';
+import { safeUrl } from '../http/safe-url.ts';
 import { ValidationError } from '../http/errors.ts';
 import { VisibleText } from '../http/schemas.ts';
 import { isLocale, type Locale } from '../i18n/locale.ts';

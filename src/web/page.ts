@@ -111,7 +111,7 @@ function memberBar(transfer: MemberTransfer, id: number, name: string): SafeHtml
 </ul></nav>`;
 }
 
-/** A guest's choice of language (i18n/language-routes.ts), back to this page; the language shown is not a link. */
+/** A guest's choice of language (language-routes.ts), back to this page; the language shown is not a link. */
 function languageSwitch(request: FastifyRequest): SafeHtml {
   const here = localPath(request.url, '/');
   const current = currentReader().locale;

@@ -10,6 +10,7 @@
 // tags, and no regular expression here or in render.ts backtracks over a run
 // of input (each such run is scanned once).
 import { escapeHtml, html } from '../../web/html.ts';
+import { safeUrl } from '../../http/safe-url.ts';
 
 /** How plain text between tags becomes HTML (escaping, line breaks, emoji, bare links). */
 export type TextRenderer = (text: string) => string;
@@ -160,20 +161,6 @@ export function parse(text: string): Node[] {
   }
   pushText(text.slice(at));
   return root.children;
-}
-
-/** A link target users may give: http(s) with a host, or a path on this site. */
-export function safeUrl(value: string): string | undefined {
-  const url = value.trim().replace(/^"(.*)"$/, '$1');
-  if (/^\/(?!\/)[^\s\\]*$/.test(url) || /^#[A-Za-z0-9_-]+$/.test(url)) return url;
-  if (!/^https?:\/\//i.test(url)) return undefined;
-  try {
-    const parsed = new URL(url);
-    if ((parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.hostname === '') return undefined;
-    return parsed.href;
-  } catch {
-    return undefined;
-  }
 }
 
 function colour(value: string): string | undefined {

@@ -5,8 +5,8 @@
 // language changes nothing on the server, so it needs no CSRF token.
 import type { FastifyPluginAsync } from 'fastify';
 import { localPath } from '../http/local-path.ts';
-import { isLocale } from './locale.ts';
-import { LANGUAGE_COOKIE } from './context.ts';
+import { isLocale } from '../i18n/locale.ts';
+import { LANGUAGE_COOKIE } from '../i18n/context.ts';
 
 const YEAR_SECONDS = 365 * 24 * 60 * 60;
 
