@@ -12,6 +12,7 @@
 // follows 10 ms of checks, so a page of fifty long posts never holds the
 // event loop for more than about one check, and fifty short titles cost no
 // fifty timer waits.
+import { currentReader } from '../i18n/context.ts';
 import { setTimeout as nextTurn } from 'node:timers/promises';
 import type { Static } from 'typebox';
 import { topicPath } from '../urls/paths.ts';
@@ -82,7 +83,7 @@ export class ForumPresenter {
 
   /** Post bodies as displayed: `posts` replacement rules applied, then paragraphs, links and emoji. */
   async bodies(rows: ReadonlyArray<{ body: string }>): Promise<SafeHtml[]> {
-    const cached = rows.map((row) => this.#bodies.peek(row.body));
+    const cached = rows.map((row) => this.#bodies.peek(readerKey(row.body)));
     if (cached.every((html) => html !== undefined)) return cached.map((html) => raw(html));
     return Promise.all(rows.map(async (row, index) => raw(cached[index] ?? (await this.#rendered(row.body, 'posts')))));
   }
@@ -95,7 +96,7 @@ export class ForumPresenter {
   /** A signature as shown under posts and on profiles: `signatures` replacement rules applied, rendered like a post body. */
   async signature(text: string): Promise<SafeHtml> {
     if (text.trim() === '') return raw('');
-    return raw(this.#signatures.peek(text) ?? (await this.#rendered(text, 'signatures')));
+    return raw(this.#signatures.peek(readerKey(text)) ?? (await this.#rendered(text, 'signatures')));
   }
 
   /** A private message's subject as displayed: `private_messages` replacement rules applied. */
@@ -105,7 +106,7 @@ export class ForumPresenter {
 
   /** A private message's text as displayed: `private_messages` replacement rules applied, rendered like a post body. */
   async messageBody(text: string): Promise<SafeHtml> {
-    return raw(this.#messages.peek(text) ?? (await this.#rendered(text, 'private_messages')));
+    return raw(this.#messages.peek(readerKey(text)) ?? (await this.#rendered(text, 'private_messages')));
   }
 
   async post(row: PostWithAuthor, topic: { id: number; title: string }): Promise<Static<typeof PostResource>> {
@@ -119,7 +120,7 @@ export class ForumPresenter {
 
   #rendered(text: string, type: Extract<ContentType, 'posts' | 'signatures' | 'private_messages'>): Promise<string> {
     const cache = { posts: this.#bodies, signatures: this.#signatures, private_messages: this.#messages }[type];
-    return cache.get(text, async () => {
+    return cache.get(readerKey(text), async () => {
       const [screened, find] = await Promise.all([this.#filtered(text, type), this.#emoji()]);
       return renderBody(screened, find).value;
     });
@@ -144,4 +145,12 @@ export class ForumPresenter {
       return turn;
     });
   }
+}
+
+/**
+ * A rendered text's key in its cache: the text in the reader's language, since
+ * a rendering names things in it (a quote's "wrote:", a spoiler's title).
+ */
+function readerKey(text: string): string {
+  return `${currentReader().locale}\n${text}`;
 }

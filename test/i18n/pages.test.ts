@@ -47,6 +47,22 @@ describeEachDatabase('languages and time zones', (db) => {
       assert.equal(dom(unknown).one('html').getAttribute('lang'), 'en');
     });
 
+    it('render a quote’s “wrote:” in each reader’s language, the same post cached once per language', async () => {
+      const quoter = await createTopic(
+        t,
+        (await loggedIn(t, { name: 'Quote Giver' })).user,
+        await createForum(t, 'Quotes'),
+        'Quoted here',
+        '[quote="Аня"]Сидируйте![/quote]',
+      );
+      const path = `/topic/quoted-here.${quoter.id}/`;
+      const english = await new Browser(t).get(path);
+      assert.equal(dom(english).text('article.post cite'), 'Аня wrote:');
+      const russian = await new Browser(t, { 'accept-language': 'ru' }).get(path);
+      assert.equal(dom(russian).text('article.post cite'), 'Аня писал(а):');
+      assert.equal(dom(await new Browser(t).get(path)).text('article.post cite'), 'Аня wrote:', 'English again after the Russian rendering');
+    });
+
     it('let a guest choose the language in the footer, over the browser’s, and come back to the same page', async () => {
       const guest = new Browser(t, { 'accept-language': 'en-GB' });
       const page = await guest.get('/search/?q=x');

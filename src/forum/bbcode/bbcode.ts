@@ -11,6 +11,7 @@
 // of input (each such run is scanned once).
 import { escapeHtml, html } from '../../web/html.ts';
 import { safeUrl } from '../../http/safe-url.ts';
+import { t } from '../../i18n/messages.ts';
 
 /** How plain text between tags becomes HTML (escaping, line breaks, emoji, bare links). */
 export type TextRenderer = (text: string) => string;
@@ -323,12 +324,12 @@ function renderElement(element: Element, renderText: TextRenderer): string {
     }
     case 'quote': {
       const { name, post } = quoteAttributes(element.arg);
-      const cite =
-        name === '' ? '' : post === undefined ? html`<cite>${name} wrote:</cite>`.value : html`<cite><a href="#post-${post}">${name} wrote:</a></cite>`.value;
+      const wrote = t('bbcode.wrote', { name });
+      const cite = name === '' ? '' : post === undefined ? html`<cite>${wrote}</cite>`.value : html`<cite><a href="#post-${post}">${wrote}</a></cite>`.value;
       return `<blockquote class="bb-quote">${cite}${inner()}</blockquote>`;
     }
     case 'spoiler': {
-      const title = element.arg.replace(/^"(.*)"$/, '$1').trim() || 'Spoiler';
+      const title = element.arg.replace(/^"(.*)"$/, '$1').trim() || t('bbcode.spoiler');
       return `${html`<details class="bb-spoiler"><summary>${title}</summary>`.value}<div>${inner()}</div></details>`;
     }
     case 'list': {

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { renderBody, type EmojiFinder } from '../../../src/forum/render.ts';
 import type { EmojiRow } from '../../../src/emoji/resource.ts';
+import { asReader } from '../../../src/i18n/context.ts';
 
 const thumbsUp = {
   emoji_text: '👍',
@@ -110,6 +111,13 @@ describe('BBCode rendering', () => {
       'a blank line stays one break',
     );
     assert.equal(render('[b]bold[/b]\nline'), '<div class="bb"><strong>bold</strong><br>line</div>', 'inline tags keep their breaks');
+  });
+  it('names a quote’s author and a spoiler in the reader’s language', () => {
+    const russian = asReader({ locale: 'ru', timeZone: 'UTC' }, () => render('[quote="Аня"]q[/quote][spoiler]s[/spoiler]'));
+    assert.equal(
+      russian,
+      '<div class="bb"><blockquote class="bb-quote"><cite>Аня писал(а):</cite>q</blockquote><details class="bb-spoiler"><summary>Спойлер</summary><div>s</div></details></div>',
+    );
   });
   it('shows those tags as written when their argument is not allowed', () => {
     assert.equal(render('[align=top]x[/align]'), '<div class="bb">[align=top]x</div>');
