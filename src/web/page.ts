@@ -84,7 +84,7 @@ ${options.head ?? ''}
     </ul>
   </nav>
 </header>
-${request.memberTransfer === null ? '' : memberBar(request.memberTransfer, user?.id ?? 0, user?.name ?? '')}
+${user === null || request.memberTransfer === null ? '' : memberBar(request.memberTransfer, user.id, user.name)}
 <main id="main">
 ${options.body}
 </main>

@@ -101,6 +101,7 @@ ${textInput(pageFormState({}, errors), { type: 'password', name: 'password_confi
         reply.clearCookie(SESSION_COOKIE, { path: '/' });
         request.user = null;
         request.credentials = null;
+        request.memberTransfer = null;
         return sendPage(request, reply, {
           title: t('reset.done_title'),
           head: NOINDEX,
