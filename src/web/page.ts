@@ -88,7 +88,7 @@ ${user === null || request.memberTransfer === null ? '' : memberBar(request.memb
 <main id="main">
 ${options.body}
 </main>
-<footer class="site">${user === null ? languageSwitch(request) : ''}<p><a href="/api/docs">${t('layout.api_docs')}</a></p></footer>
+<footer class="site">${user === null ? languageSwitch(options.canonical) : ''}<p><a href="/api/docs">${t('layout.api_docs')}</a></p></footer>
 </body>
 </html>`;
   return reply
@@ -111,9 +111,13 @@ function memberBar(transfer: MemberTransfer, id: number, name: string): SafeHtml
 </ul></nav>`;
 }
 
-/** A guest's choice of language (language-routes.ts), back to this page; the language shown is not a link. */
-function languageSwitch(request: FastifyRequest): SafeHtml {
-  const here = localPath(request.url, '/');
+/**
+ * A guest's choice of language (language-routes.ts), back to this page's
+ * canonical address (an error page, which has none, sends to the index: the
+ * address asked for is never echoed); the language shown is not a link.
+ */
+function languageSwitch(canonical: string | undefined): SafeHtml {
+  const here = localPath(canonical, '/');
   const current = currentReader().locale;
   const choice = (locale: 'en' | 'ru', name: string) =>
     locale === current
