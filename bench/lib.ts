@@ -6,6 +6,8 @@ import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
+import pg from 'pg';
+import type { DatabaseConfig } from '../src/config.ts';
 import { join } from 'node:path';
 
 export interface Server {
@@ -167,4 +169,37 @@ export async function webSession(base: string, user: { username: string; passwor
   if (login.status !== 303) throw new Error(`web login answered ${login.status}`);
   keep(login);
   return header();
+}
+
+/**
+ * Runs `work` on each database a benchmark measures: a fresh SQLite file, then
+ * (unless `skipPostgresEnv` is "0") a PostgreSQL database made for the run on
+ * BENCH_POSTGRES_URL's server and dropped after it.
+ */
+export async function onEachDatabase(
+  prefix: string,
+  skipPostgresEnv: string,
+  work: (kind: 'sqlite' | 'postgres', config: DatabaseConfig, url: string) => Promise<void>,
+): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), `forum-bench-${prefix}-`));
+  try {
+    const path = join(dir, 'forum.db');
+    await work('sqlite', { dialect: 'sqlite', path }, `sqlite:${path}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  if (process.env[skipPostgresEnv] === '0') return;
+  const admin = process.env['BENCH_POSTGRES_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const name = `bench_${prefix}_${process.pid}`;
+  const client = new pg.Client({ connectionString: admin });
+  await client.connect();
+  await client.query(`create database ${name}`);
+  const url = new URL(admin);
+  url.pathname = `/${name}`;
+  try {
+    await work('postgres', { dialect: 'postgres', url: url.toString() }, url.toString());
+  } finally {
+    await client.query(`drop database if exists ${name} with (force)`);
+    await client.end();
+  }
 }

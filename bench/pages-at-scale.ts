@@ -12,10 +12,6 @@
 // `?post=` and the unread jump ≤ 10 ms; on SQLite, /api/hello's p99 ≤ 25 ms
 // while 20 cold last pages of the big topic are asked at once.
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import pg from 'pg';
 import { sql } from 'kysely';
 import pino from 'pino';
 import type { DatabaseConfig } from '../src/config.ts';
@@ -23,7 +19,7 @@ import { openDatabase, type DatabaseHandle } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { usernameSkeleton } from '../src/db/username-skeleton.ts';
 import { forumPath, topicPath } from '../src/urls/paths.ts';
-import { callApi, startService, webSession } from './lib.ts';
+import { callApi, onEachDatabase, startService, webSession } from './lib.ts';
 
 const POSTS = 1_023_742;
 const BIG_TOPIC_POSTS = 50_001;
@@ -296,25 +292,5 @@ async function benchOn(label: string, config: DatabaseConfig, serviceUrl: string
 }
 
 export async function pagesAtScaleBench(): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'forum-bench-pages-'));
-  try {
-    const path = join(dir, 'forum.db');
-    await benchOn('SQLite', { dialect: 'sqlite', path }, `sqlite:${path}`);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-  if (process.env['BENCH_PAGES_POSTGRES'] === '0') return;
-  const admin = process.env['BENCH_POSTGRES_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const name = `bench_pages_${process.pid}`;
-  const client = new pg.Client({ connectionString: admin });
-  await client.connect();
-  await client.query(`create database ${name}`);
-  const url = new URL(admin);
-  url.pathname = `/${name}`;
-  try {
-    await benchOn('PostgreSQL', { dialect: 'postgres', url: url.toString() }, url.toString());
-  } finally {
-    await client.query(`drop database if exists ${name} with (force)`);
-    await client.end();
-  }
+  await onEachDatabase('pages', 'BENCH_PAGES_POSTGRES', (kind, config, url) => benchOn(kind === 'sqlite' ? 'SQLite' : 'PostgreSQL', config, url));
 }

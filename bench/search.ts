@@ -14,11 +14,7 @@
 // Each kind 200 times one after another (latency), then the mix at 10
 // connections (throughput). Target: p99 under 50 ms on both databases; no
 // answer may name a topic of a closed forum.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import autocannon from 'autocannon';
-import pg from 'pg';
 import { sql } from 'kysely';
 import pino from 'pino';
 import type { DatabaseConfig } from '../src/config.ts';
@@ -26,7 +22,7 @@ import { openDatabase, type DatabaseHandle } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { markAllPostsForIndexing } from '../src/db/search-backfill.ts';
 import { SearchRepository } from '../src/forum/search/repository.ts';
-import { startService } from './lib.ts';
+import { onEachDatabase, startService } from './lib.ts';
 import { random } from '../test/helpers/random.ts';
 import { usernameSkeleton } from '../src/db/username-skeleton.ts';
 
@@ -245,25 +241,7 @@ async function benchOn(label: string, config: DatabaseConfig, serviceUrl: string
 }
 
 export async function searchBench(): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'forum-bench-search-'));
-  try {
-    const path = join(dir, 'forum.db');
-    await benchOn('SQLite (FTS5)', { dialect: 'sqlite', path }, `sqlite:${path}`);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-  if (process.env['BENCH_SEARCH_POSTGRES'] === '0') return;
-  const admin = process.env['BENCH_POSTGRES_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const name = `bench_search_${process.pid}`;
-  const client = new pg.Client({ connectionString: admin });
-  await client.connect();
-  await client.query(`create database ${name}`);
-  const url = new URL(admin);
-  url.pathname = `/${name}`;
-  try {
-    await benchOn('PostgreSQL (tsvector, GIN)', { dialect: 'postgres', url: url.toString() }, url.toString());
-  } finally {
-    await client.query(`drop database if exists ${name} with (force)`);
-    await client.end();
-  }
+  await onEachDatabase('search', 'BENCH_SEARCH_POSTGRES', (kind, config, url) =>
+    benchOn(kind === 'sqlite' ? 'SQLite (FTS5)' : 'PostgreSQL (tsvector, GIN)', config, url),
+  );
 }
