@@ -25,8 +25,12 @@ export async function lockTopicPositions(db: Kysely<Database>, topicId: number):
   await sql`update topics set posts_count = posts_count where id = ${topicId}`.execute(db);
 }
 
-/** Renumbers the topic's posts from `fromPostId` on (that post included); the posts before it keep their numbers. */
-export async function renumberPositions(db: Kysely<Database>, topicId: number, fromPostId: number): Promise<void> {
+/**
+ * Renumbers the topic's posts from `fromPostId` on (that post included); the
+ * posts before it keep their numbers. Answers the number of the last numbered
+ * post before it (0: none), so a writer knows a numbered post's own number.
+ */
+export async function renumberPositions(db: Kysely<Database>, topicId: number, fromPostId: number): Promise<number> {
   const before = await db
     .selectFrom('posts')
     .select('position')
@@ -43,6 +47,7 @@ export async function renumberPositions(db: Kysely<Database>, topicId: number, f
     from (select id, ${base} + row_number() over (order by id) as position
           from posts where topic_id = ${topicId} and id >= ${fromPostId} and ${NUMBERED}) as numbered
     where posts.id = numbered.id and (posts.position is null or posts.position <> numbered.position)`.execute(db);
+  return base;
 }
 
 /** Numbers every topic's posts afresh: after an import, which writes posts in bulk. */

@@ -600,8 +600,8 @@ export class ForumRepository {
       .returningAll()
       .executeTakeFirstOrThrow();
     if (!numbered) return post;
-    await renumberPositions(db, post.topic_id, post.id);
-    return db.selectFrom('posts').selectAll().where('id', '=', post.id).executeTakeFirstOrThrow();
+    // A new published post is shown and the last of its topic: it follows the last numbered one.
+    return { ...post, position: (await renumberPositions(db, post.topic_id, post.id)) + 1 };
   }
 
   /** Changes a post in a way that may number it or take its number away (post-positions.ts): its topic is renumbered from it on. */
