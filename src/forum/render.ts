@@ -3,6 +3,7 @@
 // been applied to the text (see presenter.ts), so editing a rule changes every page.
 import { SPRITE_SHEET_PATH, type EmojiRow } from '../emoji/resource.ts';
 import { escapeHtml, html, raw, type SafeHtml } from '../web/html.ts';
+import { addressText } from '../web/format.ts';
 import { hasBbcode, renderBbcode } from './bbcode/bbcode.ts';
 
 /** The emoji a `:code:` (shortcode or alias) stands for, from the catalog. */
@@ -104,7 +105,7 @@ function richText(text: string, codes: EmojiCodes): string {
   for (const match of text.matchAll(LINK)) {
     const url = withoutTrailingPunctuation(match[0]);
     out += prose(text.slice(last, match.index), codes);
-    out += html`<a href="${url}" rel="nofollow ugc noopener">${url}</a>`.value;
+    out += html`<a href="${url}" rel="nofollow ugc noopener">${addressText(url)}</a>`.value;
     last = match.index + url.length;
   }
   return out + prose(text.slice(last), codes);

@@ -5,7 +5,7 @@
 // language and zone.
 import { currentReader } from '../i18n/context.ts';
 import { number } from '../i18n/messages.ts';
-import { html, type SafeHtml } from './html.ts';
+import { escapeHtml, html, raw, type SafeHtml } from './html.ts';
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const;
 
@@ -73,4 +73,37 @@ export function formatPoints(hundredths: number): string {
 /** Two decimals as the reader writes them ("1.24"; in Russian "1,24"), rounded down so that a ratio just under the minimum never prints as the minimum. */
 export function formatRatio(ratio: number): string {
   return new Intl.NumberFormat(currentReader().locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(Math.floor(ratio * 100) / 100);
+}
+
+/** Places after which a name or address may wrap: the end of a run of dots, underscores, slashes, `?`, `&` or `=`. */
+const BREAK_AFTER = /(?<=[._/\\?&=])(?=[^._/\\?&=])/;
+
+/**
+ * A file name, path or web address that may wrap after its punctuation
+ * (`Film.2026.1080p.WEB-DL.mkv`, `https://example.org/a/long/path`): Chromium
+ * finds no break in it but a hyphen, and would otherwise break it mid-word on
+ * a phone.
+ */
+export function breakableName(name: string): SafeHtml {
+  return raw(name.split(BREAK_AFTER).map(escapeHtml).join('<wbr>'));
+}
+
+/** Longest web address written as it is: it fits a phone's line (about 45 characters at 390 px). */
+const SHORT_ADDRESS = 40;
+
+/** A web address as a link's text: a long one may wrap after its punctuation (breakableName), a short one is written as it is. */
+export function addressText(url: string): SafeHtml {
+  return url.length > SHORT_ADDRESS ? breakableName(url) : raw(escapeHtml(url));
+}
+
+const LONG_RUN = new RegExp(`(\\S{${SHORT_ADDRESS + 1},})`);
+
+/** Plain text, escaped, where each run without spaces longer than a phone's line may wrap after its punctuation. */
+export function wrappableText(text: string): SafeHtml {
+  return raw(
+    text
+      .split(LONG_RUN)
+      .map((part, index) => (index % 2 === 1 ? breakableName(part).value : escapeHtml(part)))
+      .join(''),
+  );
 }

@@ -35,15 +35,20 @@ export async function startBrowserApp(options: StartOptions = {}): Promise<Brows
   }
 }
 
-/** A new user of that role, and a browser context where they have logged in with the form. */
-export async function signedInContext(app: BrowserApp, name: string, role: Role = 'user'): Promise<BrowserContext> {
+/**
+ * A new user of that role, and a browser context where they have logged in
+ * with the form. `locale`: the browser's language (its Accept-Language), which
+ * the pages follow for a member who has not chosen one in Settings.
+ */
+export async function signedInContext(app: BrowserApp, name: string, role: Role = 'user', locale?: string): Promise<BrowserContext> {
   await createUser(app.t, { name, role });
-  const context = await app.browser.newContext();
+  const context = await app.browser.newContext(locale === undefined ? {} : { locale });
   const page = await context.newPage();
   await page.goto(`${app.base}/login/`);
-  await page.getByLabel('User name').fill(name);
-  await page.getByLabel('Password').fill(TEST_PASSWORD);
-  await page.getByRole('button', { name: 'Log in' }).click();
+  // By the fields' ids: their labels are in the browser's language.
+  await page.locator('#username').fill(name);
+  await page.locator('#password').fill(TEST_PASSWORD);
+  await page.locator('form.stacked button[type=submit]').click();
   await page.waitForURL(`${app.base}/`);
   await page.close();
   return context;

@@ -61,3 +61,36 @@ export async function waitForExpression(page: Page, expression: string, timeoutM
     await page.waitForTimeout(50);
   }
 }
+
+/** A word the page breaks across two lines, with where it is. */
+export interface BrokenWord {
+  word: string;
+  /** The tag and class of the element that holds it, such as `td.title` */
+  element: string;
+}
+
+// Runs in the page: every word of 2 to 20 letters or digits in rendered text, outside code
+// and text kept off-screen for screen readers, whose characters land on more than one line.
+const BROKEN_WORDS_SCRIPT = `(() => {
+  const skipped = 'pre, code, .bb-code, script, style, textarea, select, .visually-hidden, [hidden]';
+  const found = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
+    const parent = node.parentElement;
+    if (parent === null || parent.closest(skipped) !== null || parent.getClientRects().length === 0) continue;
+    for (const match of node.data.matchAll(/[\\p{L}\\p{N}]+/gu)) {
+      if (match[0].length < 2 || match[0].length > 20) continue;
+      const range = document.createRange();
+      range.setStart(node, match.index);
+      range.setEnd(node, match.index + match[0].length);
+      const tops = new Set([...range.getClientRects()].filter((rect) => rect.width > 0).map((rect) => Math.round(rect.top)));
+      if (tops.size > 1) found.push({ word: match[0], element: parent.tagName.toLowerCase() + (parent.className ? '.' + String(parent.className).split(' ')[0] : '') });
+    }
+  }
+  return found;
+})()`;
+
+/** Words of up to 20 letters that the page breaks across lines (outside code blocks). */
+export function brokenWords(page: Page): Promise<BrokenWord[]> {
+  return page.evaluate<BrokenWord[]>(BROKEN_WORDS_SCRIPT);
+}

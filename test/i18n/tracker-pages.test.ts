@@ -106,9 +106,10 @@ describeEachDatabase('tracker pages in Russian', (db) => {
       const page = await new Browser(t, { 'accept-language': 'ru' }).get('/tracker/');
       assert.equal(dom(page).one('h1').textContent, 'Трекер');
       assert.match(dom(page).text('main p.muted'), /^\d+ торрент(а|ов)?$/);
-      assert.deepEqual(dom(page).texts('table.torrents th'), ['Торрент', 'Статус', 'Размер', 'Сиды', 'Личи', 'Скачан', 'Добавлен', 'Автор']);
+      assert.deepEqual(dom(page).texts('table.releases th'), ['Раздача', 'Статус', 'Форум', 'Размер', 'Сиды', 'Личи', 'Скачан', 'Добавлен', 'Скачать']);
+      assert.equal(dom(page).text('table.releases td[data-label="Статус"]'), '* Не проверено', 'the status with its sign, labelled for the card a phone shows');
       assert.equal(dom(page).one('select[name="sort"] option').textContent, 'Дате регистрации');
-      assert.equal(dom(page).text('table.torrents .badge'), 'серебро');
+      assert.equal(dom(page).text('table.releases .badge'), 'серебро');
       const none = await new Browser(t, { 'accept-language': 'ru' }).get('/tracker/?search=nothing-like-this');
       assert.equal(dom(none).text('main p.muted'), '0 торрентов');
       assert.equal(dom(none).text('main p:not(.muted)'), 'Торренты не найдены.');

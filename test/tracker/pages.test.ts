@@ -7,7 +7,7 @@ import { describeEachDatabase, type TestApp } from '../helpers/app.ts';
 import type { Browser } from '../helpers/browser.ts';
 import { asAuthUser, createForum, createTopic, canonicalOf, loggedIn, mainText, type Member } from '../helpers/forum.ts';
 import { makeTorrent } from '../helpers/torrents.ts';
-import { dom } from '../helpers/dom.ts';
+import { Dom, dom } from '../helpers/dom.ts';
 
 const BASE = 'http://forum.test';
 
@@ -199,6 +199,41 @@ describeEachDatabase('tracker pages', (db) => {
         'links to the topic',
       );
       assert.match(canonicalOf(page.body) ?? '', /^http:\/\/forum\.test\/tracker\/\?search=zebra(\+|%20)documentary$/);
+    });
+
+    it('lists releases by their topic title, forum and status, with .torrent and magnet links for members only', async () => {
+      const word = randomBytes(4).toString('hex');
+      const open = await topicWithTorrent(makeTorrent({ name: `Open.Release.${word}.mkv` }));
+      const closed = await topicWithTorrent(makeTorrent({ name: `Closed.Release.${word}.mkv` }));
+      await t.services.tracker.torrents.update(closed.torrent.id, asAuthUser(moderator.user), { status: 'closed', freeleech: 'gold' });
+      const row = (page: Parameters<typeof dom>[0], topicTitle: string) => dom(page).containing('table.releases tbody tr', topicTitle);
+
+      const guest = await t.app.inject({ method: 'GET', url: `/tracker/?search=${word}&sort=name&order=asc` });
+      assert.deepEqual(dom(guest).texts('table.releases tbody td:first-child a'), [closed.topic.title, open.topic.title], 'the release is named by its topic');
+      assert.equal(new Dom(row(guest, open.topic.title)).text('.file'), `Open.Release.${word}.mkv`, 'the file name under it');
+      assert.equal(new Dom(row(guest, open.topic.title)).text('td[data-label="Forum"]'), 'Releases');
+      assert.equal(new Dom(row(guest, closed.topic.title)).text('td[data-label="Status"]'), 'x Closed');
+      assert.equal(new Dom(row(guest, closed.topic.title)).text('.badge'), 'gold');
+      assert.ok(
+        !dom(guest)
+          .hrefs()
+          .some((href) => href.startsWith('magnet:') || href.startsWith('/tracker/download/')),
+        'a guest gets no links',
+      );
+      assert.notEqual(guest.headers['cache-control'], 'private, no-store');
+
+      const page = await member.browser.get(`/tracker/?search=${word}`);
+      const passkey = await t.services.tracker.passkeys.current(member.user.id);
+      assert.ok(passkey !== null);
+      assert.equal(page.headers['cache-control'], 'private, no-store', 'magnet links carry the passkey');
+      const links = new Dom(row(page, open.topic.title)).hrefs();
+      assert.ok(links.includes(`/tracker/download/${open.torrent.id}/`));
+      const magnet = links.find((href) => href.startsWith('magnet:'));
+      assert.ok(magnet?.includes(`xt=urn:btih:${open.torrent.info_hash_v1}`) && magnet.includes(encodeURIComponent(`uk=${passkey}`)));
+      assert.ok(
+        !new Dom(row(page, closed.topic.title)).hrefs().some((href) => href.startsWith('magnet:') || href.startsWith('/tracker/download/')),
+        'a closed release offers no download',
+      );
     });
 
     it('says what is wrong with a bad search (422)', async () => {

@@ -10,6 +10,7 @@
 // tags, and no regular expression here or in render.ts backtracks over a run
 // of input (each such run is scanned once).
 import { escapeHtml, html } from '../../web/html.ts';
+import { addressText } from '../../web/format.ts';
 import { safeUrl } from '../../http/safe-url.ts';
 import { t } from '../../i18n/messages.ts';
 
@@ -319,7 +320,7 @@ function renderElement(element: Element, renderText: TextRenderer): string {
       const target = element.arg === '' ? plain(element.children) : element.arg;
       const href = safeUrl(target);
       if (href === undefined) return element.arg === '' ? escapeHtml(element.source + target) : asWritten();
-      const label = element.arg === '' ? escapeHtml(target) : inner();
+      const label = element.arg === '' ? addressText(target).value : inner();
       return `${html`<a href="${href}" rel="nofollow ugc noopener">`.value}${label}</a>`;
     }
     case 'quote': {

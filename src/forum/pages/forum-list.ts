@@ -64,9 +64,9 @@ export async function loadForumListing(
 
 export function forumTable(listing: ForumListing, caption: string): SafeHtml {
   const authors = new AuthorLinks();
-  return html`<div class="table-wrap"><table class="forums">
+  return html`<div class="table-wrap"><table class="forums cards">
 <caption class="visually-hidden">${caption}</caption>
-<thead><tr><th scope="col">${t('forums.forum')}</th><th scope="col">${t('forums.topics')}</th><th scope="col">${t('forums.posts')}</th><th scope="col">${t('forums.last_post')}</th></tr></thead>
+<thead><tr><th scope="col">${t('forums.forum')}</th><th scope="col" class="num">${t('forums.topics')}</th><th scope="col" class="num">${t('forums.posts')}</th><th scope="col">${t('forums.last_post')}</th></tr></thead>
 <tbody>
 ${listing.rows.map((row) => {
   const family = [row, ...(listing.subforums.get(row.id) ?? [])];
@@ -82,7 +82,9 @@ ${listing.rows.map((row) => {
     children.length === 0
       ? ''
       : html`<p class="subforums"><span class="muted">${t('forums.subforums')}</span> ${children.map((child, index) => html`${index === 0 ? '' : ', '}<a href="${forumPath(child)}">${child.name}</a>`)}</p>`
-  }${moderatorsLine(listing.moderators.get(row.id) ?? [], authors)}</td><td>${number(sum((forum) => forum.topics_count))}</td><td>${number(sum((forum) => forum.posts_count))}</td><td>${lastPostLine(newest, authors)}</td></tr>`;
+  }${moderatorsLine(listing.moderators.get(row.id) ?? [], authors)}</td><td class="num" data-label="${t('forums.topics')}">${number(sum((forum) => forum.topics_count))}</td><td class="num" data-label="${t('forums.posts')}">${number(
+    sum((forum) => forum.posts_count),
+  )}</td><td data-label="${t('forums.last_post')}">${lastPostLine(newest, authors)}</td></tr>`;
 })}
 </tbody>
 </table></div>`;

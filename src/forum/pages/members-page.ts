@@ -79,15 +79,15 @@ ${selectField(form, {
 }
 
 function memberTable(rows: readonly UserRow[]): SafeHtml {
-  return html`<div class="table-wrap"><table class="members">
+  return html`<div class="table-wrap"><table class="members cards">
 <caption class="visually-hidden">${t('members.title')}</caption>
-<thead><tr><th scope="col">${t('members.member')}</th><th scope="col">${t('members.joined')}</th><th scope="col">${t('members.posts')}</th></tr></thead>
+<thead><tr><th scope="col">${t('members.member')}</th><th scope="col">${t('members.joined')}</th><th scope="col" class="num">${t('members.posts')}</th></tr></thead>
 <tbody>
 ${rows.map(
   (row) => html`<tr>
 <td>${avatarImg(avatarUrl(row), 24)}<a href="${profilePath({ id: row.id, name: row.username })}">${row.username}</a>${row.status === 'banned' ? html` <span class="badge">${t('members.banned')}</span>` : ''}</td>
-<td>${dateHtml(row.created_at)}</td>
-<td>${number(row.post_count)}</td>
+<td class="compact" data-label="${t('members.joined')}">${dateHtml(row.created_at)}</td>
+<td class="num" data-label="${t('members.posts')}">${number(row.post_count)}</td>
 </tr>`,
 )}
 </tbody>

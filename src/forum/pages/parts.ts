@@ -38,18 +38,18 @@ export interface TopicListOptions {
 /** Topics as a table; `headings[i]` is presenter.heading(rows[i]). */
 export function topicTable(rows: readonly TopicInList[], headings: readonly TopicHeading[], options: TopicListOptions): SafeHtml {
   const authors = new AuthorLinks();
-  return html`<div class="table-wrap"><table class="topics">
+  return html`<div class="table-wrap"><table class="topics cards">
 <caption>${options.caption}</caption>
-<thead><tr><th scope="col">${t('topics.topic')}</th><th scope="col">${t('topics.started_by')}</th><th scope="col">${t('topics.posts')}</th><th scope="col">${t('topics.views')}</th><th scope="col">${t('topics.last_post')}</th>${options.action === undefined ? '' : html`<th scope="col"><span class="visually-hidden">${t('topics.actions')}</span></th>`}</tr></thead>
+<thead><tr><th scope="col">${t('topics.topic')}</th><th scope="col">${t('topics.started_by')}</th><th scope="col" class="num">${t('topics.posts')}</th><th scope="col" class="num">${t('topics.views')}</th><th scope="col">${t('topics.last_post')}</th>${options.action === undefined ? '' : html`<th scope="col"><span class="visually-hidden">${t('topics.actions')}</span></th>`}</tr></thead>
 <tbody>
 ${rows.map((topic, index) => {
   const heading = headings[index]!;
   return html`<tr${topic.status === 'pending' ? html` class="pending"` : ''}>
 <td><a href="${heading.path}">${heading.html}</a>${topicBadges(topic)}${topic.status === 'pending' ? html` <span class="badge">${t('topics.pending')}</span>` : ''}${options.unreadCell?.(topic, index, heading) ?? ''}</td>
-<td>${authors.link(topic.author_id, topic.author_name, topic.guest_name)}</td>
-<td>${topic.posts_count}</td>
-<td>${options.viewsCell?.(topic, index) ?? topic.views_count + options.unwrittenViews(topic.id)}</td>
-<td>${lastPostCell(options.lastPosts?.get(topic.id), heading, authors) ?? timeHtml(topic.last_post_at)}</td>
+<td data-label="${t('topics.started_by')}">${authors.link(topic.author_id, topic.author_name, topic.guest_name)}</td>
+<td class="num" data-label="${t('topics.posts')}">${topic.posts_count}</td>
+<td class="num" data-label="${t('topics.views')}">${options.viewsCell?.(topic, index) ?? topic.views_count + options.unwrittenViews(topic.id)}</td>
+<td data-label="${t('topics.last_post')}">${lastPostCell(options.lastPosts?.get(topic.id), heading, authors) ?? timeHtml(topic.last_post_at)}</td>
 ${options.action === undefined ? '' : html`<td>${options.action(topic, heading)}</td>`}
 </tr>`;
 })}

@@ -1,6 +1,8 @@
 // The few lines of a found post shown under its title: cut around the first
-// word that matched, every matching word in <mark>, all of it escaped.
+// word that matched, every matching word in <mark>, all of it escaped (a long
+// address may wrap after its punctuation: web/format.ts wrappableText).
 import { escapeHtml } from '../../web/html.ts';
+import { wrappableText } from '../../web/format.ts';
 import { tokenize } from './text.ts';
 
 export interface HighlightTerm {
@@ -26,10 +28,10 @@ export function snippetHtml(text: string, terms: readonly HighlightTerm[]): stri
   let at = start;
   for (const token of tokens) {
     if (token.start < start || token.end > end || !matches(token.term)) continue;
-    out += `${escapeHtml(text.slice(at, token.start))}<mark>${escapeHtml(text.slice(token.start, token.end))}</mark>`;
+    out += `${wrappableText(text.slice(at, token.start)).value}<mark>${escapeHtml(text.slice(token.start, token.end))}</mark>`;
     at = token.end;
   }
-  out += escapeHtml(text.slice(at, end));
+  out += wrappableText(text.slice(at, end)).value;
   if (end < text.length) out += '…';
   return out.replace(/\s+/g, ' ').trim();
 }

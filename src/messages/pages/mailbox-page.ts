@@ -111,7 +111,7 @@ ${checkbox(pageFormState({ email_notifications: preferences.message_mails ? '1' 
 function messageTable(rows: readonly MessageRow[], subjects: readonly string[], folder: Folder): SafeHtml {
   const authors = new AuthorLinks();
   const shape = FOLDERS[folder];
-  return html`<div class="table-wrap"><table class="messages">
+  return html`<div class="table-wrap"><table class="messages cards">
 <caption>${t(shape.title)}</caption>
 <thead><tr><th scope="col">${t('messages.subject')}</th><th scope="col">${t(shape.other)}</th><th scope="col">${t('messages.sent_at')}</th>${folder === 'sent' ? html`<th scope="col">${t('messages.read')}</th>` : ''}</tr></thead>
 <tbody>
@@ -120,9 +120,9 @@ ${rows.map((row, index) => {
   const other = folder === 'inbox' ? authors.link(row.sender_id, row.sender_name) : authors.link(row.recipient_id, row.recipient_name);
   return html`<tr${unread ? html` class="unread"` : ''}>
 <td><a href="${messagePath(row.id)}">${subjects[index]}</a>${unread ? html` <span class="badge">${t('messages.new_badge')}</span>` : ''}</td>
-<td>${other}</td>
-<td>${timeHtml(row.created_at)}</td>
-${folder === 'sent' ? html`<td>${row.read_at === null ? t('messages.not_yet') : timeHtml(row.read_at)}</td>` : ''}
+<td data-label="${t(shape.other)}">${other}</td>
+<td data-label="${t('messages.sent_at')}">${timeHtml(row.created_at)}</td>
+${folder === 'sent' ? html`<td data-label="${t('messages.read')}">${row.read_at === null ? t('messages.not_yet') : timeHtml(row.read_at)}</td>` : ''}
 </tr>`;
 })}
 </tbody>

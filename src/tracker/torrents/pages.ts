@@ -9,7 +9,7 @@ import { Type } from 'typebox';
 import { assertUser, requirePageUser } from '../../auth/guard.ts';
 import { uploadRoute, uploadedFile } from '../../http/multipart.ts';
 import type { ForumPageAddons } from '../../forum/pages/deps.ts';
-import { AuthorLinks, breadcrumb } from '../../forum/pages/parts.ts';
+import { breadcrumb } from '../../forum/pages/parts.ts';
 import type { ForumPresenter } from '../../forum/presenter.ts';
 import type { ForumRow, TopicWithAuthor } from '../../forum/repository.ts';
 import { ForumBodies, POST_BODY_MAX, TOPIC_TITLE_MAX } from '../../forum/routes.ts';
@@ -21,7 +21,7 @@ import { forumPath, loginPath, profilePath, topicPath, withQuery } from '../../u
 import { pageNotFound, type PageRoutes } from '../../urls/semantic-routes.ts';
 import { attempt, checkFields, formNotice, submittedText } from '../../web/form.ts';
 import { pageFormState, textArea, textInput } from '../../web/form-controls.ts';
-import { timeHtml } from '../../web/format.ts';
+import { breakableName, timeHtml } from '../../web/format.ts';
 import { html, type SafeHtml } from '../../web/html.ts';
 import { lastPage, pageNav, requestedPage } from '../../web/page-nav.ts';
 import { localPath } from '../../http/local-path.ts';
@@ -32,13 +32,13 @@ import type { PasskeyService } from '../passkeys.ts';
 import { TorrentListQuery, sendTorrentFile } from './routes.ts';
 import type { TorrentSort, TorrentView, TorrentsService } from './service.ts';
 import { personalAnnounceUrl } from './service.ts';
-import { FREELEECH_KINDS, TORRENT_STATUSES, freeleechBadge, freeleechLabel, isFrozen, statusLabel, type Freeleech, type TorrentStatus } from './statuses.ts';
+import { FREELEECH_KINDS, TORRENT_STATUSES, freeleechLabel, isFrozen, statusLabel, type Freeleech, type TorrentStatus } from './statuses.ts';
+import { downloadPath, releaseTable } from './release-table.ts';
 import { t, tn, type TextKey } from '../../i18n/messages.ts';
 import { tHtml, tLink } from '../../web/translated.ts';
 
 export const TRACKER_PATH = '/tracker/';
 export const uploadPath = (query: { topic?: number; forum?: number }): string => withQuery('/tracker/upload/', query);
-export const downloadPath = (id: number): string => `/tracker/download/${id}/`;
 const moderatePath = (id: number): string => `/tracker/torrents/${id}/moderate/`;
 const removePath = (id: number): string => `/tracker/torrents/${id}/remove/`;
 const PASSKEY_PATH = '/tracker/passkey/';
@@ -105,7 +105,7 @@ function torrentBlock(
   const staff = isStaff(viewer);
   const mayRemove = viewer !== null && (staff || (torrent.uploader_id === viewer.id && !frozen));
   return html`<section class="torrent" aria-labelledby="torrent-heading">
-<h2 id="torrent-heading">${torrent.name}</h2>
+<h2 id="torrent-heading">${breakableName(torrent.name)}</h2>
 ${frozen ? html`<p class="notice">${t('tracker.frozen', { status: statusLabel(torrent.status).toLowerCase() })}</p>` : ''}
 <dl class="facts">
 <dt>${t('tracker.size')}</dt><dd>${formatBytes(torrent.size)} (${tn('tracker.files', torrent.files_count)})</dd>
@@ -133,8 +133,8 @@ ${
     : html`<p class="actions"><a class="button" href="${downloadPath(torrent.id)}" download>${t('tracker.download')}</a> <a href="${magnetLink(torrent, announce)}">${t('tracker.magnet')}</a></p>`
 }
 <details><summary>${t('tracker.files_summary', { count: torrent.files_count })}</summary>
-<table class="files"><thead><tr><th scope="col">${t('tracker.path')}</th><th scope="col">${t('tracker.size')}</th></tr></thead><tbody>
-${files.slice(0, FILES_SHOWN).map((file) => html`<tr><td>${file.path}</td><td>${formatBytes(file.size)}</td></tr>`)}
+<table class="files"><thead><tr><th scope="col">${t('tracker.path')}</th><th scope="col" class="num">${t('tracker.size')}</th></tr></thead><tbody>
+${files.slice(0, FILES_SHOWN).map((file) => html`<tr><td>${breakableName(file.path)}</td><td class="num">${formatBytes(file.size)}</td></tr>`)}
 </tbody></table>
 ${files.length > FILES_SHOWN ? html`<p class="muted">${t('tracker.more_files', { count: files.length - FILES_SHOWN })}</p>` : ''}
 </details>
@@ -331,7 +331,17 @@ ${failed?.errors['file'] ? html`<p class="error" id="torrent-file-error">${faile
       };
       const selected = (value: string | number | undefined, option: string | number) =>
         value !== undefined && String(value) === String(option) ? html` selected` : '';
-      const authors = new AuthorLinks();
+      const [headings, permissions] = await Promise.all([
+        presenter.headings(rows.map((row) => ({ id: row.topic_id, title: row.topic_title }))),
+        torrents.permissions(request.user),
+      ]);
+      const mayDownload = (row: TorrentView) => !isFrozen(row.status) && permissions.may(row.forum_id, 'download');
+      // Magnet links carry the member's passkey: asked for only when a row offers one, and no shared cache may keep the page.
+      const announce =
+        request.user === null || !rows.some(mayDownload)
+          ? null
+          : personalAnnounceUrl(origin(request, request.server.site.baseUrl), await passkeys.forUser(request.user.id));
+      if (announce !== null) reply.header('cache-control', 'private, no-store');
       return sendPage(request, reply, {
         title: page === 1 ? t('tracker.title') : t('page.numbered', { title: t('tracker.title'), page }),
         canonical: href(page),
@@ -348,21 +358,7 @@ ${failed?.errors['file'] ? html`<p class="error" id="torrent-file-error">${faile
 </form>
 ${checked.ok ? '' : formNotice(t('search.invalid'), checked.errors)}
 <p class="muted">${tn('tracker.count', total)}</p>
-${
-  rows.length === 0
-    ? html`<p>${t('tracker.none')}</p>`
-    : html`<table class="torrents">
-<caption class="visually-hidden">${t('tracker.caption')}</caption>
-<thead><tr><th scope="col">${t('tracker.torrent')}</th><th scope="col">${t('tracker.status')}</th><th scope="col">${t('tracker.size')}</th><th scope="col">${t('tracker.seeders')}</th><th scope="col">${t('tracker.leechers')}</th><th scope="col">${t('tracker.completed')}</th><th scope="col">${t('tracker.added')}</th><th scope="col">${t('tracker.uploader')}</th></tr></thead>
-<tbody>${rows.map(
-        (row) => html`<tr>
-<td><a href="${topicPath({ id: row.topic_id, title: row.topic_title })}">${row.name}</a></td>
-<td>${statusLabel(row.status)}${row.freeleech === 'none' ? '' : html` <span class="badge">${freeleechBadge(row.freeleech)}</span>`}</td>
-<td>${formatBytes(row.size)}</td><td>${row.seeders}</td><td>${row.leechers}</td><td>${row.completed_count}</td>
-<td>${timeHtml(row.registered_at)}</td><td>${authors.link(row.uploader_id, row.uploader_name)}</td>
-</tr>`,
-      )}</tbody></table>`
-}
+${rows.length === 0 ? html`<p>${t('tracker.none')}</p>` : releaseTable(rows, headings, { announce, mayDownload })}
 ${pageNav(page, last, href, t('search.pages'))}`,
       });
     },

@@ -19,6 +19,7 @@ export type TorrentRow = Omit<Selectable<TorrentsTable>, 'metainfo'> & {
   topic_hidden_at: string | null;
   topic_author_id: number | null;
   forum_id: number;
+  forum_name: string;
 };
 
 export interface TorrentFileRow {
@@ -111,6 +112,7 @@ export class TorrentsRepository {
     return db
       .selectFrom('torrents')
       .innerJoin('topics', 'topics.id', 'torrents.topic_id')
+      .innerJoin('forums', 'forums.id', 'topics.forum_id')
       .leftJoin('users', 'users.id', 'torrents.uploader_id')
       .select([
         ...COLUMNS,
@@ -120,6 +122,7 @@ export class TorrentsRepository {
         'topics.hidden_at as topic_hidden_at',
         'topics.author_id as topic_author_id',
         'topics.forum_id',
+        'forums.name as forum_name',
       ]);
   }
 

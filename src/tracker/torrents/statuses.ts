@@ -74,3 +74,25 @@ export function freeleechLabel(kind: Freeleech): string {
 export function freeleechBadge(kind: Freeleech): string {
   return t(FREELEECH_KEYS[kind].badge);
 }
+
+/** TorrentPier's sign for each status (its `tor_icons`), which its members read at a glance. */
+const STATUS_SIGNS: Record<TorrentStatus, { sign: string; tone: 'ok' | 'wait' | 'warn' | 'closed' }> = {
+  not_checked: { sign: '*', tone: 'wait' },
+  checked: { sign: '√', tone: 'ok' },
+  needs_editing: { sign: '?', tone: 'warn' },
+  not_fully_described: { sign: '!', tone: 'warn' },
+  doubtful: { sign: '#', tone: 'ok' },
+  being_checked: { sign: '%', tone: 'wait' },
+  temporary: { sign: 'T', tone: 'wait' },
+  replenished: { sign: 'R', tone: 'ok' },
+  closed: { sign: 'x', tone: 'closed' },
+  duplicate: { sign: 'D', tone: 'closed' },
+  closed_by_right_holder: { sign: '©', tone: 'closed' },
+  absorbed: { sign: '∑', tone: 'closed' },
+  premoderation: { sign: '∏', tone: 'wait' },
+};
+
+/** The status's sign and its tone (the colour class a page gives it). */
+export function statusSign(status: TorrentStatus): { sign: string; tone: 'ok' | 'wait' | 'warn' | 'closed' } {
+  return STATUS_SIGNS[status];
+}
