@@ -231,7 +231,7 @@ async function assemble(config: Config, options: BuildOptions, logger: Logger, o
   await app.register(torrentRoutes, { prefix: '/api', torrents: services.tracker.torrents, baseUrl: config.baseUrl });
 
   const pages = new PageRoutes();
-  const addons = trackerAddons({ torrents: services.tracker.torrents, passkeys: services.tracker.passkeys });
+  const addons = trackerAddons({ torrents: services.tracker.torrents, passkeys: services.tracker.passkeys, figures: services.tracker.figures });
   await app.register(forumPages, {
     pages,
     forum: services.forum,

@@ -32,7 +32,14 @@ export type PostRevision = Pick<Selectable<PostRevisionsTable>, 'id' | 'body' | 
 export type LastPost = Pick<PostRow, 'topic_id' | 'author_id' | 'guest_name' | 'created_at'> & Author & { post_id: number };
 /** What a topic page shows of a post: fewer columns than the API's row, read fifty at a time on every view. */
 export type PostOnPage = Pick<PostRow, 'id' | 'author_id' | 'guest_name' | 'body' | 'status' | 'hidden_at' | 'hidden_by' | 'edited_at' | 'created_at'> &
-  Author & { author_signature: string | null; author_avatar: string | null };
+  Author & {
+    author_signature: string | null;
+    author_avatar: string | null;
+    /** For the author panel beside the post: when they joined, how many posts, staff or not. */
+    author_joined_at: string | null;
+    author_post_count: number | null;
+    author_role: Role | null;
+  };
 /** A topic as a feed lists it: with its opening post's text and when that was last edited. */
 export type TopicInFeed = Pick<TopicRow, 'id' | 'forum_id' | 'title' | 'author_id' | 'created_at' | 'updated_at'> &
   Author & { body: string; body_updated_at: string };
@@ -955,6 +962,9 @@ function withPageColumns<O>(query: SelectQueryBuilder<Database, 'posts', O>) {
       'users.username as author_name',
       'users.signature as author_signature',
       'users.avatar as author_avatar',
+      'users.created_at as author_joined_at',
+      'users.post_count as author_post_count',
+      'users.role as author_role',
     ]);
 }
 

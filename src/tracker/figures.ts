@@ -78,6 +78,18 @@ export class TrackerFigures {
     return new Map(rows.map((row) => [row.user_id, Number(row.bonus_points)]));
   }
 
+  /** The ratio of each of these users who has downloaded past the rule's threshold (ratioShown); the others are absent. */
+  async ratios(userIds: readonly number[]): Promise<Map<number, number>> {
+    if (userIds.length === 0) return new Map();
+    const rows = await this.#db.selectFrom('tracker_user_stats').select(['user_id', 'uploaded', 'downloaded']).where('user_id', 'in', userIds).execute();
+    const ratios = new Map<number, number>();
+    for (const row of rows) {
+      const transfer = { uploaded: Number(row.uploaded), downloaded: Number(row.downloaded) };
+      if (ratioShown(transfer, this.#ratio)) ratios.set(row.user_id, transfer.uploaded / transfer.downloaded);
+    }
+    return ratios;
+  }
+
   async site(): Promise<SiteStats> {
     const [torrents, transfer, peers] = await Promise.all([
       this.#db

@@ -50,7 +50,7 @@ describeEachDatabase('tracker pages in Russian', (db) => {
       const guest = await new Browser(t, { 'accept-language': 'ru' }).get(path);
       const shown = facts(guest);
       assert.equal(shown['Размер'], '60 байт (3 файла)');
-      assert.equal(shown['Статус'], 'Не проверено');
+      assert.equal(shown['Статус'], '* Не проверено');
       assert.equal(shown['Фрилич'], 'Нет');
       assert.equal(shown['Скачан'], '0 раз');
       assert.match(shown['Зарегистрирован'] ?? '', /, загрузил\(а\) Раздающий$/);

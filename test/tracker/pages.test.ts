@@ -77,6 +77,32 @@ describeEachDatabase('tracker pages', (db) => {
       assert.doesNotMatch(page.body, /moderate\//);
     });
 
+    it("shows beside each post its author's rank, join date, posts and ratio, the ratio as it is now", async () => {
+      const { path } = await topicWithTorrent();
+      const GIB = 1024 ** 3;
+      const setTransfer = (uploaded: number, downloaded: number) =>
+        t.database.db
+          .insertInto('tracker_user_stats')
+          .values({ user_id: author.user.id, uploaded, downloaded, updated_at: new Date().toISOString() })
+          .onConflict((oc) => oc.column('user_id').doUpdateSet({ uploaded, downloaded }))
+          .execute();
+      const panel = async () => dom(await t.app.inject({ method: 'GET', url: path })).text('article.post .author-panel');
+
+      assert.doesNotMatch(await panel(), /Ratio/, 'no ratio before the rule’s threshold is downloaded');
+      await setTransfer(30 * GIB, 20 * GIB);
+      const first = await panel();
+      assert.match(first, new RegExp(`^${author.user.username}\\s+Joined: \\d+ \\w{3} \\d{4}\\s+Posts: \\d+\\s+Ratio: 1\\.50$`));
+      // The posts' HTML is kept in the page cache; the ratio is filled in on every view.
+      await setTransfer(60 * GIB, 20 * GIB);
+      assert.match(await panel(), /Ratio: 3\.00$/);
+    });
+
+    it('names the staff beside their posts', async () => {
+      const topic = await createTopic(t, moderator.user, forum, `Rules ${randomBytes(3).toString('hex')}`);
+      const page = await t.app.inject({ method: 'GET', url: (await t.services.presenter.heading(topic)).path });
+      assert.equal(dom(page).text('article.post .author-panel .rank'), 'Moderator');
+    });
+
     it('offers the author of a topic without a torrent to attach one; nobody else', async () => {
       const topic = await createTopic(t, author.user, forum, 'Without torrent');
       const path = (await t.services.presenter.heading(topic)).path;

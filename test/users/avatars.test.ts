@@ -226,7 +226,7 @@ describeEachDatabase('avatars', (db) => {
       const forum = await createForum(t, 'Avatar forum');
       const topic = await createTopic(t, await t.services.users.get(carol.user.id), forum, 'Carol shows her face');
       const topicPage = await carol.browser.get((await t.services.presenter.heading(topic)).path);
-      assert.equal(dom(topicPage).one('article.post header img.avatar').getAttribute('src'), url);
+      assert.equal(dom(topicPage).one('article.post .author-panel img.avatar').getAttribute('src'), url);
       const profile = await carol.browser.get(`/profile/avatar-carol.${carol.user.id}/`);
       assert.equal(dom(profile).one('h1 img.avatar').getAttribute('src'), url);
       const members = await carol.browser.get('/members/?search=avatar carol');

@@ -43,4 +43,10 @@ export interface ForumPageAddons {
   newTopic?(request: FastifyRequest, forum: ForumRow, permissions: ReaderPermissions): SafeHtml;
   /** At the end of a member's profile. */
   profile?(request: FastifyRequest, reply: FastifyReply, user: UserRow): Promise<SafeHtml>;
+  /**
+   * Lines under each author's name beside their posts (their ratio), by user
+   * id; filled on every view, never kept in the page cache: they change
+   * without a write the cache watches.
+   */
+  authorLines?(userIds: readonly number[]): Promise<Map<number, SafeHtml>>;
 }

@@ -9,7 +9,7 @@
 // included; the forms shown follow the reader's rights there
 // (docs/access-paths.md).
 import { tHtml } from '../../web/translated.ts';
-import { t, tn } from '../../i18n/messages.ts';
+import { number, t, tn, type TextKey } from '../../i18n/messages.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { TSchema } from 'typebox';
 import { assertUser, requirePageUser } from '../../auth/guard.ts';
@@ -22,16 +22,17 @@ import { csrfMismatch } from '../../auth/csrf.ts';
 import { attempt, failedNotice, failedStatus, formerAction, outdatedForm, outdatedFormRefusal, sessionEndedPage, submittedText } from '../../web/form.ts';
 import type { FormRefusal } from '../../http/errors.ts';
 import { pageFormState, textInput } from '../../web/form-controls.ts';
-import { timeHtml } from '../../web/format.ts';
+import { dateHtml, timeHtml } from '../../web/format.ts';
 import { html, type SafeHtml } from '../../web/html.ts';
 import { lastPage, pageNav, requestedPage } from '../../web/page-nav.ts';
 import { csrfInput, sendPage } from '../../web/page.ts';
 import type { PostOnPage, TopicWithAuthor } from '../repository.ts';
+import type { Role } from '../../db/schema.ts';
 import type { TopicHeading } from '../presenter.ts';
 import { postPathOn } from '../resource.ts';
 import { ForumBodies, TOPIC_TITLE_MAX } from '../routes.ts';
 import { moderates } from '../service.ts';
-import { filled, uncached, viewerKind, type Fragment } from '../page-cache.ts';
+import { filled, PageCache, uncached, viewerKind, type Fragment } from '../page-cache.ts';
 import type { ForumPageDeps } from './deps.ts';
 import { AuthorLinks, breadcrumb, buttonForm, feedLinks, topicBadges } from './parts.ts';
 import { NoFields } from '../../web/form.ts';
@@ -124,7 +125,11 @@ export function topicPage({ forum, presenter, views, addons, pageCache }: ForumP
     if (page > last) throw pageNotFound();
     if (request.method === 'GET') views.record(topic.row.id, request.user === null ? `g${request.ip}` : `u${request.user.id}`);
     // A member has read what the page showed them (docs/unread.md).
-    if (request.method === 'GET' && viewer !== null && posts.data !== null) await forum.unread.viewed(viewer, topic.row.id, posts.data);
+    const [lines] = await Promise.all([
+      authorLines(posts.data.authors),
+      // A member has read what the page showed them (docs/unread.md).
+      request.method === 'GET' && viewer !== null && posts.data.lastId !== null ? forum.unread.viewed(viewer, topic.row.id, posts.data.lastId) : undefined,
+    ]);
 
     const href = (n: number) => withQuery(visit.canonicalPath, n === 1 ? {} : { page: n });
     const nav = pageNav(page, last, href, t('topic.pages'));
@@ -172,7 +177,7 @@ ${moderator ? postModerationForms(request, reply, visit.canonicalPath) : ''}
 ${viewer === null ? '' : deletePostForm(request, reply, visit.canonicalPath)}
 ${addon}
 ${nav}
-${filled(posts, () => '')}
+${filled(posts, (index) => lines.get(posts.data.authors[index] ?? 0)?.value ?? '')}
 ${nav}
 ${history === undefined || historyOf === null ? '' : historySection(historyOf, history)}
 ${
@@ -183,8 +188,18 @@ ${
     });
   }
 
-  /** The page's posts as HTML, from the page cache when it has them (page-cache.ts), and the id of the last of them. */
-  function postList(topic: LoadedTopic, viewer: AuthUser | null, page: number, permissions: ReaderPermissions): Promise<Fragment<number | null>> {
+  /** What other capabilities add under each author's name (their ratio), for the authors on the page. */
+  async function authorLines(authors: ReadonlyArray<number | null>): Promise<Map<number, SafeHtml>> {
+    const ids = [...new Set(authors.filter((id) => id !== null))];
+    return addons?.authorLines === undefined || ids.length === 0 ? new Map() : addons.authorLines(ids);
+  }
+
+  /**
+   * The page's posts as HTML, from the page cache when it has them
+   * (page-cache.ts), with the id of the last of them and each post's author:
+   * hole `i` is the lines other capabilities add under post i's author.
+   */
+  function postList(topic: LoadedTopic, viewer: AuthUser | null, page: number, permissions: ReaderPermissions): Promise<Fragment<ListedPosts>> {
     const render = async () => {
       const listed = await forum.postsOf(topic.row, viewer, { page, perPage: POSTS_PER_PAGE, offset: (page - 1) * POSTS_PER_PAGE });
       const [bodies, signatures] = await Promise.all([presenter.bodies(listed.rows), signaturesOf(listed.rows)]);
@@ -195,7 +210,7 @@ ${
         postHtml(row, {
           body: bodies[index]!,
           signature: signatures.get(row.author_signature ?? '')!,
-          author: html`${avatarImg(avatarUrl({ avatar: row.author_avatar }), 40)}${authors.link(row.author_id, row.author_name, row.guest_name)}`,
+          author: authorPanel(row, authors.link(row.author_id, row.author_name, row.guest_name), PageCache.hole(index)),
           permalink: postPathOn(topic.heading.path, row.id),
           actions: [
             ...(quotable ? [quoteLink(topic.heading.path, row.id)] : []),
@@ -207,7 +222,7 @@ ${
           ],
         }),
       )}`;
-      return { html: list, total: listed.total, data: listed.rows.at(-1)?.id ?? null };
+      return { html: list, total: listed.total, data: { lastId: listed.rows.at(-1)?.id ?? null, authors: listed.rows.map((row) => row.author_id) } };
     };
     // The permalinks carry the topic's path, so the key does too.
     return pageCache === undefined
@@ -363,11 +378,35 @@ interface PostParts {
   actions: readonly SafeHtml[];
 }
 
+/** The page's posts kept beside their cached HTML. */
+interface ListedPosts {
+  lastId: number | null;
+  /** Each post's author, by its index (its hole in the HTML). */
+  authors: Array<number | null>;
+}
+
+const STAFF_RANKS: Partial<Record<Role, TextKey>> = { admin: 'profile.role.admin', moderator: 'profile.role.moderator' };
+
+/**
+ * Who wrote the post, as TorrentPier shows it beside every post: avatar,
+ * name, rank, when they joined and how many posts they wrote, then `more`
+ * (a hole: what other capabilities add, such as the ratio).
+ */
+function authorPanel(row: PostOnPage, name: SafeHtml, more: SafeHtml): SafeHtml {
+  if (row.author_id === null || row.author_joined_at === null) return html`<aside class="author-panel"><p class="name">${name}</p></aside>`;
+  const rank = row.author_role === null ? undefined : STAFF_RANKS[row.author_role];
+  return html`<aside class="author-panel">${avatarImg(avatarUrl({ avatar: row.author_avatar }), 64)}<div>
+<p class="name">${name}${rank === undefined ? '' : html` <span class="badge rank">${t(rank)}</span>`}</p>
+<p class="facts"><span>${t('profile.joined')}: ${dateHtml(row.author_joined_at)}</span> <span>${t('profile.posts')}: ${number(row.author_post_count ?? 0)}</span>${more}</p>
+</div></aside>`;
+}
+
 function postHtml(row: PostOnPage, parts: PostParts): SafeHtml {
   const pending = row.status === 'pending';
   const hidden = row.hidden_at !== null;
   return html`<article class="post${pending ? ' pending' : ''}${hidden ? ' hidden' : ''}" id="post-${row.id}">
-<header><span class="author">${parts.author}</span> <a class="permalink" href="${parts.permalink}">${timeHtml(row.created_at)}</a>${row.edited_at === null ? '' : html` <span class="muted edited">${tHtml('topic.edited', { time: timeHtml(row.edited_at) })}</span>`}</header>
+${parts.author}
+<header><a class="permalink" href="${parts.permalink}">${timeHtml(row.created_at)}</a>${row.edited_at === null ? '' : html` <span class="muted edited">${tHtml('topic.edited', { time: timeHtml(row.edited_at) })}</span>`}</header>
 ${pending ? html`<p class="badge">${t('topic.post_pending')}</p>` : ''}
 ${hidden ? html`<p class="badge">${row.hidden_by !== null && row.hidden_by === row.author_id ? t('topic.post_withdrawn') : t('topic.post_hidden')}</p>` : ''}
 <div class="body">${parts.body}</div>

@@ -21,7 +21,8 @@ import { forumPath, loginPath, profilePath, topicPath, withQuery } from '../../u
 import { pageNotFound, type PageRoutes } from '../../urls/semantic-routes.ts';
 import { attempt, checkFields, formNotice, submittedText } from '../../web/form.ts';
 import { pageFormState, textArea, textInput } from '../../web/form-controls.ts';
-import { breakableName, timeHtml } from '../../web/format.ts';
+import { breakableName, formatRatio, timeHtml } from '../../web/format.ts';
+import type { TrackerFigures } from '../figures.ts';
 import { html, type SafeHtml } from '../../web/html.ts';
 import { lastPage, pageNav, requestedPage } from '../../web/page-nav.ts';
 import { localPath } from '../../http/local-path.ts';
@@ -33,7 +34,7 @@ import { TorrentListQuery, sendTorrentFile } from './routes.ts';
 import type { TorrentSort, TorrentView, TorrentsService } from './service.ts';
 import { personalAnnounceUrl } from './service.ts';
 import { FREELEECH_KINDS, TORRENT_STATUSES, freeleechLabel, isFrozen, statusLabel, type Freeleech, type TorrentStatus } from './statuses.ts';
-import { downloadPath, releaseTable } from './release-table.ts';
+import { downloadPath, releaseTable, statusHtml } from './release-table.ts';
 import { t, tn, type TextKey } from '../../i18n/messages.ts';
 import { tHtml, tLink } from '../../web/translated.ts';
 
@@ -55,8 +56,13 @@ export interface TrackerPageDeps {
 }
 
 /** What the tracker adds to the forum's topic, forum and profile pages. */
-export function trackerAddons({ torrents, passkeys }: Pick<TrackerPageDeps, 'torrents' | 'passkeys'>): ForumPageAddons {
+export function trackerAddons({ torrents, passkeys, figures }: Pick<TrackerPageDeps, 'torrents' | 'passkeys'> & { figures: TrackerFigures }): ForumPageAddons {
   return {
+    // The ratio beside each post's author, as on every tracker's forum; none before the rule's threshold.
+    async authorLines(userIds) {
+      const ratios = await figures.ratios(userIds);
+      return new Map([...ratios].map(([id, ratio]) => [id, html` <span>${t('tracker.ratio_line', { ratio: formatRatio(ratio) })}</span>`]));
+    },
     async topic(request, reply, topic) {
       const viewer = request.user;
       const [torrent, permissions] = await Promise.all([torrents.onTopic(topic.id), torrents.permissions(viewer)]);
@@ -109,7 +115,7 @@ function torrentBlock(
 ${frozen ? html`<p class="notice">${t('tracker.frozen', { status: statusLabel(torrent.status).toLowerCase() })}</p>` : ''}
 <dl class="facts">
 <dt>${t('tracker.size')}</dt><dd>${formatBytes(torrent.size)} (${tn('tracker.files', torrent.files_count)})</dd>
-<dt>${t('tracker.status')}</dt><dd>${statusLabel(torrent.status)}</dd>
+<dt>${t('tracker.status')}</dt><dd>${statusHtml(torrent.status)}</dd>
 <dt>${t('tracker.freeleech')}</dt><dd>${freeleechLabel(torrent.freeleech)}</dd>
 <dt>${t('tracker.seeders')}</dt><dd class="seeders">${torrent.seeders}</dd>
 <dt>${t('tracker.leechers')}</dt><dd class="leechers">${torrent.leechers}</dd>
