@@ -7,6 +7,7 @@ import { describeEachDatabase, type TestApp } from '../helpers/app.ts';
 import type { Browser } from '../helpers/browser.ts';
 import { asAuthUser, createForum, createTopic, canonicalOf, loggedIn, mainText, type Member } from '../helpers/forum.ts';
 import { makeTorrent } from '../helpers/torrents.ts';
+import { announceUrl, peerId } from '../helpers/tracker.ts';
 import { Dom, dom } from '../helpers/dom.ts';
 
 const BASE = 'http://forum.test';
@@ -156,6 +157,26 @@ describeEachDatabase('tracker pages', (db) => {
     it('links to it from the forum page', async () => {
       const page = await member.browser.get((await t.services.forum.getForum(forum.id)) && `/forum/releases.${forum.id}/`);
       assert.ok(dom(page).hrefs().includes(`/tracker/upload/?forum=${forum.id}`));
+    });
+
+    it("shows each release's status, size and swarm in the forum's topic list, the swarm as it is now", async () => {
+      const releases = await createForum(t, `Films ${randomBytes(3).toString('hex')}`);
+      const topic = await createTopic(t, author.user, releases, 'A film');
+      await createTopic(t, author.user, releases, 'A question without a torrent');
+      const torrent = await t.services.tracker.torrents.upload(asAuthUser(author.user), topic.id, makeTorrent({ files: randomBytes(3000) }), BASE);
+      const path = (await t.app.inject({ method: 'GET', url: `/api/forums/${releases.id}` })).json<{ data: { url: string } }>().data.url;
+      const line = async (title: string) => {
+        const row = dom(await t.app.inject({ method: 'GET', url: path })).containing('table.topics tbody tr', title);
+        return new Dom(row).find('.release-line')?.textContent ?? null;
+      };
+      assert.equal(await line('A film'), '* Not checked 2.93 KiB Seeders: 0 Leechers: 0 Completed: 0');
+      assert.equal(await line('A question without a torrent'), null);
+      // The list's HTML is kept in the page cache; a seeder who arrives shows on the next view.
+      const passkey = await t.services.tracker.passkeys.forUser(member.user.id);
+      const hash = Buffer.from(torrent.info_hash_v1!, 'hex');
+      const announced = await t.app.inject({ method: 'GET', url: announceUrl({ passkey, infoHash: hash, peerId: peerId(), left: 0, event: 'started' }) });
+      assert.equal(announced.statusCode, 200);
+      assert.equal(await line('A film'), '* Not checked 2.93 KiB Seeders: 1 Leechers: 0 Completed: 0');
     });
   });
 

@@ -39,6 +39,12 @@ export interface ForumPageDeps {
 export interface ForumPageAddons {
   /** Under a topic's heading, on its first page (the torrent block). */
   topic?(request: FastifyRequest, reply: FastifyReply, topic: TopicWithAuthor): Promise<SafeHtml>;
+  /**
+   * A line under each listed topic's title that other capabilities add (a
+   * release's status, size and swarm), by topic id; filled on every view,
+   * never kept in the page cache: swarms change without a write it watches.
+   */
+  topicLines?(topicIds: readonly number[]): Promise<Map<number, SafeHtml>>;
   /** After a forum page's "Start a new topic" form, for a reader who may post there (`permissions`: theirs). */
   newTopic?(request: FastifyRequest, forum: ForumRow, permissions: ReaderPermissions): SafeHtml;
   /** At the end of a member's profile. */

@@ -59,7 +59,8 @@ const DRAFT_FIELDS = [
 /**
  * Kept beside the cached table: each listed topic's id, stored view count and
  * first-unread link (made from its displayed title), by its index (hole
- * `index` is its Views cell, hole `count + index` its unread marker), and the
+ * `index` is its Views cell, hole `count + index` its unread marker, hole
+ * `2 × count + index` the line other capabilities add under its title), and the
  * forum's moderators and subforums, which change only with a write the cache
  * watches.
  */
@@ -81,12 +82,11 @@ export function forumPage({ forum, presenter, views, addons, pageCache }: ForumP
     if (page > last) throw pageNotFound();
     const listed = topics.data.topics;
     const { subforums } = topics.data;
-    const [unread, crumbs] = await Promise.all([
-      forum.unread.ofTopics(
-        request.user,
-        listed.map((topic) => topic.id),
-      ),
+    const topicIds = listed.map((topic) => topic.id);
+    const [unread, crumbs, lines] = await Promise.all([
+      forum.unread.ofTopics(request.user, topicIds),
       forumCrumbs(forum, row, false),
+      addons?.topicLines === undefined || topicIds.length === 0 ? new Map<number, SafeHtml>() : addons.topicLines(topicIds),
     ]);
     const subforumTable =
       subforums.length === 0
@@ -112,6 +112,7 @@ ${subforumTable}
       )}</div>
 ${filled(topics, (hole) => {
   if (hole < listed.length) return listed[hole]!.stored + views.unwritten(listed[hole]!.id);
+  if (hole >= 2 * listed.length) return lines.get(listed[hole - 2 * listed.length]!.id)?.value ?? '';
   const topic = listed[hole - listed.length]!;
   return unreadMarker(unread.get(topic.id), topic.unreadPath).value;
 })}
@@ -179,6 +180,8 @@ ${request.user === null ? html`<p>${tLink('forum.login_to_read', loginPath({ nex
               viewsCell: (_topic, index) => PageCache.hole(index),
               // Read state is the member's own and changes without a write the cache watches: a hole.
               unreadCell: (_topic, index) => PageCache.hole(rows.length + index),
+              // So are other capabilities' lines (a release's swarm).
+              lineCell: (_topic, index) => PageCache.hole(2 * rows.length + index),
             });
       const listed = rows.map((topic, index) => ({
         id: topic.id,

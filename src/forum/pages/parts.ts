@@ -29,6 +29,8 @@ export interface TopicListOptions {
   viewsCell?: (topic: TopicInList, index: number) => SafeHtml;
   /** After the title: the member's unread marker (unreadMarker), or the page cache's hole for it. */
   unreadCell?: (topic: TopicInList, index: number, heading: TopicHeading) => SafeHtml;
+  /** Under the title: what other capabilities add (a release's line), or the page cache's hole for it. */
+  lineCell?: (topic: TopicInList, index: number) => SafeHtml;
   /** The newest published post of each topic on the list (Topics.lastPosts), for the "Last post" column. */
   lastPosts?: ReadonlyMap<number, LastPost>;
   /** Extra last column, e.g. an "Stop watching" button. */
@@ -45,7 +47,7 @@ export function topicTable(rows: readonly TopicInList[], headings: readonly Topi
 ${rows.map((topic, index) => {
   const heading = headings[index]!;
   return html`<tr${topic.status === 'pending' ? html` class="pending"` : ''}>
-<td><a href="${heading.path}">${heading.html}</a>${topicBadges(topic)}${topic.status === 'pending' ? html` <span class="badge">${t('topics.pending')}</span>` : ''}${options.unreadCell?.(topic, index, heading) ?? ''}</td>
+<td><a href="${heading.path}">${heading.html}</a>${topicBadges(topic)}${topic.status === 'pending' ? html` <span class="badge">${t('topics.pending')}</span>` : ''}${options.unreadCell?.(topic, index, heading) ?? ''}${options.lineCell?.(topic, index) ?? ''}</td>
 <td data-label="${t('topics.started_by')}">${authors.link(topic.author_id, topic.author_name, topic.guest_name)}</td>
 <td class="num" data-label="${t('topics.posts')}">${topic.posts_count}</td>
 <td class="num" data-label="${t('topics.views')}">${options.viewsCell?.(topic, index) ?? topic.views_count + options.unwrittenViews(topic.id)}</td>

@@ -34,7 +34,7 @@ import { TorrentListQuery, sendTorrentFile } from './routes.ts';
 import type { TorrentSort, TorrentView, TorrentsService } from './service.ts';
 import { personalAnnounceUrl } from './service.ts';
 import { FREELEECH_KINDS, TORRENT_STATUSES, freeleechLabel, isFrozen, statusLabel, type Freeleech, type TorrentStatus } from './statuses.ts';
-import { downloadPath, releaseTable, statusHtml } from './release-table.ts';
+import { downloadPath, releaseLine, releaseTable, statusHtml } from './release-table.ts';
 import { t, tn, type TextKey } from '../../i18n/messages.ts';
 import { tHtml, tLink } from '../../web/translated.ts';
 
@@ -58,6 +58,11 @@ export interface TrackerPageDeps {
 /** What the tracker adds to the forum's topic, forum and profile pages. */
 export function trackerAddons({ torrents, passkeys, figures }: Pick<TrackerPageDeps, 'torrents' | 'passkeys'> & { figures: TrackerFigures }): ForumPageAddons {
   return {
+    // A release forum's list shows each release's status, size and swarm under its title, as TorrentPier's does.
+    async topicLines(topicIds) {
+      const releases = await torrents.onTopics(topicIds);
+      return new Map([...releases].map(([topicId, release]) => [topicId, releaseLine(release)]));
+    },
     // The ratio beside each post's author, as on every tracker's forum; none before the rule's threshold.
     async authorLines(userIds) {
       const ratios = await figures.ratios(userIds);

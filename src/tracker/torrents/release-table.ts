@@ -40,6 +40,11 @@ export function releaseLinks(row: TorrentView, title: string, links: ReleaseLink
   return html`<a href="${downloadPath(row.id)}" download>${t('tracker.torrent_file')}<span class="visually-hidden"> ${title}</span></a> <a href="${magnetLink(row, links.announce)}">${t('tracker.magnet_short')}<span class="visually-hidden"> ${title}</span></a>`;
 }
 
+/** A release in a forum's topic list, under its title: status, size, seeders, leechers, completed. */
+export function releaseLine(row: TorrentView): SafeHtml {
+  return html`<p class="release-line"><span>${statusHtml(row.status)}${freeleechHtml(row.freeleech)}</span> <span>${formatBytes(row.size)}</span> <span class="seeders">${t('tracker.seeders')}: ${row.seeders}</span> <span class="leechers">${t('tracker.leechers')}: ${row.leechers}</span> <span>${t('tracker.completed')}: ${row.completed_count}</span></p>`;
+}
+
 /** The tracker list: `headings[i]` is the heading of `rows[i]`'s topic. */
 export function releaseTable(rows: readonly TorrentView[], headings: readonly TopicHeading[], links: ReleaseLinks): SafeHtml {
   const authors = new AuthorLinks();

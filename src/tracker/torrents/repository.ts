@@ -269,6 +269,12 @@ export class TorrentsRepository {
   }
 
   /** Rows for these ids, in the order given. */
+  /** The torrents on these topics (at most one each), in no order. */
+  byTopics(topicIds: readonly number[]): Promise<TorrentRow[]> {
+    if (topicIds.length === 0) return Promise.resolve([]);
+    return this.#select().where('torrents.topic_id', 'in', topicIds).execute();
+  }
+
   async byIds(ids: readonly number[]): Promise<TorrentRow[]> {
     if (ids.length === 0) return [];
     const rows = await this.#select().where('torrents.id', 'in', ids).execute();

@@ -204,6 +204,12 @@ export class TorrentsService {
     return row === undefined ? null : (await this.#withSwarm([row]))[0]!;
   }
 
+  /** The torrents on topics the caller has already loaded, by topic id; topics without one are absent. */
+  async onTopics(topicIds: readonly number[]): Promise<Map<number, TorrentView>> {
+    const rows = await this.#withSwarm(await this.#repository.byTopics(topicIds));
+    return new Map(rows.map((row) => [row.topic_id, row]));
+  }
+
   files(id: number): Promise<TorrentFileRow[]> {
     return this.#repository.files(id);
   }
