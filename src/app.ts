@@ -109,7 +109,8 @@ async function assemble(config: Config, options: BuildOptions, logger: Logger, o
   const limiters = createLimiterFactory(config.redisUrl, logger);
   opened.add('limiters', () => limiters.close());
   await limiters.ready();
-  const services = createServices(database, config, limiters, logger, options.clock ?? systemClock);
+  const clock = options.clock ?? systemClock;
+  const services = createServices(database, config, limiters, logger, clock);
   // The tracker's swarm store (Redis or memory) exists from here, started or not.
   opened.add('tracker', () => services.tracker.stop());
   await services.images.init();
@@ -146,6 +147,11 @@ async function assemble(config: Config, options: BuildOptions, logger: Logger, o
   installErrorHandling(app, allowedMethods, renderErrorPage);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
+  });
+  // Who is online (site/presence.ts): whoever was answered a page, member or guest.
+  app.addHook('onResponse', async (request, reply) => {
+    if (request.method !== 'GET' || reply.statusCode >= 400 || !String(reply.getHeader('content-type') ?? '').startsWith('text/html')) return;
+    services.presence.seenBy(request);
   });
   const housekeeping = setInterval(
     () => {
@@ -231,7 +237,7 @@ async function assemble(config: Config, options: BuildOptions, logger: Logger, o
   await app.register(torrentRoutes, { prefix: '/api', torrents: services.tracker.torrents, baseUrl: config.baseUrl });
 
   const pages = new PageRoutes();
-  const addons = trackerAddons({ torrents: services.tracker.torrents, passkeys: services.tracker.passkeys, figures: services.tracker.figures });
+  const addons = trackerAddons({ torrents: services.tracker.torrents, passkeys: services.tracker.passkeys, figures: services.tracker.figures, clock });
   await app.register(forumPages, {
     pages,
     forum: services.forum,
@@ -245,6 +251,8 @@ async function assemble(config: Config, options: BuildOptions, logger: Logger, o
     addons,
     trackerFigures: services.tracker.figures,
     groups: services.groups,
+    boardStats: services.boardStats,
+    presence: services.presence,
   });
   await app.register(groupPages, { pages, groups: services.groups });
   await app.register(feedRoutes, { pages, forum: services.forum, presenter: services.presenter, feeds: services.feeds });

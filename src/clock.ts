@@ -26,3 +26,22 @@ export function isoNow(clock: Clock): string {
 export function msNow(clock: Clock): number {
   return clock.nowMs();
 }
+
+/**
+ * `work`, run at most once per `freshMs`: calls in between share the last
+ * result (or the pending one). A failure is not kept: the next call runs again.
+ */
+export function atMostEvery<T>(freshMs: number, clock: Clock, work: () => Promise<T>): () => Promise<T> {
+  let last: { at: number; result: Promise<T> } | null = null;
+  return () => {
+    const now = msNow(clock);
+    if (last === null || now - last.at >= freshMs) {
+      const result = work();
+      result.catch(() => {
+        if (last?.result === result) last = null;
+      });
+      last = { at: now, result };
+    }
+    return last.result;
+  };
+}

@@ -1,5 +1,7 @@
 // Every capability's service, built once over the shared database. Routes
 // and tests use these same instances.
+import { Presence } from './site/presence.ts';
+import { BoardStats } from './site/board-stats.ts';
 import { SiteSettings } from './site/settings.ts';
 import type { Logger } from 'pino';
 import { AccountKeysRepository } from './accounts/keys-repository.ts';
@@ -61,6 +63,10 @@ export interface Services {
   topicViews: TopicViewCounter;
   /** Rendered post lists and topic tables of forum pages. */
   pageCache: PageCache;
+  /** Who opened a page in the last minutes (the index's "who is online"). */
+  presence: Presence;
+  /** The index's figures: topics, posts, members, the newest. */
+  boardStats: BoardStats;
   /** What the Atom and RSS feeds list (forum/feeds/). */
   feeds: FeedSource;
   /** Search of topics and posts (forum/search/). */
@@ -172,5 +178,7 @@ export function createServices(database: DatabaseHandle, config: Config, limiter
     tracker,
     groups: new Groups(new GroupRepository(database.db), clock),
     site: new SiteSettings(database.db, database, clock, (error) => log.warn({ err: error }, 'could not tell other instances that the site settings changed')),
+    presence: new Presence(clock),
+    boardStats: new BoardStats(database.db, clock),
   };
 }

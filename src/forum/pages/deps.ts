@@ -15,6 +15,8 @@ import type { Search } from '../search/service.ts';
 import type { ForumService } from '../service.ts';
 import type { TopicViewCounter } from '../view-counter.ts';
 import type { Groups } from '../../groups/service.ts';
+import type { BoardStats } from '../../site/board-stats.ts';
+import type { Presence } from '../../site/presence.ts';
 
 export interface ForumPageDeps {
   pages: PageRoutes;
@@ -31,6 +33,9 @@ export interface ForumPageDeps {
   pageCache?: PageCache;
   /** What other capabilities (the tracker) add to forum pages. */
   addons?: ForumPageAddons;
+  /** The index's board statistics and who is online; absent: not shown. */
+  boardStats?: BoardStats;
+  presence?: Presence;
   /** Groups of members: a profile lists the member's (those the viewer may see); absent: not listed. */
   groups?: Groups;
 }
@@ -47,6 +52,8 @@ export interface ForumPageAddons {
   topicLines?(topicIds: readonly number[]): Promise<Map<number, SafeHtml>>;
   /** After a forum page's "Start a new topic" form, for a reader who may post there (`permissions`: theirs). */
   newTopic?(request: FastifyRequest, forum: ForumRow, permissions: ReaderPermissions): SafeHtml;
+  /** Under the index's board statistics (the tracker's figures). */
+  indexLines?(): Promise<SafeHtml>;
   /** At the end of a member's profile. */
   profile?(request: FastifyRequest, reply: FastifyReply, user: UserRow): Promise<SafeHtml>;
   /**

@@ -9,7 +9,10 @@ import { fixedForm, pageNotFound, type FixedPage, type PageVisit } from '../../u
 import { assertUser } from '../../auth/guard.ts';
 import { outdatedForm } from '../../web/form.ts';
 import { html, type SafeHtml } from '../../web/html.ts';
-import { t } from '../../i18n/messages.ts';
+import { number, t } from '../../i18n/messages.ts';
+import { tHtml } from '../../web/translated.ts';
+import { profilePath } from '../../urls/paths.ts';
+import { ONLINE_WINDOW_MS } from '../../site/presence.ts';
 import { lastPage, pageNav, requestedPage } from '../../web/page-nav.ts';
 import { sendPage } from '../../web/page.ts';
 import type { ForumPageDeps } from './deps.ts';
@@ -30,6 +33,29 @@ ${forumTable({ ...listing, rows: group.forums }, title)}
 </section>`;
 }
 
+/** The board's figures and who is online, under the forums (TorrentPier's index shows both). */
+async function boardSection(request: FastifyRequest, { boardStats, presence, addons }: ForumPageDeps): Promise<SafeHtml> {
+  if (boardStats === undefined || presence === undefined) return html``;
+  // The reader is online too: the response's hook (app.ts) counts them only once the page is sent.
+  presence.seenBy(request);
+  const [figures, more] = await Promise.all([boardStats.current(), addons?.indexLines?.() ?? html``]);
+  const online = presence.online();
+  const named = online.members.map((member, index) => html`${index === 0 ? '' : ', '}<a href="${profilePath(member)}">${member.name}</a>`);
+  return html`<section class="board-stats" aria-labelledby="board-stats">
+<h2 id="board-stats">${t('home.stats')}</h2>
+<p>${t('home.stats.content', { topics: number(figures.topics), posts: number(figures.posts), members: number(figures.members) })}${
+    figures.newest === null ? '' : html` ${tHtml('home.stats.newest', { name: html`<a href="${profilePath(figures.newest)}">${figures.newest.name}</a>` })}`
+  }</p>
+${more}
+<h3>${t('home.online')}</h3>
+<p>${t('home.online.count', { members: number(online.memberCount), guests: number(online.guestCount), minutes: ONLINE_WINDOW_MS / 60_000 })}${
+    online.members.length === 0
+      ? ''
+      : html` ${named}${online.memberCount > online.members.length ? html` ${t('home.online.more', { count: number(online.memberCount - online.members.length) })}` : ''}`
+  }</p>
+</section>`;
+}
+
 export function homePage(deps: ForumPageDeps): FixedPage {
   const { forum } = deps;
   async function show(request: FastifyRequest, reply: FastifyReply, visit: PageVisit): Promise<FastifyReply> {
@@ -41,11 +67,14 @@ export function homePage(deps: ForumPageDeps): FixedPage {
     );
     const last = lastPage(total, FORUMS_PER_PAGE);
     if (page > last) throw pageNotFound();
-    const listing = await loadForumListing(
-      deps,
-      groups.flatMap((group) => group.forums),
-      request.user,
-    );
+    const [listing, stats] = await Promise.all([
+      loadForumListing(
+        deps,
+        groups.flatMap((group) => group.forums),
+        request.user,
+      ),
+      boardSection(request, deps),
+    ]);
     const href = (n: number) => withQuery('/', n === 1 ? {} : { page: n });
     return sendPage(request, reply, {
       title: t('home.title'),
@@ -54,7 +83,8 @@ export function homePage(deps: ForumPageDeps): FixedPage {
       body: html`<h1>${t('home.title')}</h1>
 <div class="actions">${request.user === null ? '' : buttonForm(request, reply, withQuery('/mark-read/', page === 1 ? {} : { page }), t('home.mark_read'))}${visibleFeedLinks(t('home.feed'), siteFeedPath)}</div>
 ${total === 0 ? html`<p>${t('home.none')}</p>` : hasCategories ? groups.map((group) => categorySection(group, listing)) : forumTable(listing, t('home.title'))}
-${pageNav(page, last, href)}`,
+${pageNav(page, last, href)}
+${stats}`,
     });
   }
 

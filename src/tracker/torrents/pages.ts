@@ -23,6 +23,7 @@ import { attempt, checkFields, formNotice, submittedText } from '../../web/form.
 import { pageFormState, textArea, textInput } from '../../web/form-controls.ts';
 import { breakableName, formatRatio, timeHtml } from '../../web/format.ts';
 import type { TrackerFigures } from '../figures.ts';
+import { atMostEvery, type Clock } from '../../clock.ts';
 import { html, type SafeHtml } from '../../web/html.ts';
 import { lastPage, pageNav, requestedPage } from '../../web/page-nav.ts';
 import { localPath } from '../../http/local-path.ts';
@@ -35,7 +36,7 @@ import type { TorrentSort, TorrentView, TorrentsService } from './service.ts';
 import { personalAnnounceUrl } from './service.ts';
 import { FREELEECH_KINDS, TORRENT_STATUSES, freeleechLabel, isFrozen, statusLabel, type Freeleech, type TorrentStatus } from './statuses.ts';
 import { downloadPath, releaseLine, releaseTable, statusHtml } from './release-table.ts';
-import { t, tn, type TextKey } from '../../i18n/messages.ts';
+import { number, t, tn, type TextKey } from '../../i18n/messages.ts';
 import { tHtml, tLink } from '../../web/translated.ts';
 
 export const TRACKER_PATH = '/tracker/';
@@ -43,6 +44,9 @@ export const uploadPath = (query: { topic?: number; forum?: number }): string =>
 const moderatePath = (id: number): string => `/tracker/torrents/${id}/moderate/`;
 const removePath = (id: number): string => `/tracker/torrents/${id}/remove/`;
 const PASSKEY_PATH = '/tracker/passkey/';
+
+/** How long the index shows the same tracker figures. */
+const SITE_FIGURES_FRESH_MS = 60_000;
 
 /** Files listed on a topic page; the rest are counted. */
 const FILES_SHOWN = 100;
@@ -56,8 +60,19 @@ export interface TrackerPageDeps {
 }
 
 /** What the tracker adds to the forum's topic, forum and profile pages. */
-export function trackerAddons({ torrents, passkeys, figures }: Pick<TrackerPageDeps, 'torrents' | 'passkeys'> & { figures: TrackerFigures }): ForumPageAddons {
+export function trackerAddons({
+  torrents,
+  passkeys,
+  figures,
+  clock,
+}: Pick<TrackerPageDeps, 'torrents' | 'passkeys'> & { figures: TrackerFigures; clock: Clock }): ForumPageAddons {
+  // The site's tracker figures are sums over whole tables: counted at most once a minute for the index.
+  const siteStats = atMostEvery(SITE_FIGURES_FRESH_MS, clock, () => figures.site());
   return {
+    async indexLines() {
+      const stats = await siteStats();
+      return html`<p>${t('home.stats.tracker', { torrents: number(stats.torrents), size: formatBytes(stats.total_size), seeders: number(stats.seeders), leechers: number(stats.leechers) })}</p>`;
+    },
     // A release forum's list shows each release's status, size and swarm under its title, as TorrentPier's does.
     async topicLines(topicIds) {
       const releases = await torrents.onTopics(topicIds);
