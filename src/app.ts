@@ -41,6 +41,7 @@ import { lazySerializers } from './http/serialization.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { siteRoutes } from './site/routes.ts';
 import { languageRoutes } from './web/language-routes.ts';
+import { themeRoutes } from './web/theme.ts';
 import { installSiteSettings } from './site/settings.ts';
 import { createServices, type Services } from './services.ts';
 import { imageFileRoutes, imageUploadRoutes } from './emoji/images/routes.ts';
@@ -216,6 +217,7 @@ async function assemble(config: Config, options: BuildOptions, logger: Logger, o
   await app.register(authRoutes, { prefix: '/api', auth: services.auth });
   await app.register(loginPages, { auth: services.auth });
   await app.register(languageRoutes);
+  await app.register(themeRoutes);
   await app.register(userRoutes, { prefix: '/api', users: services.users, baseUrl: config.baseUrl });
   await app.register(memberRoutes, { prefix: '/api', users: services.users, baseUrl: config.baseUrl });
   await app.register(avatarRoutes, { prefix: '/api', avatars: services.avatars });

@@ -1,5 +1,6 @@
 // Every HTML page goes out through sendPage(): one layout (navigation, the
 // user's state, the canonical link), escaped by default.
+import { THEMES, themeOf, type Theme } from './theme.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { csrfToken, existingCsrfToken } from '../auth/csrf.ts';
 import { MODERATORS, hasRole } from '../auth/guard.ts';
@@ -48,8 +49,9 @@ export function sendPage(request: FastifyRequest, reply: FastifyReply, options: 
   const user = request.user;
   // A guest gets a CSRF cookie only from a page with a form (csrfInput); reading needs none.
   const token = user === null ? existingCsrfToken(request) : csrfToken(request, reply);
+  const theme = themeOf(request);
   const document = html`<!doctype html>
-<html lang="${currentReader().locale}">
+<html lang="${currentReader().locale}"${theme === 'auto' ? '' : html` data-theme="${theme}"`}>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -88,7 +90,7 @@ ${user === null || request.memberTransfer === null ? '' : memberBar(request.memb
 <main id="main">
 ${options.body}
 </main>
-<footer class="site">${user === null ? languageSwitch(options.canonical) : ''}<p><a href="/api/docs">${t('layout.api_docs')}</a></p></footer>
+<footer class="site">${user === null ? languageSwitch(options.canonical) : ''}${themeSwitch(options.canonical, theme)}<p><a href="/api/docs">${t('layout.api_docs')}</a></p></footer>
 </body>
 </html>`;
   return reply
@@ -124,6 +126,17 @@ function languageSwitch(canonical: string | undefined): SafeHtml {
       ? html`<li><span aria-current="true" lang="${locale}">${name}</span></li>`
       : html`<li><a href="${withQuery(`/language/${locale}/`, { next: here })}" lang="${locale}" hreflang="${locale}">${name}</a></li>`;
   return html`<nav class="languages" aria-label="${t('layout.language')}"><ul>${choice('en', 'English')}${choice('ru', 'Русский')}</ul></nav>`;
+}
+
+/** The reader's choice of colours (theme.ts), back to this page's canonical address as the language switch; the one in use is not a link. */
+function themeSwitch(canonical: string | undefined, current: Theme): SafeHtml {
+  const here = localPath(canonical, '/');
+  const names: Record<Theme, string> = { auto: t('layout.theme.auto'), light: t('layout.theme.light'), dark: t('layout.theme.dark') };
+  return html`<nav class="themes" aria-labelledby="themes-label"><span id="themes-label">${t('layout.theme')}:</span><ul>${THEMES.map((theme) =>
+    theme === current
+      ? html`<li><span aria-current="true">${names[theme]}</span></li>`
+      : html`<li><a href="${withQuery(`/theme/${theme}/`, { next: here })}">${names[theme]}</a></li>`,
+  )}</ul></nav>`;
 }
 
 /** The header's link to the Inbox, with how many messages wait unopened. */

@@ -172,4 +172,24 @@ describe('page layout at 390 px and 1280 px', { skip: browserSkipReason() }, () 
     await page.close();
     assert.deepEqual(problems, []);
   });
+
+  it('follows the footer’s theme switch over the system’s choice, both ways', async () => {
+    const context = await app.browser.newContext();
+    const page = await context.newPage();
+    const background = () => page.evaluate<string>('getComputedStyle(document.body.parentElement).backgroundColor');
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.goto(`${base}/members/`);
+    assert.equal(await background(), 'rgb(255, 255, 255)');
+    await page.locator('nav.themes a', { hasText: 'Dark' }).click();
+    await page.waitForURL(`${base}/members/`);
+    assert.equal(await background(), 'rgb(20, 23, 28)', 'dark on a light system');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.locator('nav.themes a', { hasText: 'Light' }).click();
+    await page.waitForURL(`${base}/members/`);
+    assert.equal(await background(), 'rgb(255, 255, 255)', 'light on a dark system');
+    await page.locator('nav.themes a', { hasText: 'As the system' }).click();
+    await page.waitForURL(`${base}/members/`);
+    assert.equal(await background(), 'rgb(20, 23, 28)', 'the system’s again');
+    await context.close();
+  });
 });
