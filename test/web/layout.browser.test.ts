@@ -41,6 +41,8 @@ describe('page layout at 390 px and 1280 px', { skip: browserSkipReason() }, () 
     '/admin/forums/',
     '/admin/categories/',
     '/admin/outbox/',
+    '/admin/groups/',
+    '/admin/settings/',
   ];
 
   before(async () => {
@@ -65,6 +67,8 @@ describe('page layout at 390 px and 1280 px', { skip: browserSkipReason() }, () 
     });
     await t.services.forum.updateForum(forum.id, { category_id: category.id });
     await createForum(t, 'A forum in no category, listed under the neutral heading');
+    adminPages.push(`/admin/forums/${forum.id}/permissions/`);
+    await t.services.groups.create({ name: 'Release team of the films and series forums', description: 'Those who check new releases.', type: 'closed' });
     const topic = await createTopic(
       t,
       author,
@@ -97,6 +101,7 @@ describe('page layout at 390 px and 1280 px', { skip: browserSkipReason() }, () 
       '/register/',
       '/password-recovery/',
       '/tracker/',
+      '/groups/',
       '/no-such-page/',
     );
     memberPages.push(
