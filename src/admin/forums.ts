@@ -222,7 +222,7 @@ function listPage(request: FastifyRequest, reply: FastifyReply, state: ListState
 ${
   state.rows.length === 0
     ? ''
-    : html`<div class="table-wrap"><table>
+    : html`<div class="table-wrap"><table class="cards">
   <caption class="visually-hidden">${t('admin.forums.title')}</caption>
   <thead><tr><th scope="col">${t('admin.forums.forum')}</th><th scope="col" class="num">${t('admin.forums.topics')}</th><th scope="col" class="num">${t('admin.forums.posts')}</th><th scope="col">${t('admin.position')}</th><th scope="col">${t('admin.actions')}</th></tr></thead>
   <tbody>${state.rows.map((row) => forumRow(request, reply, row, back, state.categories))}</tbody>
@@ -274,8 +274,8 @@ function forumRow(request: FastifyRequest, reply: FastifyReply, row: ForumRow, b
   <th scope="row"><a href="${forumPath(row)}">${row.name}</a>${row.parent_id === null ? '' : html` <span class="badge">${t('admin.forums.subforum')}</span>`}${row.description === '' ? '' : html`<br><span class="muted">${row.description}</span>`}${
     category === undefined ? '' : html`<br><span class="muted category">${t('admin.forums.category_line', { name: category.title })}</span>`
   }</th>
-  <td class="num">${row.topics_count}</td>
-  <td class="num">${row.posts_count}</td>
+  <td class="num" data-label="${t('admin.forums.topics')}">${row.topics_count}</td>
+  <td class="num" data-label="${t('admin.forums.posts')}">${row.posts_count}</td>
   <td>
     <form method="post" action="${BASE}${row.id}/order/" class="inline-edit" hx-post="${BASE}${row.id}/order/" hx-target="#forums" hx-select="#forums" hx-swap="outerHTML" hx-select-oob="#admin-live">
       ${csrfInput(request, reply)}${returnField(back)}

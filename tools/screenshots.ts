@@ -1,0 +1,78 @@
+// `npm run screenshots`: what members see, as pictures under docs/screenshots/
+// (issue 29): the index, a forum, a topic with a torrent, the tracker list, a
+// profile and the admin's forums, at 390 and 1280 px, in English and Russian,
+// on a small forum with releases of every status and a swarm. SCREENSHOTS=a,b
+// takes only those pages; SCREENSHOTS_DIR writes elsewhere.
+import { it } from 'node:test';
+import { signedInContext, startBrowserApp } from '../test/helpers/browser-app.ts';
+import { createUser } from '../test/helpers/auth.ts';
+import { asAuthUser, createForum, createTopic, reply } from '../test/helpers/forum.ts';
+import { makeTorrent } from '../test/helpers/torrents.ts';
+import { announceUrl, peerId, trackerGet } from '../test/helpers/tracker.ts';
+import type { TopicWithAuthor } from '../src/forum/repository.ts';
+import type { Freeleech, TorrentStatus } from '../src/tracker/torrents/statuses.ts';
+
+const only = process.env['SCREENSHOTS']?.split(',');
+const directory = process.env['SCREENSHOTS_DIR'] ?? 'docs/screenshots';
+
+it('takes the screenshots', { timeout: 10 * 60_000 }, async () => {
+  const app = await startBrowserApp();
+  const t = app.t;
+  try {
+    const author = await createUser(t, { name: 'Bartholomew' });
+    const seeder = await createUser(t, { name: 'seeder' });
+    const video = await t.services.forum.categories.create({ title: 'Video', display_order: 0 });
+    const films = await createForum(t, 'Films', 'Feature films in HD and SD.');
+    const series = await createForum(t, 'Series', 'Television series, complete seasons.');
+    for (const forum of [films, series]) await t.services.forum.updateForum(forum.id, { category_id: video.id });
+    const talk = await createForum(t, 'General talk', 'Anything else.');
+    const releases: Array<[string, string, typeof films, TorrentStatus, Freeleech]> = [
+      ['The Long Goodbye (1973) 1080p BDRip', 'The.Long.Goodbye.1973.1080p.BDRip.x264.mkv', films, 'checked', 'gold'],
+      ['Chinatown (1974) 720p WEB-DL', 'Chinatown.1974.720p.WEB-DL.mkv', films, 'not_checked', 'none'],
+      ['Twin Peaks, season 1 (1990) DVDRip', 'Twin.Peaks.S01.DVDRip', series, 'needs_editing', 'silver'],
+      ['Columbo, season 2 (1972) complete', 'Columbo.S02.complete', series, 'closed', 'none'],
+    ];
+    let shown: TopicWithAuthor | undefined;
+    for (const [title, name, forum, status, freeleech] of releases) {
+      const body = `[b]${title}[/b]\n\nDirector: someone. Quality: good.\n[quote=Bartholomew]A quote.[/quote]\nSee https://example.org/a/very/long/path/that/does/not/break/anywhere for more.`;
+      const topic = await createTopic(t, author, forum, title, body);
+      shown ??= topic;
+      const torrent = await t.services.tracker.torrents.upload(asAuthUser(author), topic.id, makeTorrent({ name }), app.base);
+      await t.database.db.updateTable('torrents').set({ status, freeleech, completed_count: 12 }).where('id', '=', torrent.id).execute();
+      if (status === 'checked' || status === 'needs_editing') {
+        // One seeder and one leecher in each of the open releases' swarms.
+        const passkey = await t.services.tracker.passkeys.forUser(seeder.id);
+        const infoHash = Buffer.from(torrent.info_hash_v1!, 'hex');
+        await trackerGet(t, announceUrl({ passkey, infoHash, peerId: peerId(), left: 0, event: 'started' }), '10.0.0.1');
+        await trackerGet(t, announceUrl({ passkey, infoHash, peerId: peerId(), left: 100, event: 'started', port: 7000 }), '10.0.0.2');
+      }
+    }
+    await reply(t, seeder, shown!, 'Thanks! Seeding.');
+    await createTopic(t, author, talk, 'Welcome to the forum', 'Hello.');
+    const urlOf = async (path: string) => (await t.app.inject({ method: 'GET', url: path })).json<{ data: { url: string } }>().data.url;
+    const pages: Array<[name: string, path: string, asAdmin: boolean]> = [
+      ['index', '/', false],
+      ['forum', await urlOf(`/api/forums/${films.id}`), false],
+      ['topic', await urlOf(`/api/topics/${shown!.id}`), false],
+      ['tracker', '/tracker/', false],
+      ['profile', `/profile/bartholomew.${author.id}/`, false],
+      ['admin-forums', '/admin/forums/', true],
+    ];
+    for (const language of ['en', 'ru']) {
+      const member = await signedInContext(app, `member${language}`, 'user', language);
+      const admin = await signedInContext(app, `admin${language}`, 'admin', language);
+      for (const [name, path, asAdmin] of pages) {
+        if (only !== undefined && !only.includes(name)) continue;
+        const page = await (asAdmin ? admin : member).newPage();
+        for (const width of [390, 1280]) {
+          await page.setViewportSize({ width, height: 900 });
+          await page.goto(app.base + path);
+          await page.screenshot({ path: `${directory}/${name}-${width}-${language}.png`, fullPage: true });
+        }
+        await page.close();
+      }
+    }
+  } finally {
+    await app.close();
+  }
+});
