@@ -30,3 +30,26 @@ export function prepare<DB, Values extends Record<string, unknown>, Row>(
     return result.rows;
   };
 }
+
+/**
+ * A prepared query over a list of ids (`where id in (…)`): compiled once per
+ * list length up to `max` (a page lists at most 50 of anything); a longer list
+ * is built each time. `build` gets the ids, or slots standing for them.
+ */
+export function preparedList<DB, Row>(
+  db: Kysely<DB>,
+  build: (ids: readonly number[]) => Compilable<Row>,
+  max = 100,
+): (ids: readonly number[]) => Promise<Row[]> {
+  const byLength = new Map<number, PreparedQuery<Record<string, number>, Row>>();
+  return async (ids) => {
+    if (ids.length === 0) return [];
+    if (ids.length > max) return (await db.executeQuery(build(ids).compile())).rows;
+    let query = byLength.get(ids.length);
+    if (query === undefined) {
+      query = prepare<DB, Record<string, number>, Row>(db, (slot) => build(ids.map((_, index) => slot(`id${index}`))));
+      byLength.set(ids.length, query);
+    }
+    return query(Object.fromEntries(ids.map((id, index) => [`id${index}`, id])));
+  };
+}

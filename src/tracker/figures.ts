@@ -4,6 +4,7 @@
 import { type Clock, msNow } from '../clock.ts';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import { preparedList } from '../db/prepared.ts';
 import type { RatioRule } from './config.ts';
 import { ratioOf, ratioShown } from './ratio.ts';
 import type { SwarmStore } from './swarm/store.ts';
@@ -38,9 +39,14 @@ export class TrackerFigures {
   readonly #ratio: RatioRule;
   readonly #expiryMs: number;
   readonly #clock: Clock;
+  // Every topic page asks for its authors' transfer (the ratio beside their posts).
+  readonly #transfers: (userIds: readonly number[]) => Promise<Array<{ user_id: number; uploaded: number; downloaded: number }>>;
 
   constructor(db: Kysely<Database>, store: SwarmStore, ratio: RatioRule, expiryMs: number, clock: Clock) {
     this.#db = db;
+    this.#transfers = preparedList(db, (userIds) =>
+      db.selectFrom('tracker_user_stats').select(['user_id', 'uploaded', 'downloaded']).where('user_id', 'in', userIds),
+    );
     this.#store = store;
     this.#ratio = ratio;
     this.#expiryMs = expiryMs;
@@ -80,8 +86,7 @@ export class TrackerFigures {
 
   /** The ratio of each of these users who has downloaded past the rule's threshold (ratioShown); the others are absent. */
   async ratios(userIds: readonly number[]): Promise<Map<number, number>> {
-    if (userIds.length === 0) return new Map();
-    const rows = await this.#db.selectFrom('tracker_user_stats').select(['user_id', 'uploaded', 'downloaded']).where('user_id', 'in', userIds).execute();
+    const rows = await this.#transfers(userIds);
     const ratios = new Map<number, number>();
     for (const row of rows) {
       const transfer = { uploaded: Number(row.uploaded), downloaded: Number(row.downloaded) };

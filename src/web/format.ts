@@ -64,15 +64,26 @@ export function counted(count: number, one: string, many: string): string {
   return `${number(count)} ${count === 1 ? one : many}`;
 }
 
+const decimalFormats = new Map<string, Intl.NumberFormat>();
+
+/** Numbers with exactly `decimals` decimals in the reader's language, the format made once per language (a new one costs tens of µs, and the member bar prints two on every page). */
+function decimalFormat(decimals: 0 | 2): Intl.NumberFormat {
+  const locale = currentReader().locale;
+  const key = `${locale} ${decimals}`;
+  let format = decimalFormats.get(key);
+  if (format === undefined)
+    decimalFormats.set(key, (format = new Intl.NumberFormat(locale, { minimumFractionDigits: decimals, maximumFractionDigits: decimals })));
+  return format;
+}
+
 /** Hundredths as the reader writes numbers, whole ones without decimals: "12.34", "10", "1,234.50"; in Russian "12,34", "1 234,50". */
 export function formatPoints(hundredths: number): string {
-  const decimals = hundredths % 100 === 0 ? 0 : 2;
-  return new Intl.NumberFormat(currentReader().locale, { minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format(hundredths / 100);
+  return decimalFormat(hundredths % 100 === 0 ? 0 : 2).format(hundredths / 100);
 }
 
 /** Two decimals as the reader writes them ("1.24"; in Russian "1,24"), rounded down so that a ratio just under the minimum never prints as the minimum. */
 export function formatRatio(ratio: number): string {
-  return new Intl.NumberFormat(currentReader().locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(Math.floor(ratio * 100) / 100);
+  return decimalFormat(2).format(Math.floor(ratio * 100) / 100);
 }
 
 /** Places after which a name or address may wrap: the end of a run of dots, underscores, slashes, `?`, `&` or `=`. */

@@ -9,7 +9,7 @@ import { html, type SafeHtml } from './html.ts';
 import { t, tn } from '../i18n/messages.ts';
 import { currentReader } from '../i18n/context.ts';
 import { formatBytes } from '../i18n/sizes.ts';
-import { profilePath, withQuery } from '../urls/paths.ts';
+import { profilePath } from '../urls/paths.ts';
 import { localPath } from '../http/local-path.ts';
 import type { MemberTransfer } from '../auth/service.ts';
 import { formatPoints, formatRatio } from './format.ts';
@@ -90,7 +90,7 @@ ${user === null || request.memberTransfer === null ? '' : memberBar(request.memb
 <main id="main">
 ${options.body}
 </main>
-<footer class="site">${user === null ? languageSwitch(options.canonical) : ''}${themeSwitch(options.canonical, theme)}<p><a href="/api/docs">${t('layout.api_docs')}</a></p></footer>
+<footer class="site">${footerSwitches(user === null, options.canonical, theme)}<p><a href="/api/docs">${t('layout.api_docs')}</a></p></footer>
 </body>
 </html>`;
   return reply
@@ -114,28 +114,25 @@ function memberBar(transfer: MemberTransfer, id: number, name: string): SafeHtml
 }
 
 /**
- * A guest's choice of language (language-routes.ts), back to this page's
- * canonical address (an error page, which has none, sends to the index: the
- * address asked for is never echoed); the language shown is not a link.
+ * The footer's switches, each back to this page's canonical address (an error
+ * page, which has none, sends to the index: the address asked for is never
+ * echoed): a guest's choice of language (language-routes.ts; a member's is a
+ * setting) and everyone's choice of colours (theme.ts). The choice in use is
+ * not a link.
  */
-function languageSwitch(canonical: string | undefined): SafeHtml {
-  const here = localPath(canonical, '/');
-  const current = currentReader().locale;
-  const choice = (locale: 'en' | 'ru', name: string) =>
-    locale === current
+function footerSwitches(guest: boolean, canonical: string | undefined, currentTheme: Theme): SafeHtml {
+  const back = `?next=${encodeURIComponent(localPath(canonical, '/'))}`;
+  const currentLocale = currentReader().locale;
+  const language = (locale: 'en' | 'ru', name: string) =>
+    locale === currentLocale
       ? html`<li><span aria-current="true" lang="${locale}">${name}</span></li>`
-      : html`<li><a href="${withQuery(`/language/${locale}/`, { next: here })}" lang="${locale}" hreflang="${locale}">${name}</a></li>`;
-  return html`<nav class="languages" aria-label="${t('layout.language')}"><ul>${choice('en', 'English')}${choice('ru', 'Русский')}</ul></nav>`;
-}
-
-/** The reader's choice of colours (theme.ts), back to this page's canonical address as the language switch; the one in use is not a link. */
-function themeSwitch(canonical: string | undefined, current: Theme): SafeHtml {
-  const here = localPath(canonical, '/');
+      : html`<li><a href="/language/${locale}/${back}" lang="${locale}" hreflang="${locale}">${name}</a></li>`;
   const names: Record<Theme, string> = { auto: t('layout.theme.auto'), light: t('layout.theme.light'), dark: t('layout.theme.dark') };
-  return html`<nav class="themes" aria-labelledby="themes-label"><span id="themes-label">${t('layout.theme')}:</span><ul>${THEMES.map((theme) =>
-    theme === current
-      ? html`<li><span aria-current="true">${names[theme]}</span></li>`
-      : html`<li><a href="${withQuery(`/theme/${theme}/`, { next: here })}">${names[theme]}</a></li>`,
+  return html`${guest ? html`<nav class="languages" aria-label="${t('layout.language')}"><ul>${language('en', 'English')}${language('ru', 'Русский')}</ul></nav>` : ''}<nav class="themes" aria-labelledby="themes-label"><span id="themes-label">${t('layout.theme')}:</span><ul>${THEMES.map(
+    (theme) =>
+      theme === currentTheme
+        ? html`<li><span aria-current="true">${names[theme]}</span></li>`
+        : html`<li><a href="/theme/${theme}/${back}">${names[theme]}</a></li>`,
   )}</ul></nav>`;
 }
 

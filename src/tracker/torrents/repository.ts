@@ -6,7 +6,7 @@ import { containsText, type Dialect } from '../../db/dialect.ts';
 import type { ContentStatus, Database, TorrentsTable } from '../../db/schema.ts';
 import { visible } from '../../forum/repository.ts';
 import { inForums } from '../../forum/permissions.ts';
-import { prepare, type PreparedQuery } from '../../db/prepared.ts';
+import { prepare, preparedList, type PreparedQuery } from '../../db/prepared.ts';
 import type { Freeleech, TorrentStatus } from './statuses.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -97,11 +97,14 @@ export class TorrentsRepository {
   readonly #dialect: Dialect;
   // Every topic page asks whether its topic has a torrent: compiled once (db/prepared.ts).
   readonly #byTopic: PreparedQuery<{ topicId: number }, TorrentRow>;
+  // Every release forum's page asks which of its topics have torrents.
+  readonly #byTopics: (topicIds: readonly number[]) => Promise<TorrentRow[]>;
 
   constructor(db: Kysely<Database>, dialect: Dialect) {
     this.#db = db;
     this.#dialect = dialect;
     this.#byTopic = prepare(db, (slot) => this.#select(db).where('torrents.topic_id', '=', slot('topicId')));
+    this.#byTopics = preparedList(db, (topicIds) => this.#select(db).where('torrents.topic_id', 'in', topicIds));
   }
 
   transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
@@ -271,8 +274,7 @@ export class TorrentsRepository {
   /** Rows for these ids, in the order given. */
   /** The torrents on these topics (at most one each), in no order. */
   byTopics(topicIds: readonly number[]): Promise<TorrentRow[]> {
-    if (topicIds.length === 0) return Promise.resolve([]);
-    return this.#select().where('torrents.topic_id', 'in', topicIds).execute();
+    return this.#byTopics(topicIds);
   }
 
   async byIds(ids: readonly number[]): Promise<TorrentRow[]> {
