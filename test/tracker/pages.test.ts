@@ -98,6 +98,21 @@ describeEachDatabase('tracker pages', (db) => {
       assert.match(await panel(), /Ratio: 3\.00$/);
     });
 
+    it("counts a member's releases on their profile and links them to the tracker list", async () => {
+      const uploader = await loggedIn(t);
+      const profile = async (who: Member['user']) =>
+        dom(await t.app.inject({ method: 'GET', url: `/profile/${who.username.toLowerCase()}.${who.id}/` })).text('p.releases');
+      assert.equal(await profile(uploader.user), 'No releases yet.');
+      for (const title of ['First', 'Second']) {
+        const topic = await createTopic(t, uploader.user, forum, `${title} release ${randomBytes(3).toString('hex')}`);
+        await t.services.tracker.torrents.upload(asAuthUser(uploader.user), topic.id, makeTorrent(), BASE);
+      }
+      assert.equal(await profile(uploader.user), `2 releases by ${uploader.user.username}`);
+      const page = dom(await t.app.inject({ method: 'GET', url: `/profile/${uploader.user.username.toLowerCase()}.${uploader.user.id}/` }));
+      const list = await t.app.inject({ method: 'GET', url: page.links('p.releases')[0]!.href });
+      assert.equal(dom(list).count('table.releases tbody tr'), 2, 'the link lists them');
+    });
+
     it('names the staff beside their posts', async () => {
       const topic = await createTopic(t, moderator.user, forum, `Rules ${randomBytes(3).toString('hex')}`);
       const page = await t.app.inject({ method: 'GET', url: (await t.services.presenter.heading(topic)).path });

@@ -105,10 +105,17 @@ export function trackerAddons({
     newTopic: (_request, forum, permissions) =>
       permissions.may(forum.id, 'upload') ? html`<p><a href="${uploadPath({ forum: forum.id })}">${t('tracker.new_topic_link')}</a></p>` : html``,
     async profile(request, reply, user) {
-      if (request.user?.id !== user.id) return html``;
+      // The member's releases that the reader may see, counted as the tracker list counts them, and linked to it.
+      const { total } = await torrents.list({ uploaderId: user.id, sort: 'registered', order: 'desc' }, request.user, { page: 1, perPage: 1, offset: 0 });
+      const releases = html`<p class="releases">${
+        total === 0
+          ? t('tracker.profile.no_releases')
+          : html`<a href="${withQuery(TRACKER_PATH, { uploader: user.id })}">${tn('tracker.profile.releases', total, { name: user.username })}</a>`
+      }</p>`;
+      if (request.user?.id !== user.id) return releases;
       const passkey = await passkeys.current(user.id);
       reply.header('cache-control', 'private, no-store');
-      return html`<section aria-labelledby="passkey-heading">
+      return html`${releases}<section aria-labelledby="passkey-heading">
 <h2 id="passkey-heading">${t('tracker.passkey')}</h2>
 <p class="muted">${t('tracker.passkey.about')}</p>
 ${passkey === null ? html`<p>${t('tracker.passkey.none')}</p>` : html`<p><code>${passkey}</code></p>`}
