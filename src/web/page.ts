@@ -96,7 +96,7 @@ ${options.body}
   return reply
     .code(options.status ?? 200)
     .type('text/html; charset=utf-8')
-    .send(document.value);
+    .send(Buffer.from(document.value));
 }
 
 /**
