@@ -8,7 +8,7 @@ import type { Browser } from '../helpers/browser.ts';
 import { asAuthUser, createForum, createTopic, canonicalOf, loggedIn, mainText, type Member } from '../helpers/forum.ts';
 import { makeTorrent } from '../helpers/torrents.ts';
 import { announceUrl, peerId } from '../helpers/tracker.ts';
-import { Dom, dom } from '../helpers/dom.ts';
+import { Dom, dom, textOf } from '../helpers/dom.ts';
 
 const BASE = 'http://forum.test';
 
@@ -182,7 +182,8 @@ describeEachDatabase('tracker pages', (db) => {
       const path = (await t.app.inject({ method: 'GET', url: `/api/forums/${releases.id}` })).json<{ data: { url: string } }>().data.url;
       const line = async (title: string) => {
         const row = dom(await t.app.inject({ method: 'GET', url: path })).containing('table.topics tbody tr', title);
-        return new Dom(row).find('.release-line')?.textContent ?? null;
+        const line = new Dom(row).find('.release-line');
+        return line === null ? null : textOf(line);
       };
       assert.equal(await line('A film'), '* Not checked 2.93 KiB Seeders: 0 Leechers: 0 Completed: 0');
       assert.equal(await line('A question without a torrent'), null);

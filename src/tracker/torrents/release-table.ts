@@ -19,7 +19,8 @@ export const downloadPath = (id: number): string => `/tracker/download/${id}/`;
 /** The status's sign in its colour, then its name. */
 export function statusHtml(status: TorrentStatus): SafeHtml {
   const { sign, tone } = statusSign(status);
-  return html`<span class="tor-sign ${tone}" aria-hidden="true">${sign}</span> ${statusLabel(status)}`;
+  // A no-break space: the sign never ends a line apart from the name.
+  return html`<span class="tor-sign ${tone}" aria-hidden="true">${sign}</span>\u00a0${statusLabel(status)}`;
 }
 
 /** A badge for gold or silver; nothing for none. */
