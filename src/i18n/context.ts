@@ -13,7 +13,7 @@ export interface Reader {
 
 /** The cookie the browser's time zone is written to (assets/time-zone.js). */
 export const TIME_ZONE_COOKIE = 'tz';
-/** The cookie a guest's choice of language is kept in (web/language-routes.ts). */
+/** The cookie a guest's choice of language is kept in (web/reader-choices.ts). */
 export const LANGUAGE_COOKIE = 'lang';
 
 const storage = new AsyncLocalStorage<Reader>();

@@ -30,9 +30,9 @@ export class Presence {
     this.#clock = clock;
   }
 
-  /** A page was opened by this member (or a guest at this address). */
+  /** A page was opened by the request's member (or a guest at its address). */
   seenBy(request: { user: { id: number; name: string } | null; ip: string }): void {
-    this.seen(request.user === null ? null : { id: request.user.id, name: request.user.name }, request.ip);
+    this.seen(request.user, request.ip);
   }
 
   /** A page was opened by this member (or a guest at this address). */

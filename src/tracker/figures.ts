@@ -90,7 +90,8 @@ export class TrackerFigures {
     const ratios = new Map<number, number>();
     for (const row of rows) {
       const transfer = { uploaded: Number(row.uploaded), downloaded: Number(row.downloaded) };
-      if (ratioShown(transfer, this.#ratio)) ratios.set(row.user_id, transfer.uploaded / transfer.downloaded);
+      const ratio = ratioShown(transfer, this.#ratio) ? ratioOf(transfer) : null;
+      if (ratio !== null) ratios.set(row.user_id, ratio);
     }
     return ratios;
   }

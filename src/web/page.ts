@@ -116,7 +116,7 @@ function memberBar(transfer: MemberTransfer, id: number, name: string): SafeHtml
 /**
  * The footer's switches, each back to this page's canonical address (an error
  * page, which has none, sends to the index: the address asked for is never
- * echoed): a guest's choice of language (language-routes.ts; a member's is a
+ * echoed): a guest's choice of language (reader-choices.ts; a member's is a
  * setting) and everyone's choice of colours (theme.ts). The choice in use is
  * not a link.
  */

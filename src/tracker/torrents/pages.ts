@@ -33,7 +33,6 @@ import { magnetLink } from '../metainfo.ts';
 import type { PasskeyService } from '../passkeys.ts';
 import { TorrentListQuery, sendTorrentFile } from './routes.ts';
 import type { TorrentSort, TorrentView, TorrentsService } from './service.ts';
-import { personalAnnounceUrl } from './service.ts';
 import { FREELEECH_KINDS, TORRENT_STATUSES, freeleechLabel, isFrozen, statusLabel, type Freeleech, type TorrentStatus } from './statuses.ts';
 import { downloadPath, releaseLine, releaseTable, statusHtml } from './release-table.ts';
 import { number, t, tn, type TextKey } from '../../i18n/messages.ts';
@@ -96,7 +95,7 @@ export function trackerAddons({
       const site = origin(request, request.server.site.baseUrl);
       // No download link (nor magnet, which carries the passkey) where the forum refuses downloads (docs/access.md).
       const mayDownload = permissions.may(topic.forum_id, 'download');
-      const announce = viewer === null || isFrozen(torrent.status) || !mayDownload ? null : personalAnnounceUrl(site, await passkeys.forUser(viewer.id));
+      const announce = viewer === null || isFrozen(torrent.status) || !mayDownload ? null : await torrents.announceUrlFor(viewer, site);
       // The magnet link carries the viewer's passkey: no shared cache may keep this page.
       if (announce !== null) reply.header('cache-control', 'private, no-store');
       return torrentBlock(request, reply, torrent, files, announce, topic);
@@ -371,9 +370,7 @@ ${failed?.errors['file'] ? html`<p class="error" id="torrent-file-error">${faile
       const mayDownload = (row: TorrentView) => !isFrozen(row.status) && permissions.may(row.forum_id, 'download');
       // Magnet links carry the member's passkey: asked for only when a row offers one, and no shared cache may keep the page.
       const announce =
-        request.user === null || !rows.some(mayDownload)
-          ? null
-          : personalAnnounceUrl(origin(request, request.server.site.baseUrl), await passkeys.forUser(request.user.id));
+        request.user === null || !rows.some(mayDownload) ? null : await torrents.announceUrlFor(request.user, origin(request, request.server.site.baseUrl));
       if (announce !== null) reply.header('cache-control', 'private, no-store');
       return sendPage(request, reply, {
         title: page === 1 ? t('tracker.title') : t('page.numbered', { title: t('tracker.title'), page }),

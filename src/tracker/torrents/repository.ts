@@ -271,12 +271,12 @@ export class TorrentsRepository {
     return rows.map((row) => row.id);
   }
 
-  /** Rows for these ids, in the order given. */
   /** The torrents on these topics (at most one each), in no order. */
   byTopics(topicIds: readonly number[]): Promise<TorrentRow[]> {
     return this.#byTopics(topicIds);
   }
 
+  /** Rows for these ids, in the order given. */
   async byIds(ids: readonly number[]): Promise<TorrentRow[]> {
     if (ids.length === 0) return [];
     const rows = await this.#select().where('torrents.id', 'in', ids).execute();

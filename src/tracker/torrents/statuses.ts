@@ -31,25 +31,29 @@ export function isFrozen(status: TorrentStatus): boolean {
 /** The status a newly registered torrent gets. */
 export const INITIAL_STATUS: TorrentStatus = 'not_checked';
 
-const STATUS_KEYS: Record<TorrentStatus, TextKey> = {
-  not_checked: 'tracker.status.not_checked',
-  checked: 'tracker.status.checked',
-  needs_editing: 'tracker.status.needs_editing',
-  not_fully_described: 'tracker.status.not_fully_described',
-  doubtful: 'tracker.status.doubtful',
-  being_checked: 'tracker.status.being_checked',
-  temporary: 'tracker.status.temporary',
-  replenished: 'tracker.status.replenished',
-  closed: 'tracker.status.closed',
-  duplicate: 'tracker.status.duplicate',
-  closed_by_right_holder: 'tracker.status.closed_by_right_holder',
-  absorbed: 'tracker.status.absorbed',
-  premoderation: 'tracker.status.premoderation',
+/** A status's tone: the colour class a page gives its sign. */
+export type StatusTone = 'ok' | 'wait' | 'warn' | 'closed';
+
+/** Each status's name in the catalogs, and TorrentPier's sign for it (its `tor_icons`), which its members read at a glance. */
+const STATUS_LOOKS: Record<TorrentStatus, { key: TextKey; sign: string; tone: StatusTone }> = {
+  not_checked: { key: 'tracker.status.not_checked', sign: '*', tone: 'wait' },
+  checked: { key: 'tracker.status.checked', sign: '√', tone: 'ok' },
+  needs_editing: { key: 'tracker.status.needs_editing', sign: '?', tone: 'warn' },
+  not_fully_described: { key: 'tracker.status.not_fully_described', sign: '!', tone: 'warn' },
+  doubtful: { key: 'tracker.status.doubtful', sign: '#', tone: 'ok' },
+  being_checked: { key: 'tracker.status.being_checked', sign: '%', tone: 'wait' },
+  temporary: { key: 'tracker.status.temporary', sign: 'T', tone: 'wait' },
+  replenished: { key: 'tracker.status.replenished', sign: 'R', tone: 'ok' },
+  closed: { key: 'tracker.status.closed', sign: 'x', tone: 'closed' },
+  duplicate: { key: 'tracker.status.duplicate', sign: 'D', tone: 'closed' },
+  closed_by_right_holder: { key: 'tracker.status.closed_by_right_holder', sign: '©', tone: 'closed' },
+  absorbed: { key: 'tracker.status.absorbed', sign: '∑', tone: 'closed' },
+  premoderation: { key: 'tracker.status.premoderation', sign: '∏', tone: 'wait' },
 };
 
 /** The status's name in the reader's language ("Checked", "Проверено"). */
 export function statusLabel(status: TorrentStatus): string {
-  return t(STATUS_KEYS[status]);
+  return t(STATUS_LOOKS[status].key);
 }
 
 export const FREELEECH_KINDS = ['none', 'silver', 'gold'] as const;
@@ -75,24 +79,7 @@ export function freeleechBadge(kind: Freeleech): string {
   return t(FREELEECH_KEYS[kind].badge);
 }
 
-/** TorrentPier's sign for each status (its `tor_icons`), which its members read at a glance. */
-const STATUS_SIGNS: Record<TorrentStatus, { sign: string; tone: 'ok' | 'wait' | 'warn' | 'closed' }> = {
-  not_checked: { sign: '*', tone: 'wait' },
-  checked: { sign: '√', tone: 'ok' },
-  needs_editing: { sign: '?', tone: 'warn' },
-  not_fully_described: { sign: '!', tone: 'warn' },
-  doubtful: { sign: '#', tone: 'ok' },
-  being_checked: { sign: '%', tone: 'wait' },
-  temporary: { sign: 'T', tone: 'wait' },
-  replenished: { sign: 'R', tone: 'ok' },
-  closed: { sign: 'x', tone: 'closed' },
-  duplicate: { sign: 'D', tone: 'closed' },
-  closed_by_right_holder: { sign: '©', tone: 'closed' },
-  absorbed: { sign: '∑', tone: 'closed' },
-  premoderation: { sign: '∏', tone: 'wait' },
-};
-
-/** The status's sign and its tone (the colour class a page gives it). */
-export function statusSign(status: TorrentStatus): { sign: string; tone: 'ok' | 'wait' | 'warn' | 'closed' } {
-  return STATUS_SIGNS[status];
+/** The status's sign and its tone. */
+export function statusSign(status: TorrentStatus): { sign: string; tone: StatusTone } {
+  return STATUS_LOOKS[status];
 }
