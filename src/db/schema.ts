@@ -352,7 +352,14 @@ export interface TorrentsTable {
   completed_count: Generated<number>;
   registered_at: Timestamp;
   status_changed_at: Timestamp;
+  /** The topic's forum, author and who may see it, copied by triggers (migration 0033) for the tracker list. */
+  forum_id: ColumnType<number, never, never>;
+  topic_author_id: ColumnType<number | null, never, never>;
+  topic_visibility: ColumnType<TopicVisibility, never, never>;
 }
+
+/** Who may see a topic, hence its torrent: published and shown, held or rejected (its author), hidden. */
+export type TopicVisibility = 'everyone' | 'author' | 'moderators';
 
 export interface TorrentFilesTable {
   torrent_id: number;

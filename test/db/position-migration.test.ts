@@ -2,33 +2,20 @@
 // published, shown posts 1, 2, 3… in id order; pending and hidden posts none.
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { Migrator } from 'kysely';
-import pino from 'pino';
-import { openDatabase, type DatabaseHandle } from '../../src/db/database.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
-import { migrations } from '../../src/db/migrations/index.ts';
-import { createTestDatabase, databaseKinds, type TestDatabase } from '../helpers/databases.ts';
+import { databaseKinds } from '../helpers/databases.ts';
+import { DatabasesAtMigration, silentLog as log } from '../helpers/migrated.ts';
 import { insertOnePost } from '../helpers/rows.ts';
 
-const log = pino({ level: 'silent' });
 const at = '2026-01-01T00:00:00.000Z';
 
 for (const kind of databaseKinds()) {
   describe(`[${kind}] migration 0031: post positions`, () => {
-    const opened: Array<{ database: TestDatabase; handle: DatabaseHandle }> = [];
-    after(async () => {
-      for (const { database, handle } of opened) {
-        await handle.close();
-        await database.drop();
-      }
-    });
+    const databases = new DatabasesAtMigration(kind);
+    after(() => databases.closeAll());
 
     it('numbers each topic’s published, shown posts in id order, and no other post', async () => {
-      const database = await createTestDatabase(kind, { sqliteFile: true });
-      const handle = openDatabase(database.config, log);
-      opened.push({ database, handle });
-      const migrator = new Migrator({ db: handle.db, provider: { getMigrations: async () => migrations } });
-      assert.equal((await migrator.migrateTo('0030_topic_announcements')).error, undefined);
+      const handle = await databases.at('0030_topic_announcements');
       const db = handle.db;
 
       const first = await insertOnePost(db, 'Topic one opens');

@@ -6,40 +6,21 @@
 //         FTS5 has its own prefix index: there it marks nothing.
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { Migrator, sql } from 'kysely';
-import pino from 'pino';
-import { openDatabase, type DatabaseHandle } from '../../src/db/database.ts';
+import { sql } from 'kysely';
 import { migrateToLatest } from '../../src/db/migrate.ts';
-import { migrations } from '../../src/db/migrations/index.ts';
 import { parseQuery } from '../../src/forum/search/query.ts';
 import { SearchRepository, type SearchFilters } from '../../src/forum/search/repository.ts';
-import { createTestDatabase, databaseKinds, type TestDatabase } from '../helpers/databases.ts';
+import { databaseKinds } from '../helpers/databases.ts';
+import { DatabasesAtMigration, silentLog as log } from '../helpers/migrated.ts';
 import { insertOnePost } from '../helpers/rows.ts';
 
-const log = pino({ level: 'silent' });
 const everywhere: SearchFilters = { in: 'all', forumId: null, authorId: null, from: null, until: null };
 const guests = { viewerId: null, seesAllPending: false, forums: null };
 
 for (const kind of databaseKinds()) {
   describe(`[${kind}] migrations of the search index`, () => {
-    const opened: Array<{ database: TestDatabase; handle: DatabaseHandle }> = [];
-    after(async () => {
-      for (const { database, handle } of opened) {
-        await handle.close();
-        await database.drop();
-      }
-    });
-
-    /** A fresh database migrated up to `name` (included). */
-    async function databaseAt(name: string): Promise<DatabaseHandle> {
-      const database = await createTestDatabase(kind, { sqliteFile: true });
-      const handle = openDatabase(database.config, log);
-      opened.push({ database, handle });
-      const migrator = new Migrator({ db: handle.db, provider: { getMigrations: async () => migrations } });
-      const { error } = await migrator.migrateTo(name);
-      assert.equal(error, undefined);
-      return handle;
-    }
+    const databases = new DatabasesAtMigration(kind);
+    after(() => databases.closeAll());
 
     /** The ids of the posts a guest finds for `text`, best first. */
     function finder(index: SearchRepository): (text: string) => Promise<number[]> {
@@ -51,7 +32,7 @@ for (const kind of databaseKinds()) {
     }
 
     it('0023 marks every post for indexing again; the backfill makes phrases findable', async () => {
-      const handle = await databaseAt('0021_reading_settings');
+      const handle = await databases.at('0021_reading_settings');
       const db = handle.db;
       const postId = await insertOnePost(db, 'Seeding needs an open port.');
       // The index as migration 0012 wrote it: words only.
@@ -79,7 +60,7 @@ for (const kind of databaseKinds()) {
     });
 
     it('0025 marks every PostgreSQL post for indexing again; prefixes are found before, during and after the backfill', async () => {
-      const handle = await databaseAt('0024_avatar_removal_log');
+      const handle = await databases.at('0024_avatar_removal_log');
       const db = handle.db;
       const postId = await insertOnePost(db, 'Restart the router.');
       const index = new SearchRepository(db, handle.dialect);

@@ -168,6 +168,29 @@ describeEachTrackerSetup('the access rule on the tracker', (setup) => {
     assert.equal(first.json().meta.total_pages, 2);
   });
 
+  it('follows a topic moved into a closed forum and back, in the list, its count and the forum filter', async () => {
+    const move = async (forum: ForumRow) => {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: `/api/topics/${inOpen.topicId}/move`,
+        headers: admin.headers,
+        payload: { forum_id: forum.id },
+      });
+      assert.equal(response.statusCode, 200, response.body);
+    };
+    await move(team);
+    try {
+      assert.deepEqual(await listed(outsider, ''), { ids: ids(inDownloads), total: 1 });
+      assert.deepEqual(await listed(null, ''), { ids: ids(inDownloads), total: 1 });
+      assert.deepEqual(await listed(teammate, `&forum=${team.id}`), { ids: ids(inOpen, inTeam), total: 2 });
+      assert.deepEqual(await listed(teammate, `&forum=${open.id}`), { ids: [], total: 0 });
+    } finally {
+      await move(open);
+    }
+    assert.deepEqual(await listed(outsider, ''), { ids: ids(inOpen, inDownloads), total: 2 });
+    assert.deepEqual(await listed(teammate, `&forum=${open.id}`), { ids: ids(inOpen), total: 1 });
+  });
+
   it('shows /tracker/ with the same rows and count', async () => {
     const outsiderPage = await outsider.browser.get(`/tracker/?search=${word}`);
     assert.equal(outsiderPage.status, 200);

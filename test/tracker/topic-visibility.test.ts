@@ -121,10 +121,19 @@ describeEachTrackerSetup("a torrent follows its topic's visibility", (setup) => 
     assert.match(byAuthor.json().message, /awaits a moderator/);
     assert.equal(await announced(hash), 'Torrent not registered with this tracker.');
     assert.equal(await scraped(hash), false);
+    for (const [who, seen] of [
+      [null, false],
+      [member, false],
+      [author, true],
+      [moderator, true],
+    ] as const) {
+      assert.equal(await listed(who, torrentId), seen, `${who?.user.name ?? 'guest'} sees it listed while held`);
+    }
 
     const opening = await t.database.db.selectFrom('posts').select('id').where('topic_id', '=', topicId).orderBy('id').executeTakeFirstOrThrow();
     assert.equal((await send(moderator, 'POST', `/api/posts/${opening.id}/approve`)).statusCode, 200);
     assert.equal((await send(member, 'GET', `/api/torrents/${torrentId}/download`)).statusCode, 200);
     assert.equal(await announced(hash), undefined, 'announced once approved (the cache heard of it)');
+    for (const who of [null, member]) assert.equal(await listed(who, torrentId), true, `${who?.user.name ?? 'guest'} sees it listed once approved`);
   });
 });

@@ -31,6 +31,7 @@ import * as forumAccess from './0029_forum_access.ts';
 import * as topicAnnouncements from './0030_topic_announcements.ts';
 import * as postPositions from './0031_post_positions.ts';
 import * as siteSettings from './0032_site_settings.ts';
+import * as torrentListing from './0033_torrent_listing.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_users': users,
@@ -64,4 +65,5 @@ export const migrations: Record<string, Migration> = {
   '0030_topic_announcements': topicAnnouncements,
   '0031_post_positions': postPositions,
   '0032_site_settings': siteSettings,
+  '0033_torrent_listing': torrentListing,
 };

@@ -1,10 +1,9 @@
 // SQL of the torrent registry: torrents with their files and status history,
 // .torrent downloads (the daily limit) and users' transfer totals.
 import { setImmediate } from 'node:timers/promises';
-import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type Selectable, type Transaction } from 'kysely';
 import { containsText, type Dialect } from '../../db/dialect.ts';
 import type { ContentStatus, Database, TorrentsTable } from '../../db/schema.ts';
-import { visible } from '../../forum/repository.ts';
 import { inForums } from '../../forum/permissions.ts';
 import { prepare, preparedList, type PreparedQuery } from '../../db/prepared.ts';
 import type { Freeleech, TorrentStatus } from './statuses.ts';
@@ -12,7 +11,7 @@ import type { Freeleech, TorrentStatus } from './statuses.ts';
 type Db = Kysely<Database> | Transaction<Database>;
 
 /** A torrent as pages and the API show it (everything but the stored .torrent). */
-export type TorrentRow = Omit<Selectable<TorrentsTable>, 'metainfo'> & {
+export type TorrentRow = Omit<Selectable<TorrentsTable>, 'metainfo' | 'topic_visibility'> & {
   uploader_name: string | null;
   topic_title: string;
   topic_status: ContentStatus;
@@ -227,17 +226,16 @@ export class TorrentsRepository {
     return Number(result.numDeletedRows) > 0;
   }
 
+  // Reads torrents alone: the topic's forum and who may see it are copied onto the row (migration 0033),
+  // so a page of ids comes from the torrents_listing index without reading any topic.
   #filtered(filters: TorrentFilters) {
-    let query = this.#db.selectFrom('torrents').innerJoin('topics', 'topics.id', 'torrents.topic_id');
+    let query = this.#db.selectFrom('torrents');
     for (const word of filters.words) query = query.where(containsText(this.#dialect, sql.ref<string>('torrents.name'), word));
-    if (filters.forumScope !== null) query = query.where(inForums('topics.forum_id', filters.forumScope));
-    if (filters.forumId !== undefined) query = query.where('topics.forum_id', '=', filters.forumId);
+    if (filters.forumScope !== null) query = query.where(inForums('torrents.forum_id', filters.forumScope));
+    if (filters.forumId !== undefined) query = query.where('torrents.forum_id', '=', filters.forumId);
     if (filters.status !== undefined) query = query.where('torrents.status', '=', filters.status);
     if (filters.uploaderId !== undefined) query = query.where('torrents.uploader_id', '=', filters.uploaderId);
-    if (!filters.includePendingTopics) {
-      // The forum's one rule of who sees a topic: published and shown, or the viewer's own pending one.
-      query = query.where(visible('topics', { viewerId: filters.viewerId, seesAllPending: false }));
-    }
+    if (!filters.includePendingTopics) query = query.where(seenBy(filters.viewerId));
     return query;
   }
 
@@ -310,4 +308,14 @@ export class TorrentsRepository {
     const row = await this.#db.selectFrom('tracker_user_stats').select(['uploaded', 'downloaded']).where('user_id', '=', userId).executeTakeFirst();
     return { uploaded: Number(row?.uploaded ?? 0), downloaded: Number(row?.downloaded ?? 0) };
   }
+}
+
+/**
+ * The forum's one rule of who sees a topic (forum/repository.ts `visible`) on the torrent's copy of it:
+ * published and shown, or the viewer's own held one.
+ */
+function seenBy(viewerId: number | null): RawBuilder<boolean> {
+  const everyone = sql<boolean>`torrents.topic_visibility = 'everyone'`;
+  if (viewerId === null) return everyone;
+  return sql<boolean>`(${everyone} or (torrents.topic_visibility = 'author' and torrents.topic_author_id = ${viewerId}))`;
 }
