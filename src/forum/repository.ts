@@ -106,15 +106,20 @@ export class ForumRepository {
   // The reads behind every page a guest views, compiled once (db/prepared.ts).
   readonly #forumById: PreparedQuery<{ id: number }, ForumRow>;
   readonly #topicById: PreparedQuery<{ id: number }, TopicWithAuthor>;
-  readonly #publishedTopicsInList: PreparedQuery<{ forumId: number; offset: number; limit: number }, TopicInList>;
-  readonly #publishedPagePostRows: PreparedQuery<{ topicId: number; from: number; to: number }, PostOnPage>;
+  // A guest's page of a forum's list, read from the start or from the far end (listSlice).
+  readonly #publishedTopicsInList: Record<ListDirection, PreparedQuery<{ forumId: number; offset: number; limit: number }, TopicInList>>;
+  readonly #publishedPagePostRows: PreparedQuery<{ topicId: number; from: number; to: number; limit: number }, PostOnPage>;
   readonly #unreadInTopicsPrepared = new Map<string, PreparedQuery<UnreadInTopicsValues, UnreadInTopicsRow>>();
 
   constructor(db: Kysely<Database>) {
     this.#db = db;
     this.#forumById = prepare(db, (slot) => this.#forumQuery(db, slot('id')));
     this.#topicById = prepare(db, (slot) => this.#topicQuery(db, slot('id')));
-    this.#publishedTopicsInList = prepare(db, (slot) => this.#topicsInListQuery(slot('forumId'), GUESTS, slot('offset'), slot('limit')));
+    const guestsPage = (direction: ListDirection) =>
+      prepare<Database, { forumId: number; offset: number; limit: number }, TopicInList>(db, (slot) =>
+        this.#topicsInListQuery(slot('forumId'), GUESTS, { offset: slot('offset'), limit: slot('limit'), direction }),
+      );
+    this.#publishedTopicsInList = { desc: guestsPage('desc'), asc: guestsPage('asc') };
     this.#publishedPagePostRows = prepare(db, (slot) =>
       withPageColumns(
         db
@@ -122,7 +127,9 @@ export class ForumRepository {
           .where('posts.topic_id', '=', slot('topicId'))
           .where('posts.position', '>=', slot('from'))
           .where('posts.position', '<=', slot('to')),
-      ).orderBy('posts.position'),
+      )
+        .orderBy('posts.position')
+        .limit(slot('limit')),
     );
   }
 
@@ -286,13 +293,12 @@ export class ForumRepository {
     return topicsWithAuthor(db.selectFrom('topics')).where('topics.id', '=', id);
   }
 
-  async listTopics(forumId: number, visibility: Visibility, offset: number, limit: number): Promise<{ rows: TopicWithAuthor[]; total: number }> {
-    const [rows, total] = await Promise.all([
-      listingOrder(
-        topicsWithAuthor(this.#db.selectFrom('topics')).where('topics.id', 'in', this.#pageOfTopicIds(forumId, visibility, offset, limit)),
-      ).execute(),
-      this.countTopics(forumId, visibility),
-    ]);
+  async listTopics(forum: ForumRow, visibility: Visibility, offset: number, limit: number): Promise<{ rows: TopicWithAuthor[]; total: number }> {
+    const total = await this.countTopics(forum, visibility);
+    const slice = listSlice(offset, limit, total);
+    const rows = await listingOrder(
+      topicsWithAuthor(this.#db.selectFrom('topics')).where('topics.id', 'in', this.#pageOfTopicIds(forum.id, visibility, slice)),
+    ).execute();
     return { rows, total };
   }
 
@@ -306,20 +312,21 @@ export class ForumRepository {
    * page skips index entries rather than rows; the page's rows are then read
    * by id (a "deferred join").
    */
-  #pageOfTopicIds(forumId: number, visibility: Visibility, offset: number, limit: number) {
-    return listingOrder(this.#visibleTopics(forumId, visibility).select('topics.id')).offset(offset).limit(limit);
+  #pageOfTopicIds(forumId: number, visibility: Visibility, slice: ListSlice) {
+    return listingOrder(this.#visibleTopics(forumId, visibility).select('topics.id'), slice.direction).offset(slice.offset).limit(slice.limit);
   }
 
-  /** One page of a forum's topics as a forum page lists them. */
-  topicsInList(forumId: number, visibility: Visibility, offset: number, limit: number): Promise<TopicInList[]> {
-    if (isGuest(visibility)) return this.#publishedTopicsInList({ forumId, offset, limit });
-    return this.#topicsInListQuery(forumId, visibility, offset, limit).execute();
+  /** One page of a forum's topics as a forum page lists them; `total` is what countTopics gives this viewer. */
+  topicsInList(forumId: number, visibility: Visibility, offset: number, limit: number, total: number): Promise<TopicInList[]> {
+    const slice = listSlice(offset, limit, total);
+    if (isGuest(visibility)) return this.#publishedTopicsInList[slice.direction]({ forumId, offset: slice.offset, limit: slice.limit });
+    return this.#topicsInListQuery(forumId, visibility, slice).execute();
   }
 
-  #topicsInListQuery(forumId: number, visibility: Visibility, offset: number, limit: number) {
+  #topicsInListQuery(forumId: number, visibility: Visibility, slice: ListSlice) {
     const query = this.#db
       .selectFrom('topics')
-      .where('topics.id', 'in', this.#pageOfTopicIds(forumId, visibility, offset, limit))
+      .where('topics.id', 'in', this.#pageOfTopicIds(forumId, visibility, slice))
       .leftJoin('users', 'users.id', 'topics.author_id')
       .select([
         'topics.id',
@@ -393,8 +400,23 @@ export class ForumRepository {
     return new Map(rows.map((row) => [row.forum_id, { id: row.id, title: row.title }]));
   }
 
-  countTopics(forumId: number, visibility: Visibility): Promise<number> {
-    return countOf(this.#visibleTopics(forumId, visibility));
+  /**
+   * How many of the forum's topics this viewer sees. The forum's counter counts the published, shown
+   * topics (what guests see); a member adds their own held ones, read by author; only moderators,
+   * who also see hidden topics, count the forum's rows.
+   */
+  async countTopics(forum: Pick<ForumRow, 'id' | 'topics_count'>, visibility: Visibility): Promise<number> {
+    if (visibility.seesAllPending) return countOf(this.#visibleTopics(forum.id, visibility));
+    if (visibility.viewerId === null) return forum.topics_count;
+    const own = await countOf(
+      this.#db
+        .selectFrom('topics')
+        .where('topics.author_id', '=', visibility.viewerId)
+        .where('topics.forum_id', '=', forum.id)
+        .where('topics.status', '!=', 'published')
+        .where('topics.hidden_at', 'is', null),
+    );
+    return forum.topics_count + own;
   }
 
   insertTopic(values: { forum_id: number; title: string; author_id: number; status: ContentStatus }, now: string, db: Db): Promise<TopicRow> {
@@ -470,7 +492,7 @@ export class ForumRepository {
     const layout = await this.postLayout(topicId, visibility);
     const slice = sliceOfLayout(layout, offset, limit);
     const query = await this.#postsOfSlice(topicId, visibility, slice);
-    const rows = query === null ? [] : await postsWithAuthor(query).orderBy('posts.id').execute();
+    const rows = query === null ? [] : await postsWithAuthor(query).execute();
     return { rows, total: layoutTotal(layout) };
   }
 
@@ -526,7 +548,13 @@ export class ForumRepository {
     if (slice.extraIds.length === 0) {
       // Past the last post (a page number past the end can ask for numbers past any 32-bit column).
       if (slice.from > slice.to) return null;
-      return inTopic.where('posts.position', '>=', slice.from).where('posts.position', '<=', slice.to);
+      // In number order with a limit: PostgreSQL guesses the range's size from every topic's numbers (most
+      // topics have a post numbered 1 to 50), and without these reads all of a big topic's posts for page 1.
+      return inTopic
+        .where('posts.position', '>=', slice.from)
+        .where('posts.position', '<=', slice.to)
+        .orderBy('posts.position')
+        .limit(slice.to - slice.from + 1);
     }
     const ends =
       slice.from > slice.to
@@ -536,17 +564,18 @@ export class ForumRepository {
     return inTopic
       .where(visible('posts', visibility))
       .where('posts.id', '>=', Math.min(...ids))
-      .where('posts.id', '<=', Math.max(...ids));
+      .where('posts.id', '<=', Math.max(...ids))
+      .orderBy('posts.id');
   }
 
   /** One page of a topic's posts as the topic page shows them. */
   async pagePostRows(topicId: number, visibility: Visibility, offset: number, limit: number): Promise<PostOnPage[]> {
     if (isGuest(visibility)) {
       if (offset >= INT32_MAX) return []; // no post is numbered past a 32-bit column's range
-      return this.#publishedPagePostRows({ topicId, from: offset + 1, to: Math.min(offset + limit, INT32_MAX) });
+      return this.#publishedPagePostRows({ topicId, from: offset + 1, to: Math.min(offset + limit, INT32_MAX), limit });
     }
     const query = await this.#postsOfSlice(topicId, visibility, sliceOfLayout(await this.postLayout(topicId, visibility), offset, limit));
-    return query === null ? [] : withPageColumns(query).orderBy('posts.id').execute();
+    return query === null ? [] : withPageColumns(query).execute();
   }
 
   /** How many of the topic's posts this viewer sees. */
@@ -974,8 +1003,33 @@ function latestFirst<O>(query: SelectQueryBuilder<Database, 'topics' | 'users', 
 }
 
 /** A forum's topics: announcements first, then pinned ones, then latest activity first (the topics_forum_listing index read backwards). */
-function listingOrder<O>(query: SelectQueryBuilder<Database, 'topics' | 'users', O>) {
-  return query.orderBy('topics.announced', 'desc').orderBy('topics.pinned', 'desc').orderBy('topics.last_post_at', 'desc').orderBy('topics.id', 'desc');
+/** A forum's list order (announcements, pinned, latest activity first); 'asc' reads it from the end. */
+function listingOrder<O>(query: SelectQueryBuilder<Database, 'topics' | 'users', O>, direction: ListDirection = 'desc') {
+  return query
+    .orderBy('topics.announced', direction)
+    .orderBy('topics.pinned', direction)
+    .orderBy('topics.last_post_at', direction)
+    .orderBy('topics.id', direction);
+}
+
+type ListDirection = 'desc' | 'asc';
+
+interface ListSlice {
+  offset: number;
+  limit: number;
+  direction: ListDirection;
+}
+
+/**
+ * Where one page of a list of `total` rows is read from. Skipping rows costs
+ * what it skips, even in an index, so a page past the middle is read from the
+ * far end, skipping the rows after it instead (phpBB's forum view does the
+ * same): the last page of a 100,000-topic forum costs what the first does.
+ */
+export function listSlice(offset: number, limit: number, total: number): ListSlice {
+  if (offset * 2 + limit <= total) return { offset, limit, direction: 'desc' };
+  const end = Math.min(total, offset + limit);
+  return { offset: total - end, limit: Math.max(0, end - offset), direction: 'asc' };
 }
 
 function isGuest(visibility: Visibility): boolean {

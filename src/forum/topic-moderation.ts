@@ -62,7 +62,8 @@ export class TopicModeration {
     await this.#repository.transaction(async (trx) => {
       const at = isoNow(this.#clock);
       await this.#repository.updateTopic(id, { forum_id: target.id }, trx);
-      if (topic.status === 'published') {
+      // A hidden topic left the counts when it was hidden: it takes nothing with it.
+      if (topic.status === 'published' && topic.hidden_at === null) {
         await this.#repository.adjustForumCounts(topic.forum_id, -1, -topic.posts_count, trx);
         await this.#repository.adjustForumCounts(target.id, 1, topic.posts_count, trx);
       }

@@ -62,22 +62,17 @@ export class Topics {
   /** A forum's topics: 404 as for an unknown forum unless the viewer may view it, 403 unless they may read it. */
   async list(forumId: number, viewer: AuthUser | null, page: PageRequest): Promise<Listed<TopicWithAuthor>> {
     assertMay(await this.#access.of(viewer), forumId, 'read', () => new ModelNotFoundError('Forum', forumId));
-    await this.#forums.get(forumId);
-    return this.#repository.listTopics(forumId, visibility(viewer, forumId), page.offset, page.perPage);
+    return this.#repository.listTopics(await this.#forums.get(forumId), visibility(viewer, forumId), page.offset, page.perPage);
   }
 
   /**
    * A page of topics as a forum page lists them, for a forum the caller has
-   * already loaded. Guests see exactly the published topics, which the
-   * forum's counter counts: no COUNT query for them.
+   * already loaded.
    */
   async of(forum: ForumRow, viewer: AuthUser | null, page: PageRequest): Promise<Listed<TopicInList>> {
     const seen = visibility(viewer, forum.id);
-    const [rows, total] = await Promise.all([
-      this.#repository.topicsInList(forum.id, seen, page.offset, page.perPage),
-      viewer === null ? forum.topics_count : this.#repository.countTopics(forum.id, seen),
-    ]);
-    return { rows, total };
+    const total = await this.#repository.countTopics(forum, seen);
+    return { rows: await this.#repository.topicsInList(forum.id, seen, page.offset, page.perPage, total), total };
   }
 
   /** The newest published post of each topic, with its author (lists' "Last post" lines). */
@@ -160,7 +155,8 @@ export class Topics {
     const topic = await this.get(id, viewer);
     assertModerates(viewer, topic.forum_id, 'access.delete_topic');
     await this.#repository.transaction(async (trx) => {
-      if (topic.status === 'published') await this.#repository.adjustForumCounts(topic.forum_id, -1, -topic.posts_count, trx);
+      // A hidden topic left the counts when it was hidden.
+      if (topic.status === 'published' && topic.hidden_at === null) await this.#repository.adjustForumCounts(topic.forum_id, -1, -topic.posts_count, trx);
       await this.#repository.deleteTopic(id, trx);
       await this.#log.record(
         { actorId: viewer.id, action: 'delete_topic', forumId: topic.forum_id, topicId: id, subject: topic.title },

@@ -8,7 +8,7 @@ import { describeEachDatabase, type TestApp } from '../helpers/app.ts';
 import { signIn, type SignedIn } from '../helpers/auth.ts';
 import { Browser } from '../helpers/browser.ts';
 import { dom } from '../helpers/dom.ts';
-import { createForum, createTopic, loggedIn, reply, type Member } from '../helpers/forum.ts';
+import { createForum, createRule, createTopic, loggedIn, reply, type Member } from '../helpers/forum.ts';
 import { snapshotDifferences, snapshotTables } from '../helpers/table-snapshot.ts';
 
 describeEachDatabase('hiding posts and topics', (db) => {
@@ -112,6 +112,53 @@ describeEachDatabase('hiding posts and topics', (db) => {
       await post(moderator, `/api/topics/${topic.id}/restore`);
       assert.deepEqual(await counts(topic.id), before);
       assert.equal((await new Browser(t).get(page)).status, 200);
+    });
+
+    it('takes nothing from the forums’ counts when moved or deleted while hidden, so every viewer’s total matches its list', async () => {
+      const elsewhere = await createForum(t, `Hiding elsewhere ${count}`);
+      const { topic } = await topicWithReply();
+      const before = await counts(topic.id);
+      const word = `heldword${count}`;
+      await createRule(t, word, 'moderate', ['topics']);
+      const held = await t.app.inject({
+        method: 'POST',
+        url: '/api/topics',
+        headers: member.headers,
+        payload: { forum_id: forum.id, title: `Held ${word}`, body: 'Waits.' },
+      });
+      assert.equal(held.json().data.status, 'pending');
+
+      assert.equal((await post(moderator, `/api/topics/${topic.id}/hide`)).statusCode, 200);
+      const moved = await t.app.inject({
+        method: 'POST',
+        url: `/api/topics/${topic.id}/move`,
+        headers: moderator.headers,
+        payload: { forum_id: elsewhere.id },
+      });
+      assert.equal(moved.statusCode, 200, moved.body);
+      const gone = { forumPosts: before.forumPosts - before.topicPosts, forumTopics: before.forumTopics - 1 };
+      const forumCounts = async (id: number) => {
+        const row = await t.services.forum.getForum(id);
+        return { forumPosts: row.posts_count, forumTopics: row.topics_count };
+      };
+      assert.deepEqual(await forumCounts(forum.id), gone);
+      assert.deepEqual(await forumCounts(elsewhere.id), { forumPosts: 0, forumTopics: 0 }, 'the hidden topic is counted nowhere');
+      assert.equal((await t.app.inject({ method: 'DELETE', url: `/api/topics/${topic.id}`, headers: moderator.headers })).statusCode, 204);
+      assert.deepEqual(await forumCounts(elsewhere.id), { forumPosts: 0, forumTopics: 0 }, 'deleting it takes nothing more');
+
+      for (const [who, as] of [
+        ['guest', undefined],
+        ['member', member],
+        ['moderator', moderator],
+      ] as const) {
+        const body = (await get(`/api/forums/${forum.id}/topics?per_page=100`, as)).json();
+        assert.equal(body.meta.total, body.data.length, `${who}: total agrees with the rows`);
+        assert.equal(
+          (body.data as Array<{ id: number }>).some((row) => row.id === held.json().data.id),
+          who !== 'guest',
+          `${who}: the held topic`,
+        );
+      }
     });
 
     it('refuses members (403) and guests (401) for posts and topics, changing nothing', async () => {

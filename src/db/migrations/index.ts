@@ -32,6 +32,7 @@ import * as topicAnnouncements from './0030_topic_announcements.ts';
 import * as postPositions from './0031_post_positions.ts';
 import * as siteSettings from './0032_site_settings.ts';
 import * as torrentListing from './0033_torrent_listing.ts';
+import * as recountForums from './0034_recount_forums.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_users': users,
@@ -66,4 +67,5 @@ export const migrations: Record<string, Migration> = {
   '0031_post_positions': postPositions,
   '0032_site_settings': siteSettings,
   '0033_torrent_listing': torrentListing,
+  '0034_recount_forums': recountForums,
 };
