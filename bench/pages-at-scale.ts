@@ -28,6 +28,8 @@ const RELEASES = 33_333;
 const AUTHORS = 1_000;
 const ROWS_PER_INSERT = 1_000;
 const RUNS = 5;
+/** Rounds of 20 deep pages at once while hello is timed. */
+const LOAD_ROUNDS = 25;
 const PER_PAGE = 50;
 const at = (n: number) => new Date(Date.UTC(2020, 0, 1) + n * 30_000).toISOString();
 
@@ -252,8 +254,8 @@ async function measureOn(label: string, serviceUrl: string, fixture: Fixture): P
       console.log(`| ${target.page} | ${shown(first)} | ${shown(last)} | ${rule} | ${met ? '✓' : '✗'} |`);
     }
 
-    // One reader of an old thread must not slow everyone: hello while 20 cold last pages run.
-    await emptyCaches();
+    // One reader of an old thread must not slow everyone: hello while 20 cold last pages run at once, in
+    // LOAD_ROUNDS rounds (the cache emptied before each), so that its p99 is read from a few hundred answers.
     const hello: number[] = [];
     let busy = true;
     const asking = (async () => {
@@ -261,17 +263,21 @@ async function measureOn(label: string, serviceUrl: string, fixture: Fixture): P
         const started = performance.now();
         await (await fetch(`${base}/api/hello`)).arrayBuffer();
         hello.push(performance.now() - started);
-        await new Promise((resolve) => setTimeout(resolve, 5));
+        await new Promise((resolve) => setTimeout(resolve, 2));
       }
     })();
-    const deep = Array.from({ length: 20 }, (_, n) => fetch(`${base}${topic}?page=${lastTopicPage - n}`).then((response) => response.arrayBuffer()));
-    await Promise.all(deep);
+    for (let round = 0; round < LOAD_ROUNDS; round++) {
+      await emptyCaches();
+      await Promise.all(
+        Array.from({ length: 20 }, (_, n) => fetch(`${base}${topic}?page=${lastTopicPage - n - round}`).then((response) => response.arrayBuffer())),
+      );
+    }
     busy = false;
     await asking;
     hello.sort((a, b) => a - b);
     const p99 = hello[Math.min(hello.length - 1, Math.floor(hello.length * 0.99))]!;
     console.log(
-      `\n/api/hello while 20 cold deep pages of the big topic load at once: ${hello.length} answers, p50 ${median(hello).toFixed(1)} ms, p99 ${p99.toFixed(1)} ms (target ≤ 25 ms) ${p99 <= 25 ? '✓' : '✗'}`,
+      `\n/api/hello while 20 cold deep pages of the big topic load at once (${LOAD_ROUNDS} rounds): ${hello.length} answers, p50 ${median(hello).toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, max ${hello.at(-1)!.toFixed(1)} ms (target p99 ≤ 25 ms) ${p99 <= 25 ? '✓' : '✗'}`,
     );
   } finally {
     await service.stop();
