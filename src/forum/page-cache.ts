@@ -27,6 +27,7 @@
 // its view cells are holes filled on every view, so a view shows at once as
 // before.
 import { randomUUID } from 'node:crypto';
+import { nextTurn } from '../turns.ts';
 import type { AuthUser } from '../auth/service.ts';
 import type { ChangeFeed } from '../db/change-feed.ts';
 import type { WriteWatch } from '../db/write-watch.ts';
@@ -102,6 +103,8 @@ export class PageCache {
       this.#entries.set(key, hit);
       return hit;
     }
+    // A fill is a page's costliest part: fills take turns, so other requests are answered between them.
+    await nextTurn();
     const generation = this.#generation;
     const filled = await fill();
     const fragment = cut(filled.html.value, filled.total, filled.data);

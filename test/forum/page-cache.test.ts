@@ -234,15 +234,48 @@ describe('PageCache', () => {
   it('does not keep a fill that began before it was emptied', async () => {
     const cache = new PageCache();
     let release!: () => void;
+    let began!: () => void;
+    const started = new Promise<void>((resolve) => (began = resolve));
     const slow = cache.get('k', async () => {
+      began();
       await new Promise<void>((resolve) => (release = resolve));
       return { html: html`stale`, total: 1, data: null };
     });
-    await new Promise((resolve) => setImmediate(resolve));
+    await started;
     cache.clear();
     release();
     assert.equal((await slow).parts[0], 'stale');
     assert.equal(cache.size, 0);
+  });
+
+  it('starts fills in turns, one pass of the event loop apart, so other work runs between them', async () => {
+    const cache = new PageCache();
+    const order: string[] = [];
+    const fills = ['a', 'b', 'c'].map((key) =>
+      cache.get(key, async () => {
+        order.push(`fill ${key}`);
+        return { html: html`${key}`, total: 1, data: null };
+      }),
+    );
+    // Work that arrives meanwhile (an immediate queued after each start, as a request read in between would be).
+    const between = (async () => {
+      for (let pass = 0; pass < 6; pass++) {
+        await new Promise((resolve) => setImmediate(resolve));
+        order.push(`pass ${pass}`);
+      }
+    })();
+    await Promise.all([...fills, between]);
+    const [a, b, c] = ['fill a', 'fill b', 'fill c'].map((step) => order.indexOf(step)) as [number, number, number];
+    assert.ok(a < b && b < c, order.join(', '));
+    for (const [from, to] of [
+      [a, b],
+      [b, c],
+    ] as const) {
+      assert.ok(
+        order.slice(from, to).some((step) => step.startsWith('pass')),
+        `other work ran between two fills: ${order.join(', ')}`,
+      );
+    }
   });
 
   it('fills the holes of a fragment on every use', async () => {
