@@ -4,7 +4,7 @@ import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import fastifyStatic from '@fastify/static';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import pino, { type Logger } from 'pino';
@@ -32,7 +32,7 @@ import { answerFrameworkError, installErrorHandling, isApiRequest } from './http
 import { installFormBodyRule } from './http/form-bodies.ts';
 import { installHostCheck } from './http/host-check.ts';
 import { createHttpServer } from './http/http-server.ts';
-import { installSecurityHeaders, siteSecurityHeaders } from './http/security-headers.ts';
+import { installSecurityHeaders, securityHeaderSets } from './http/security-headers.ts';
 import { installMultipart } from './http/multipart.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { RequestLogController } from './http/request-log.ts';
@@ -118,7 +118,7 @@ async function assemble(config: Config, options: BuildOptions, logger: Logger, o
   if (config.admin !== null) await services.users.ensureAdmin(config.admin, logger);
   if (config.emojiCatalog === 'unicode') await services.emoji.unicodeImport.importIfEmpty(logger);
 
-  const securityHeaders = siteSecurityHeaders(config.baseUrl);
+  const securityHeaders = securityHeaderSets(config.baseUrl);
   // Announces and scrapes skip Fastify (tracker/announce/raw-listener.ts).
   // One rule for the client's address, Fastify's request.ip and the tracker's listener alike.
   const trustProxy = trustFunction(config.trustProxy);
@@ -145,9 +145,6 @@ async function assemble(config: Config, options: BuildOptions, logger: Logger, o
   app.setValidatorCompiler(validatorCompiler);
   const allowedMethods = trackAllowedMethods(app);
   installErrorHandling(app, allowedMethods, renderErrorPage);
-  app.addHook('onRequest', async (request, reply) => {
-    reply.header('x-request-id', request.id);
-  });
   // Who is online (site/presence.ts): whoever was answered a page, member or guest.
   app.addHook('onResponse', async (request, reply) => {
     if (request.method !== 'GET' || reply.statusCode >= 400 || !String(reply.getHeader('content-type') ?? '').startsWith('text/html')) return;
@@ -327,9 +324,14 @@ export function apiVersionless(url: string): string {
   return url;
 }
 
-/** Keep a caller's X-Request-Id when it is a sane token; otherwise make one. */
+/** Set once per process: ids stay unique across instances and restarts without a random UUID per request. */
+const REQUEST_ID_PREFIX = randomBytes(6).toString('base64url');
+let requestsSeen = 0;
+
+/** Keep a caller's X-Request-Id when it is a sane token; otherwise the process's prefix and a counter. */
 function requestId(request: IncomingMessage): string {
   const incoming = request.headers['x-request-id'];
   if (typeof incoming === 'string' && /^[\w.-]{1,64}$/.test(incoming)) return incoming;
-  return randomUUID();
+  requestsSeen += 1;
+  return `${REQUEST_ID_PREFIX}-${requestsSeen.toString(36)}`;
 }

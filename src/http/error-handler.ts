@@ -11,6 +11,7 @@ import { escape } from 'html-escaper';
 import { isRefusedValue } from '../db/dialect.ts';
 import { ApiError, ModelNotFoundError, ResourceNotFoundError, ValidationError, errorEnvelope, type ErrorCode } from './errors.ts';
 import type { AllowedMethods } from './allowed-methods.ts';
+import type { SecurityHeaderSets } from './security-headers.ts';
 import { fieldErrors } from './validation.ts';
 import { t } from '../i18n/messages.ts';
 
@@ -181,13 +182,17 @@ function fromFrameworkError(error: FastifyError): ApiError {
  * not found) and the site's headers. No page layout: the request never
  * reached the hooks that a page reads (session, CSRF).
  */
-export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply, headers: Record<string, string>): void {
+export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply, headers: SecurityHeaderSets): void {
+  const api = isApiPath(routedPath(request.url));
   const refusal =
     error.code === 'FST_ERR_MAX_PARAM_LENGTH'
       ? new ApiError('NOT_FOUND', notFoundMessage(request))
       : new ApiError('BAD_REQUEST', 'The address is not a valid URL: it has a malformed percent-encoding.');
-  reply.headers(headers).code(refusal.status);
-  if (isApiPath(routedPath(request.url))) {
+  reply
+    .headers(api ? headers.api : headers.site)
+    .header('x-request-id', request.id)
+    .code(refusal.status);
+  if (api) {
     void reply.type('application/json; charset=utf-8').send(JSON.stringify(errorEnvelope(refusal.code, refusal.message, refusal.details)));
     return;
   }

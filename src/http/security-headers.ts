@@ -51,27 +51,73 @@ export const DOCS_CSP = serialize({
 /** Where images that other sites' clients show are served (emoji images and sprite sheets). */
 const SHARED_IMAGE_PREFIX = '/emojis/';
 
-/** The headers every response carries; computed once at start. */
-export function siteSecurityHeaders(baseUrl: string | null): Record<string, string> {
-  const https = baseUrl?.startsWith('https:') ?? false;
+/** The headers of every response but the API's; computed once at start. */
+function siteSecurityHeaders(baseUrl: string | null): Record<string, string> {
+  const https = isHttps(baseUrl);
   return helmetHeaders({
     contentSecurityPolicy: { useDefaults: false, directives: siteDirectives(https) },
     xFrameOptions: { action: 'deny' },
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
     xContentTypeOptions: true,
     // Only a site that is reached over https may tell browsers to insist on it.
-    strictTransportSecurity: https ? { maxAge: 180 * 24 * 60 * 60, includeSubDomains: false } : false,
+    strictTransportSecurity: https ? { maxAge: HSTS_SECONDS, includeSubDomains: false } : false,
     crossOriginEmbedderPolicy: false,
     crossOriginOpenerPolicy: { policy: 'same-origin' },
     crossOriginResourcePolicy: { policy: 'same-origin' },
   });
 }
 
-export function installSecurityHeaders(app: FastifyInstance, headers: Record<string, string>): void {
+/**
+ * The headers of the JSON API's answers (OWASP REST Security Cheat Sheet):
+ * a JSON body is never a document to render, frame or sniff, and nobody
+ * keeps it unless its route says so (conditional GETs set their own
+ * Cache-Control). A page's set would add ten headers that mean nothing to
+ * JSON and cost every answer (docs/security.md).
+ */
+function apiSecurityHeaders(baseUrl: string | null): Record<string, string> {
+  return {
+    'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+    'x-content-type-options': 'nosniff',
+    'cross-origin-resource-policy': 'same-origin',
+    'cache-control': 'no-store',
+    ...(isHttps(baseUrl) ? { 'strict-transport-security': `max-age=${HSTS_SECONDS}` } : {}),
+  };
+}
+
+export interface SecurityHeaderSets {
+  site: Record<string, string>;
+  api: Record<string, string>;
+}
+
+export function securityHeaderSets(baseUrl: string | null): SecurityHeaderSets {
+  return { site: siteSecurityHeaders(baseUrl), api: apiSecurityHeaders(baseUrl) };
+}
+
+/** 180 days; no includeSubDomains: other hosts of the domain are not ours to pin. */
+const HSTS_SECONDS = 180 * 24 * 60 * 60;
+
+function isHttps(baseUrl: string | null): boolean {
+  return baseUrl?.startsWith('https:') ?? false;
+}
+
+/** The API's answers, not its browsable documentation (a page, with DOCS_CSP). */
+export function takesApiHeaders(url: string): boolean {
+  return url.startsWith('/api/') && !url.startsWith('/api/docs');
+}
+
+/**
+ * The first hook: the response's security headers and its request id. A path
+ * is the API's by its prefix here, before anything decodes it: a spelling
+ * such as `/%61pi/…` gets the page's set, which holds every header of the
+ * API's but Cache-Control (and that route's error answers take the API's).
+ */
+export function installSecurityHeaders(app: FastifyInstance, headers: SecurityHeaderSets): void {
   // API clients on other sites render emojis (decisions.md): their images may be embedded anywhere.
-  const sharedImageHeaders = { ...headers, 'cross-origin-resource-policy': 'cross-origin' };
+  const sharedImageHeaders = { ...headers.site, 'cross-origin-resource-policy': 'cross-origin' };
   app.addHook('onRequest', (request, reply, done) => {
-    reply.headers(request.url.startsWith(SHARED_IMAGE_PREFIX) ? sharedImageHeaders : headers);
+    const url = request.url;
+    reply.headers(takesApiHeaders(url) ? headers.api : url.startsWith(SHARED_IMAGE_PREFIX) ? sharedImageHeaders : headers.site);
+    reply.header('x-request-id', request.id);
     done();
   });
 }

@@ -27,10 +27,54 @@ describeEachDatabase('security headers', (db) => {
   const responses: Array<[string, string, number]> = [
     ['a page', '/login/', 200],
     ['a page error', '/no/such/page/', 404],
-    ['an API answer', '/api/hello', 200],
-    ['an API error', '/api/no-such-thing', 404],
     ['a stylesheet', '/assets/style.css', 200],
   ];
+
+  /** The API's whole set (OWASP REST): nothing of a page's that means nothing to JSON. */
+  function assertApiHeaders(response: LightMyRequestResponse, https = false): void {
+    assert.equal(response.headers['content-security-policy'], "default-src 'none'; frame-ancestors 'none'");
+    assert.equal(response.headers['x-content-type-options'], 'nosniff');
+    assert.equal(response.headers['cross-origin-resource-policy'], 'same-origin');
+    assert.equal(response.headers['strict-transport-security'], https ? 'max-age=15552000' : undefined);
+    for (const pageOnly of [
+      'x-frame-options',
+      'referrer-policy',
+      'cross-origin-opener-policy',
+      'origin-agent-cluster',
+      'x-dns-prefetch-control',
+      'x-download-options',
+      'x-permitted-cross-domain-policies',
+      'x-xss-protection',
+      'x-powered-by',
+    ]) {
+      assert.equal(response.headers[pageOnly], undefined, pageOnly);
+    }
+    assert.match(String(response.headers['x-request-id']), /^[\w-]+-[0-9a-z]+$/);
+  }
+
+  for (const [what, url, status] of [
+    ['an API answer', '/api/hello', 200],
+    ['an API error', '/api/no-such-thing', 404],
+    ['an API answer under /api/v1/', '/api/v1/hello', 200],
+  ] as const) {
+    it(`puts the API's security headers on ${what} (${url})`, async () => {
+      const response = await t.app.inject({ method: 'GET', url });
+      assert.equal(response.statusCode, status);
+      assertApiHeaders(response);
+      assert.equal(response.headers['cache-control'], 'no-store', 'kept by nobody');
+    });
+  }
+
+  it('numbers request ids per process, and keeps a sane id the caller sent', async () => {
+    const [first, second] = [await t.app.inject({ method: 'GET', url: '/api/hello' }), await t.app.inject({ method: 'GET', url: '/login/' })];
+    const id = String(first.headers['x-request-id']);
+    const [prefix, count] = [id.slice(0, id.lastIndexOf('-')), id.slice(id.lastIndexOf('-') + 1)];
+    assert.equal(second.headers['x-request-id'], `${prefix}-${(Number.parseInt(count, 36) + 1).toString(36)}`);
+    const sent = await t.app.inject({ method: 'GET', url: '/api/hello', headers: { 'x-request-id': 'trace.abc-123' } });
+    assert.equal(sent.headers['x-request-id'], 'trace.abc-123');
+    const refused = await t.app.inject({ method: 'GET', url: '/api/hello', headers: { 'x-request-id': 'no spaces <here>' } });
+    assert.notEqual(refused.headers['x-request-id'], 'no spaces <here>');
+  });
 
   for (const [what, url, status] of responses) {
     it(`puts the security headers on ${what} (${url})`, async () => {
@@ -68,8 +112,9 @@ describeEachDatabase('security headers', (db) => {
     it(`puts them, and the usual error body, on the router's own refusal of ${url.slice(0, 40)} (${status})`, async () => {
       const response = await t.app.inject({ method: 'GET', url });
       assert.equal(response.statusCode, status);
+      if (type === 'application/json') assertApiHeaders(response);
+      else assert.equal(response.headers['x-frame-options'], 'DENY');
       assert.equal(response.headers['x-content-type-options'], 'nosniff');
-      assert.equal(response.headers['x-frame-options'], 'DENY');
       assert.deepEqual(csp(response).get('frame-ancestors'), ["'none'"]);
       assert.ok(String(response.headers['content-type']).startsWith(type));
       if (type === 'application/json') {
@@ -83,10 +128,20 @@ describeEachDatabase('security headers', (db) => {
   }
 
   it('puts them on a 400 for a bad Host too', async () => {
-    const response = await t.app.inject({ method: 'GET', url: '/api/hello', headers: { host: 'bad host' } });
-    assert.equal(response.statusCode, 400);
+    const api = await t.app.inject({ method: 'GET', url: '/api/hello', headers: { host: 'bad host' } });
+    assert.equal(api.statusCode, 400);
+    assertApiHeaders(api);
+    const page = await t.app.inject({ method: 'GET', url: '/login/', headers: { host: 'bad host' } });
+    assert.equal(page.statusCode, 400);
+    assert.equal(page.headers['x-frame-options'], 'DENY');
+    assert.ok(csp(page).has('script-src'));
+  });
+
+  it('gives a spelling of an API path that reaches the API (/%61pi/…) the page’s fuller set', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/%61pi/hello' });
+    assert.equal(response.statusCode, 200);
     assert.equal(response.headers['x-frame-options'], 'DENY');
-    assert.ok(csp(response).has('default-src'));
+    assert.equal(response.headers['x-content-type-options'], 'nosniff');
   });
 
   it('gives /api/docs (Swagger UI) its own policy: inline styles and data: images, still no inline script', async () => {
@@ -132,5 +187,10 @@ describe('security headers on a site behind https (BASE_URL https://…)', () =>
     const response = await t.app.inject({ method: 'GET', url: '/login/' });
     assert.equal(response.headers['strict-transport-security'], 'max-age=15552000');
     assert.ok(csp(response).has('upgrade-insecure-requests'));
+  });
+
+  it('sends HSTS on API answers too', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/api/hello', headers: { host: 'forum.example.org' } });
+    assert.equal(response.headers['strict-transport-security'], 'max-age=15552000');
   });
 });
