@@ -1,6 +1,7 @@
 // npm run bench [group ...]: load benchmarks of the running service, each
 // target next to /api/hello (and hello next to a bare node:http server) in the
 // same run. Results are printed as Markdown tables for bench/RESULTS.md.
+import { get } from 'node:http';
 import { callApi, machine, measure, printTable, startBareServer, startService, webSession, type Measurement } from './lib.ts';
 import { importBench } from './import-torrentpier.ts';
 import { renderBench } from './render.ts';
@@ -72,6 +73,37 @@ const groups: Record<string, Group> = {
       (_, column) => [...rounds.map((row) => row[column]!)].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond)[Math.floor(rounds.length / 2)]!,
     );
     printTable('forum pages vs hello, medians of the rounds (targets: guests ≥ 20% of hello, signed in ≥ 10%)', medians, medians[0]!);
+  },
+  /**
+   * Issue 33: bytes and requests a second of the biggest kinds of answer, sent as they are (no
+   * Accept-Encoding) and compressed (a browser's `gzip, deflate, br`), side by side in one run.
+   */
+  async compression() {
+    const admin = { username: 'bench-admin', password: 'bench password 1', email: 'bench@example.test' };
+    const service = await startService({ EMOJI_CATALOG: 'unicode', ADMIN_USERNAME: admin.username, ADMIN_PASSWORD: admin.password, ADMIN_EMAIL: admin.email });
+    const pages = await seedForum(service.url, admin);
+    const browser = { 'accept-encoding': 'gzip, deflate, br' };
+    const targets = [
+      ['topic page (50 posts)', pages.topic],
+      ['forum page (50 topics)', pages.forum],
+      ['/api/emoji/categories?include_emojis=1', '/api/emoji/categories?include_emojis=1'],
+      ['/assets/style.css', '/assets/style.css'],
+    ] as const;
+    console.log('\n## bytes on the wire, as they are and compressed\n');
+    console.log('| answer | as it is | gzip | br |');
+    console.log('|---|---:|---:|---:|');
+    for (const [name, path] of targets) {
+      const sizes = [];
+      for (const encoding of ['identity', 'gzip', 'br']) sizes.push((await rawBytes(`${service.url}${path}`, encoding)).toLocaleString('en'));
+      console.log(`| ${name} | ${sizes.join(' | ')} |`);
+    }
+    const rows: Measurement[] = [];
+    for (const [name, path] of targets) {
+      rows.push(await measure(`GET ${name}, as it is`, `${service.url}${path}`));
+      rows.push(await measure(`GET ${name}, compressed`, `${service.url}${path}`, { headers: browser }));
+    }
+    await service.stop();
+    printTable('compression: requests a second as they are and compressed', rows);
   },
   'word-filters': wordFilters,
   tracker: trackerBench,
@@ -150,4 +182,16 @@ for (const name of selected) {
     process.exit(2);
   }
   await group();
+}
+
+/** The body's size as sent (not decoded) for this Accept-Encoding. */
+function rawBytes(url: string, encoding: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    get(url, { headers: { 'accept-encoding': encoding } }, (response) => {
+      let bytes = 0;
+      response.on('data', (chunk: Buffer) => (bytes += chunk.length));
+      response.on('end', () => resolve(bytes));
+      response.on('error', reject);
+    }).on('error', reject);
+  });
 }

@@ -1,6 +1,8 @@
-// Conditional GET (RFC 9110, 13.1): a body goes out with a strong ETag (a
-// digest of the bytes, so any change to what is shown changes it) and a
-// Last-Modified date; a client that already holds it gets 304 without a body.
+// Conditional GET (RFC 9110, 13.1): a body goes out with an ETag (a digest of
+// the bytes, so any change to what is shown changes it) and a Last-Modified
+// date; a client that already holds it gets 304 without a body. The ETag is
+// weak: the same body is sent as br, gzip or as it is (app.ts), and a strong
+// validator would have to differ between those codings (RFC 9110, 8.8.3).
 // Feed readers poll, and most send If-None-Match or If-Modified-Since.
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -16,7 +18,7 @@ export interface Representation {
 }
 
 export function sendConditionally(request: FastifyRequest, reply: FastifyReply, representation: Representation): FastifyReply {
-  const etag = `"${createHash('sha256').update(representation.body).digest('base64url')}"`;
+  const etag = `W/"${createHash('sha256').update(representation.body).digest('base64url')}"`;
   const modified = Math.floor(Date.parse(representation.lastModified) / 1000) * 1000;
   reply.header('etag', etag).header('last-modified', new Date(modified).toUTCString()).header('cache-control', representation.cacheControl);
   if (notModified(request, etag, modified)) return reply.code(304).send();
@@ -35,7 +37,7 @@ function notModified(request: FastifyRequest, etag: string, modified: number): b
     return ifNoneMatch
       .split(',')
       .map((tag) => tag.trim().replace(/^W\//, ''))
-      .some((tag) => tag === '*' || tag === etag);
+      .some((tag) => tag === '*' || `W/${tag}` === etag);
   }
   const ifModifiedSince = request.headers['if-modified-since'];
   if (ifModifiedSince === undefined) return false;
