@@ -34,6 +34,7 @@ import { installFormBodyRule } from './http/form-bodies.ts';
 import { installHostCheck } from './http/host-check.ts';
 import { createHttpServer } from './http/http-server.ts';
 import { installSecurityHeaders, securityHeaderSets } from './http/security-headers.ts';
+import { compressOptions } from './http/compression.ts';
 import { installMultipart } from './http/multipart.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { RequestLogController } from './http/request-log.ts';
@@ -175,9 +176,8 @@ async function assemble(config: Config, options: BuildOptions, logger: Logger, o
   await services.site.current();
   app.decorate('site', { baseUrl: config.baseUrl, lastKnown: () => services.site.lastKnown() });
   installSecurityHeaders(app, securityHeaders);
-  // Pages, JSON, feeds and assets of 1 KB or more go out as br or gzip when the client takes them (brotli at
-  // quality 4: nearly its best ratio at gzip's speed; quality 11, zlib's default, costs ten times more).
-  await app.register(compress, { encodings: ['br', 'gzip'], threshold: 1024 });
+  // Pages, JSON, feeds and assets of 1 KB or more go out as br or gzip when the client takes them (http/compression.ts).
+  await app.register(compress, compressOptions);
   await app.register(cookie);
   await app.register(formbody);
   // After cookies (an error page reads them), before anything looks at the request.

@@ -3,10 +3,12 @@
 // they are; every compressed answer says Vary: accept-encoding.
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { brotliCompressSync, brotliDecompressSync, constants, gunzipSync, gzipSync } from 'node:zlib';
 import { describeEachDatabase, type TestApp } from '../helpers/app.ts';
 import { createForum, createTopic } from '../helpers/forum.ts';
-import { createUser } from '../helpers/auth.ts';
+import { createUser, signIn } from '../helpers/auth.ts';
+
+const keptBrotli = (size: number) => ({ [constants.BROTLI_PARAM_QUALITY]: 9, [constants.BROTLI_PARAM_SIZE_HINT]: size });
 
 describeEachDatabase('compressed answers', (db) => {
   let t: TestApp;
@@ -49,6 +51,37 @@ describeEachDatabase('compressed answers', (db) => {
       assert.equal(response.statusCode, 200, url);
       assert.equal(response.headers['content-encoding'], 'gzip', url);
       assert.ok(gunzipSync(response.rawPayload).length > 0, url);
+    }
+  });
+
+  it('keeps the emoji catalog’s cached listing compressed once, and sends the same JSON either way', async () => {
+    const admin = await signIn(t, 'admin');
+    for (let n = 0; n < 20; n++) {
+      const created = await t.app.inject({
+        method: 'POST',
+        url: '/api/emoji/categories',
+        headers: admin.headers,
+        payload: { title: `Compressed category number ${n}`, display_order: n + 1 },
+      });
+      assert.equal(created.statusCode, 201, created.body);
+    }
+    const url = '/api/emoji/categories?with_emojis=1';
+    const plain = await get(url);
+    assert.ok(plain.rawPayload.length > 1024, `${plain.rawPayload.length} bytes`);
+    for (const [accepted, expected, decode] of [
+      ['br;q=1, gzip;q=0.5', 'br', brotliDecompressSync],
+      ['gzip, br;q=0', 'gzip', gunzipSync],
+    ] as const) {
+      const first = await get(url, accepted);
+      const again = await get(url, accepted);
+      assert.equal(first.headers['content-encoding'], expected, accepted);
+      assert.match(String(first.headers.vary), /accept-encoding/i);
+      assert.deepEqual(JSON.parse(decode(first.rawPayload).toString()), plain.json(), accepted);
+      assert.deepEqual(again.rawPayload, first.rawPayload, 'the kept form');
+      // Made once at the kept bodies' ratio (brotli 9, gzip 9), not per request at the pages' (brotli 2, gzip 4).
+      const once =
+        expected === 'br' ? brotliCompressSync(plain.rawPayload, { params: keptBrotli(plain.rawPayload.length) }) : gzipSync(plain.rawPayload, { level: 9 });
+      assert.deepEqual(first.rawPayload, once, `${expected} as kept`);
     }
   });
 
