@@ -3,12 +3,14 @@
 // whole in a cache (the emoji catalog's half-megabyte listing) keep their
 // compressed forms beside them, made once, off the event loop.
 //
-// Brotli at quality 2 and gzip at level 4 for answers built per request: on a
-// 40 KB page, 260 and 390 µs for 12.6 and 11.8 KB, against 590 and 810 µs for
-// 12.0 and 11.5 KB at brotli 4 and gzip 6 (zlib's defaults are brotli 11 and
-// gzip 6; this instance, 2026-11-28). A cached body is compressed once per
-// version, so it affords more: brotli 9 and gzip 9 (the 564 KB catalog: 27
-// and 13 ms for 47 and 56 KB; brotli 11 would take 641 ms for 39 KB).
+// Answers built per request use the plugin's settings, brotli 4 and gzip 6.
+// Brotli 2 and gzip 4 compress a 40 KB page in less than half the time when
+// called directly, yet through the plugin they served a quarter as many
+// compressed pages a second (578 against 1,556 topic pages; bench
+// compression, 2026-11-28), so they were not kept. A cached body is
+// compressed once per version, so it affords brotli 9 and gzip 9 (the 564 KB
+// catalog: 27 and 13 ms for 47 and 56 KB; brotli 11 would take 641 ms for
+// 39 KB).
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import { Negotiator } from '@fastify/accept-negotiator';
@@ -20,12 +22,7 @@ export type Encoding = (typeof ENCODINGS)[number];
 /** Smaller answers go out as they are: a header's worth of saving is not worth the work. */
 export const COMPRESSION_THRESHOLD = 1024;
 
-export const compressOptions = {
-  encodings: [...ENCODINGS],
-  threshold: COMPRESSION_THRESHOLD,
-  brotliOptions: { params: { [constants.BROTLI_PARAM_QUALITY]: 2 } },
-  zlibOptions: { level: 4 },
-};
+export const compressOptions = { encodings: [...ENCODINGS], threshold: COMPRESSION_THRESHOLD };
 
 const negotiator = new Negotiator<Encoding>({ supportedValues: [...ENCODINGS] });
 
