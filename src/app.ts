@@ -6,7 +6,6 @@ import formbody from '@fastify/formbody';
 import fastifyStatic from '@fastify/static';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { randomBytes } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import pino, { type Logger } from 'pino';
 import { adminPages } from './admin/index.ts';
@@ -35,6 +34,7 @@ import { installHostCheck } from './http/host-check.ts';
 import { createHttpServer } from './http/http-server.ts';
 import { installSecurityHeaders, securityHeaderSets } from './http/security-headers.ts';
 import { compressOptions } from './http/compression.ts';
+import { SITE_ASSETS, SITE_ASSETS_DIR } from './web/site-assets.ts';
 import { installMultipart } from './http/multipart.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { RequestLogController } from './http/request-log.ts';
@@ -204,12 +204,10 @@ async function assemble(config: Config, options: BuildOptions, logger: Logger, o
   installMultipart(app);
   installCsrfProtection(app);
   // Browsers and crawlers ask for /favicon.ico whatever the page says; the icon is an SVG among the assets.
-  app.get('/favicon.ico', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/assets/favicon.svg', 301));
-  await app.register(fastifyStatic, {
-    root: fileURLToPath(new URL('./web/assets/', import.meta.url)),
-    prefix: '/assets/',
-    maxAge: '1h',
-  });
+  app.get('/favicon.ico', { schema: { hide: true } }, async (_request, reply) => reply.redirect(SITE_ASSETS.url('favicon.svg'), 301));
+  await SITE_ASSETS.register(app);
+  // The plain names, for links from outside; pages link to the fingerprinted ones.
+  await app.register(fastifyStatic, { root: SITE_ASSETS_DIR, prefix: '/assets/', maxAge: '1h' });
 
   await registerOpenApi(app);
   await app.register(probeRoutes, { database });

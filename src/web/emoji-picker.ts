@@ -5,8 +5,9 @@
 import { currentReader } from '../i18n/context.ts';
 import { CATALOGS, t } from '../i18n/messages.ts';
 import { html, type SafeHtml } from './html.ts';
+import { SITE_ASSETS } from './site-assets.ts';
 
-export const EMOJI_PICKER_SCRIPT = html`<script src="/assets/emoji-picker.js" defer></script>`;
+export const EMOJI_PICKER_SCRIPT = html`<script src="${SITE_ASSETS.url('emoji-picker.js')}" defer></script>`;
 
 /** The textarea attribute the script looks for, with the picker's texts (the count's plural forms chosen in the browser). */
 export function emojiPickerField(): SafeHtml {

@@ -13,6 +13,11 @@ import { profilePath } from '../urls/paths.ts';
 import { localPath } from '../http/local-path.ts';
 import type { MemberTransfer } from '../auth/service.ts';
 import { formatPoints, formatRatio } from './format.ts';
+import { SITE_ASSETS } from './site-assets.ts';
+
+const STYLESHEET = SITE_ASSETS.url('style.css');
+const ICON = SITE_ASSETS.url('favicon.svg');
+const TIME_ZONE_SCRIPT = SITE_ASSETS.url('time-zone.js');
 
 /** What a page shows of the site itself (the admin's site settings, site/settings.ts). */
 export interface SiteIdentity {
@@ -59,9 +64,9 @@ export function sendPage(request: FastifyRequest, reply: FastifyReply, options: 
 ${site.description === '' ? '' : html`<meta name="description" content="${site.description}">`}
 ${canonical === undefined ? '' : html`<link rel="canonical" href="${canonical}">`}
 ${token === undefined ? '' : html`<meta name="csrf-token" content="${token}">`}
-<link rel="stylesheet" href="/assets/style.css">
-<link rel="icon" href="/assets/favicon.svg" type="image/svg+xml">
-<script src="/assets/time-zone.js" defer></script>
+<link rel="stylesheet" href="${STYLESHEET}">
+<link rel="icon" href="${ICON}" type="image/svg+xml">
+<script src="${TIME_ZONE_SCRIPT}" defer></script>
 ${options.head ?? ''}
 </head>
 <body>
