@@ -10,6 +10,10 @@
 //    second), because a saturated closed loop's latency is only its
 //    connections divided by its throughput: there bare node:http's own p99 is
 //    17–29 ms on this machine, and no server behind it can be under 20 ms.
+//    Then as BitTorrent clients mostly announce (issue 33): a fresh TCP
+//    connection for every announce, bare, the service and, when Debian's
+//    opentracker is installed, opentracker (C, in memory, public; the bench's
+//    torrents on its whitelist) as a peer figure.
 // 2. memory: 1,000,000 peers in the memory store, heap and buffers per peer.
 import autocannon from 'autocannon';
 import { createHash, randomBytes } from 'node:crypto';
@@ -171,11 +175,13 @@ export function announceLoad(fixture: Fixture): () => string {
   };
 }
 
-function runLoad(base: string, next: () => string, duration: number, rate?: number) {
+function runLoad(base: string, next: () => string, duration: number, rate?: number, fresh = false) {
   return autocannon({
     url: base,
     connections: rate === undefined ? CONNECTIONS : LATENCY_CONNECTIONS,
     ...(rate === undefined ? {} : { overallRate: rate }),
+    // A new connection for every request, as most clients announce.
+    ...(fresh ? { reconnectRate: 1 } : {}),
     duration,
     requests: [{ method: 'GET', setupRequest: (request) => ({ ...request, path: next() }) }],
   });
@@ -187,8 +193,8 @@ export async function warmUp(base: string, next: () => string): Promise<void> {
 }
 
 /** Saturated (throughput), or at `rate` announces a second (latency; autocannon corrects for coordinated omission). */
-export async function measureAnnounce(name: string, base: string, next: () => string, rate?: number): Promise<Measurement> {
-  const result = await runLoad(base, next, DURATION_SECONDS, rate);
+export async function measureAnnounce(name: string, base: string, next: () => string, rate?: number, fresh = false): Promise<Measurement> {
+  const result = await runLoad(base, next, DURATION_SECONDS, rate, fresh);
   return { name, requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors };
 }
 
@@ -212,6 +218,41 @@ async function bareTracker(): Promise<{ url: string; stop(): Promise<void> }> {
   for (let i = 0; i < 100; i++) {
     try {
       if ((await fetch(url)).ok) break;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  return {
+    url,
+    stop: async () => {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+const OPENTRACKER = '/usr/bin/opentracker';
+
+/** Debian's opentracker on a free port, the fixture's torrents on its whitelist; null when it is not installed. */
+async function opentracker(fixture: Fixture): Promise<{ url: string; stop(): Promise<void> } | null> {
+  const { existsSync, writeFileSync } = await import('node:fs');
+  if (!existsSync(OPENTRACKER)) return null;
+  writeFileSync(join(fixture.dir, 'whitelist.txt'), `${fixture.hashes.map((hash) => hash.toString('hex')).join('\n')}\n`);
+  const { createServer } = await import('node:net');
+  const probe = createServer().listen(0, '127.0.0.1');
+  await new Promise((resolve) => probe.once('listening', resolve));
+  const port = (probe.address() as { port: number }).port;
+  probe.close();
+  // It changes root to -d (so the whitelist is named from there) and runs as nobody.
+  const child = spawn(OPENTRACKER, ['-i', '127.0.0.1', '-p', String(port), '-P', String(port), '-d', fixture.dir, '-w', '/whitelist.txt'], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 100; i++) {
+    try {
+      await fetch(`${url}/stats`);
+      break;
     } catch {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
@@ -270,6 +311,13 @@ export async function trackerBench(): Promise<void> {
       console.log(`\n(Redis at ${redisUrl} does not answer: the Redis store is not measured.)`);
     }
 
+    const peer = await opentracker(fixture);
+    if (peer !== null) stops.push(() => peer.stop());
+    else console.log(`\n(${OPENTRACKER} is not installed: opentracker is not measured.)`);
+    // The same announces, on opentracker's path (it ignores the passkey).
+    const peerPool = announceLoad(fixture);
+    const peerLoad = () => peerPool().replace('/bt/announce.php?', '/announce?');
+
     await warmUp(bare.url, () => '/announce');
     await warmUp(service.url, memoryLoad);
     if (redis !== null) await warmUp(redis.url, redis.load);
@@ -293,6 +341,19 @@ export async function trackerBench(): Promise<void> {
       if (redis !== null)
         atRate.push(await measureAnnounce(`round ${round}: GET /bt/announce.php (Redis store) at ${LATENCY_RATE}/s`, redis.url, redis.load, LATENCY_RATE));
       printTable(`tracker announce round ${round}, ${LATENCY_RATE} announces a second over ${LATENCY_CONNECTIONS} connections (target: p99 < 20 ms)`, atRate);
+      const freshBare = await measureAnnounce(`round ${round}: bare node:http, a connection each`, bare.url, () => '/announce', undefined, true);
+      const fresh = [
+        freshBare,
+        await measureAnnounce(`round ${round}: GET /bt/announce.php (memory store), a connection each`, service.url, memoryLoad, undefined, true),
+      ];
+      if (redis !== null)
+        fresh.push(await measureAnnounce(`round ${round}: GET /bt/announce.php (Redis store), a connection each`, redis.url, redis.load, undefined, true));
+      if (peer !== null) fresh.push(await measureAnnounce(`round ${round}: opentracker, a connection each`, peer.url, peerLoad, undefined, true));
+      printTable(
+        `tracker announce round ${round}, a new TCP connection for every announce, ${CONNECTIONS} at a time (target: ≥ 40% of bare)`,
+        fresh,
+        freshBare,
+      );
     }
   } finally {
     for (const stop of stops.reverse()) await stop();
