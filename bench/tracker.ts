@@ -18,7 +18,7 @@
 import autocannon from 'autocannon';
 import { createHash, randomBytes } from 'node:crypto';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
@@ -180,8 +180,9 @@ function runLoad(base: string, next: () => string, duration: number, rate?: numb
     url: base,
     connections: rate === undefined ? CONNECTIONS : LATENCY_CONNECTIONS,
     ...(rate === undefined ? {} : { overallRate: rate }),
-    // A new connection for every request, as most clients announce.
-    ...(fresh ? { reconnectRate: 1 } : {}),
+    // A new connection for every request, as most clients announce: the server closes each after its answer
+    // and autocannon connects again (its reconnectRate: 1 sends nothing at all, autocannon 8).
+    ...(fresh ? { headers: { connection: 'close' } } : {}),
     duration,
     requests: [{ method: 'GET', setupRequest: (request) => ({ ...request, path: next() }) }],
   });
@@ -236,16 +237,20 @@ const OPENTRACKER = '/usr/bin/opentracker';
 
 /** Debian's opentracker on a free port, the fixture's torrents on its whitelist; null when it is not installed. */
 async function opentracker(fixture: Fixture): Promise<{ url: string; stop(): Promise<void> } | null> {
-  const { existsSync, writeFileSync } = await import('node:fs');
+  const { chmodSync, existsSync, writeFileSync } = await import('node:fs');
   if (!existsSync(OPENTRACKER)) return null;
-  writeFileSync(join(fixture.dir, 'whitelist.txt'), `${fixture.hashes.map((hash) => hash.toString('hex')).join('\n')}\n`);
+  // Its own directory, readable by nobody (the fixture's is private to us).
+  const root = join(fixture.dir, 'opentracker');
+  mkdirSync(root, { mode: 0o755 });
+  chmodSync(fixture.dir, 0o711);
+  writeFileSync(join(root, 'whitelist.txt'), `${fixture.hashes.map((hash) => hash.toString('hex')).join('\n')}\n`, { mode: 0o644 });
   const { createServer } = await import('node:net');
   const probe = createServer().listen(0, '127.0.0.1');
   await new Promise((resolve) => probe.once('listening', resolve));
   const port = (probe.address() as { port: number }).port;
   probe.close();
   // It changes root to -d (so the whitelist is named from there) and runs as nobody.
-  const child = spawn(OPENTRACKER, ['-i', '127.0.0.1', '-p', String(port), '-P', String(port), '-d', fixture.dir, '-w', '/whitelist.txt'], {
+  const child = spawn(OPENTRACKER, ['-i', '127.0.0.1', '-p', String(port), '-P', String(port), '-d', root, '-w', '/whitelist.txt'], {
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
@@ -257,14 +262,18 @@ async function opentracker(fixture: Fixture): Promise<{ url: string; stop(): Pro
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
-  return {
-    url,
-    stop: async () => {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-    },
+  const stop = async () => {
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
   };
+  // A figure of refusals would flatter it: one announce must be answered with peers' counts.
+  const check = await (await fetch(`${url}/announce?info_hash=${encode(fixture.hashes[0]!)}&peer_id=-BN0001-000000000000&port=6881&left=0`)).text();
+  if (!check.includes('8:complete')) {
+    await stop();
+    throw new Error(`opentracker refused the bench's torrents: ${check}`);
+  }
+  return { url, stop };
 }
 
 async function redisAnswers(url: string): Promise<boolean> {
