@@ -236,7 +236,13 @@ async function assemble(config: Config, options: BuildOptions, logger: Logger, o
   await app.register(torrentRoutes, { prefix: '/api', torrents: services.tracker.torrents, baseUrl: config.baseUrl });
 
   const pages = new PageRoutes();
-  const addons = trackerAddons({ torrents: services.tracker.torrents, passkeys: services.tracker.passkeys, figures: services.tracker.figures, clock });
+  const addons = trackerAddons({
+    torrents: services.tracker.torrents,
+    passkeys: services.tracker.passkeys,
+    presenter: services.presenter,
+    figures: services.tracker.figures,
+    clock,
+  });
   await app.register(forumPages, {
     pages,
     forum: services.forum,

@@ -45,8 +45,12 @@ it('takes the screenshots', { timeout: 10 * 60_000 }, async () => {
         const infoHash = Buffer.from(torrent.info_hash_v1!, 'hex');
         await trackerGet(t, announceUrl({ passkey, infoHash, peerId: peerId(), left: 0, event: 'started' }), '10.0.0.1');
         await trackerGet(t, announceUrl({ passkey, infoHash, peerId: peerId(), left: 100, event: 'started', port: 7000 }), '10.0.0.2');
+        // The author seeds their own releases: their profile lists what they seed now.
+        const own = await t.services.tracker.passkeys.forUser(author.id);
+        await trackerGet(t, announceUrl({ passkey: own, infoHash, peerId: peerId(), left: 0, event: 'started', port: 7001 }), '10.0.0.3');
       }
     }
+    await t.services.tracker.accounting.flush();
     await reply(t, seeder, shown!, 'Thanks! Seeding.');
     await createTopic(t, author, talk, 'Welcome to the forum', 'Hello.');
     const urlOf = async (path: string) => (await t.app.inject({ method: 'GET', url: path })).json<{ data: { url: string } }>().data.url;

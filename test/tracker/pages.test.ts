@@ -113,6 +113,39 @@ describeEachDatabase('tracker pages', (db) => {
       assert.equal(dom(list).count('table.releases tbody tr'), 2, 'the link lists them');
     });
 
+    it('lists what a member seeds and downloads now on their profile, to members only, until they stop', async () => {
+      const sharer = await loggedIn(t);
+      const reader = await loggedIn(t);
+      const passkey = await t.services.tracker.passkeys.forUser(sharer.user.id);
+      const released = [];
+      for (const title of ['Seeded', 'Fetched']) {
+        const topic = await createTopic(t, sharer.user, forum, `${title} release ${randomBytes(3).toString('hex')}`);
+        const torrent = await t.services.tracker.torrents.upload(asAuthUser(sharer.user), topic.id, makeTorrent(), BASE);
+        released.push({ title: topic.title, hash: Buffer.from(torrent.info_hash_v1!, 'hex'), peer: peerId() });
+      }
+      const [seeded, fetched] = released as [(typeof released)[0], (typeof released)[0]];
+      const announce = async (release: typeof seeded, left: number, event?: 'started' | 'stopped') => {
+        const response = await t.app.inject({ method: 'GET', url: announceUrl({ passkey, infoHash: release.hash, peerId: release.peer, left, event }) });
+        assert.equal(response.statusCode, 200);
+        await t.services.tracker.accounting.flush();
+      };
+      await announce(seeded, 0, 'started');
+      await announce(fetched, 1000, 'started');
+      const path = `/profile/${sharer.user.username.toLowerCase()}.${sharer.user.id}/`;
+      const section = async (browser: Browser | null) => {
+        const page = browser === null ? dom(await t.app.inject({ method: 'GET', url: path })) : dom((await browser.get(path)).body);
+        return page.count('#active-torrents-heading') === 0 ? null : textOf(page.one('section[aria-labelledby="active-torrents-heading"]'));
+      };
+      const shown = await section(reader.browser);
+      assert.ok(shown !== null);
+      assert.match(shown, new RegExp(`^Torrents now Seeding 1 torrent ${seeded.title} [\\d.,]+ \\S+?\\s?Leeching 1 torrent ${fetched.title} [\\d.,]+ \\S+$`));
+      assert.equal(await section(null), null, 'guests see nobody’s activity');
+      await announce(fetched, 1000, 'stopped');
+      assert.doesNotMatch((await section(reader.browser))!, new RegExp(fetched.title), 'a stopped download is gone');
+      await announce(seeded, 0, 'stopped');
+      assert.equal(await section(reader.browser), 'Torrents now Not seeding or leeching anything now.');
+    });
+
     it('names the staff beside their posts', async () => {
       const topic = await createTopic(t, moderator.user, forum, `Rules ${randomBytes(3).toString('hex')}`);
       const page = await t.app.inject({ method: 'GET', url: (await t.services.presenter.heading(topic)).path });

@@ -33,6 +33,7 @@ import { magnetLink } from '../metainfo.ts';
 import type { PasskeyService } from '../passkeys.ts';
 import { TorrentListQuery, sendTorrentFile } from './routes.ts';
 import type { TorrentSort, TorrentView, TorrentsService } from './service.ts';
+import type { TorrentRow } from './repository.ts';
 import { FREELEECH_KINDS, TORRENT_STATUSES, freeleechLabel, isFrozen, statusLabel, type Freeleech, type TorrentStatus } from './statuses.ts';
 import { downloadPath, releaseLine, releaseTable, statusHtml } from './release-table.ts';
 import { number, t, tn, type TextKey } from '../../i18n/messages.ts';
@@ -59,12 +60,28 @@ export interface TrackerPageDeps {
 }
 
 /** What the tracker adds to the forum's topic, forum and profile pages. */
+/** What a member seeds and leeches now, on their profile (members see it; TorrentPier's "current torrents"). */
+async function activeTorrentsOf(presenter: ForumPresenter, active: { seeding: TorrentRow[]; leeching: TorrentRow[] }): Promise<SafeHtml> {
+  const list = async (kind: 'seeding' | 'leeching', rows: TorrentRow[]) => {
+    const headings = await presenter.headings(rows.map((row) => ({ id: row.topic_id, title: row.topic_title })));
+    return html`<h3>${tn(`tracker.profile.${kind}`, rows.length)}</h3>
+<ul class="active-torrents">${rows.map((row, index) => html`<li><a href="${headings[index]!.path}">${headings[index]!.html}</a> <span class="muted">${formatBytes(row.size)}</span></li>`)}</ul>`;
+  };
+  const empty = active.seeding.length === 0 && active.leeching.length === 0;
+  return html`<section aria-labelledby="active-torrents-heading">
+<h2 id="active-torrents-heading">${t('tracker.profile.active')}</h2>
+${empty ? html`<p>${t('tracker.profile.none_active')}</p>` : html`${active.seeding.length > 0 ? await list('seeding', active.seeding) : ''}${active.leeching.length > 0 ? await list('leeching', active.leeching) : ''}`}
+</section>`;
+}
+
 export function trackerAddons({
   torrents,
   passkeys,
+  presenter,
   figures,
   clock,
-}: Pick<TrackerPageDeps, 'torrents' | 'passkeys'> & { figures: TrackerFigures; clock: Clock }): ForumPageAddons {
+}: Pick<TrackerPageDeps, 'torrents' | 'passkeys' | 'presenter'> & { figures: TrackerFigures; clock: Clock }): ForumPageAddons {
+  const activeTorrents = (active: { seeding: TorrentRow[]; leeching: TorrentRow[] }) => activeTorrentsOf(presenter, active);
   // The site's tracker figures are sums over whole tables: counted at most once a minute for the index.
   const siteStats = atMostEvery(SITE_FIGURES_FRESH_MS, clock, () => figures.site());
   return {
@@ -106,11 +123,12 @@ export function trackerAddons({
     async profile(request, reply, user) {
       // The member's releases that the reader may see, counted as the tracker list counts them, and linked to it.
       const { total } = await torrents.list({ uploaderId: user.id, sort: 'registered', order: 'desc' }, request.user, { page: 1, perPage: 1, offset: 0 });
+      const [active, signedIn] = [await torrents.activeOf(user.id, request.user), request.user !== null];
       const releases = html`<p class="releases">${
         total === 0
           ? t('tracker.profile.no_releases')
           : html`<a href="${withQuery(TRACKER_PATH, { uploader: user.id })}">${tn('tracker.profile.releases', total, { name: user.username })}</a>`
-      }</p>`;
+      }</p>${signedIn ? await activeTorrents(active) : ''}`;
       if (request.user?.id !== user.id) return releases;
       const passkey = await passkeys.current(user.id);
       reply.header('cache-control', 'private, no-store');

@@ -269,6 +269,26 @@ export class TorrentsRepository {
     return rows.map((row) => row.id);
   }
 
+  /**
+   * The torrents this user announced since `since` and did not stop, that `filters` let the viewer
+   * see: seeding first, then leeching, the latest announce first in each.
+   */
+  async activeOf(userId: number, since: string, filters: TorrentFilters, limit: number): Promise<Array<{ row: TorrentRow; seeding: boolean }>> {
+    const active = await this.#filtered(filters)
+      .innerJoin('tracker_user_torrents as mine', 'mine.torrent_id', 'torrents.id')
+      .where('mine.user_id', '=', userId)
+      .where('mine.active', '=', true)
+      .where('mine.last_announce_at', '>', since)
+      .select(['torrents.id', 'mine.seeding'])
+      .orderBy('mine.seeding', 'desc')
+      .orderBy('mine.last_announce_at', 'desc')
+      .limit(limit)
+      .execute();
+    const rows = await this.byIds(active.map((entry) => entry.id));
+    const seeding = new Map(active.map((entry) => [entry.id, Boolean(entry.seeding)]));
+    return rows.map((row) => ({ row, seeding: seeding.get(row.id)! }));
+  }
+
   /** The torrents on these topics (at most one each), in no order. */
   byTopics(topicIds: readonly number[]): Promise<TorrentRow[]> {
     return this.#byTopics(topicIds);

@@ -65,6 +65,9 @@ export interface DownloadedTorrent {
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+/** Most of a member's active torrents listed on their profile. */
+const ACTIVE_LISTED = 100;
+
 export class TorrentsService {
   readonly #repository: TorrentsRepository;
   readonly #topics: TopicFinder;
@@ -216,6 +219,27 @@ export class TorrentsService {
 
   history(id: number): Promise<StatusChangeRow[]> {
     return this.#repository.history(id);
+  }
+
+  /**
+   * What a member is seeding and leeching now (their profile, as TorrentPier's): the torrents they announced
+   * within a peer's lifetime (1.5 announce intervals, as the swarm store keeps peers) and did not stop, of
+   * those the viewer may see. Members only: a guest is shown nothing of anyone's activity.
+   */
+  async activeOf(userId: number, viewer: AuthUser | null): Promise<{ seeding: TorrentRow[]; leeching: TorrentRow[] }> {
+    if (viewer === null) return { seeding: [], leeching: [] };
+    const since = new Date(msNow(this.#clock) - this.#settings.announceInterval * 1500).toISOString();
+    const filters: TorrentFilters = {
+      words: [],
+      includePendingTopics: isStaff(viewer),
+      viewerId: viewer.id,
+      forumScope: (await this.#topics.access.of(viewer)).readScope(),
+    };
+    const active = await this.#repository.activeOf(userId, since, filters, ACTIVE_LISTED);
+    return {
+      seeding: active.filter((entry) => entry.seeding).map((entry) => entry.row),
+      leeching: active.filter((entry) => !entry.seeding).map((entry) => entry.row),
+    };
   }
 
   async list(query: TorrentQuery, viewer: AuthUser | null, page: PageRequest): Promise<{ rows: TorrentView[]; total: number }> {
