@@ -148,9 +148,10 @@ async function assemble(config: Config, options: BuildOptions, logger: Logger, o
   const allowedMethods = trackAllowedMethods(app);
   installErrorHandling(app, allowedMethods, renderErrorPage);
   // Who is online (site/presence.ts): whoever was answered a page, member or guest.
-  app.addHook('onResponse', async (request, reply) => {
-    if (request.method !== 'GET' || reply.statusCode >= 400 || !String(reply.getHeader('content-type') ?? '').startsWith('text/html')) return;
-    services.presence.seenBy(request);
+  app.addHook('onResponse', (request, reply, done) => {
+    if (request.method === 'GET' && reply.statusCode < 400 && String(reply.getHeader('content-type') ?? '').startsWith('text/html'))
+      services.presence.seenBy(request);
+    done();
   });
   const housekeeping = setInterval(
     () => {

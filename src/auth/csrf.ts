@@ -10,6 +10,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isApiRequest } from '../http/error-handler.ts';
 import { ApiError } from '../http/errors.ts';
+import { hookRoutesWhere, takesBody } from '../http/route-hooks.ts';
 import { t } from '../i18n/messages.ts';
 import { newSecret, sameSecret } from './secrets.ts';
 
@@ -32,11 +33,16 @@ declare module 'fastify' {
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export function installCsrfProtection(app: FastifyInstance): void {
-  // preValidation: the body is parsed (form field) and not yet stripped by the schema.
-  app.addHook('preValidation', async (request) => {
-    if (request.routeOptions.config.csrfCheckedByRoute === true) return;
-    if (!csrfTokenAccepted(request)) throw csrfMismatch();
-  });
+  // preValidation: the body is parsed (form field) and not yet stripped by the schema. Only routes that take a
+  // body and do not check the token themselves get the hook; a safe method never needs it.
+  hookRoutesWhere(
+    app,
+    (route) => takesBody(route) && route.config?.csrfCheckedByRoute !== true,
+    'preValidation',
+    async (request) => {
+      if (!csrfTokenAccepted(request)) throw csrfMismatch();
+    },
+  );
 }
 
 /** Whether this request may change state: a safe method, or the right token for its session or guest cookie. */

@@ -9,8 +9,8 @@
 // The JSON API (isApiRequest) keeps its own rules.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { t } from '../i18n/messages.ts';
-import { isApiRequest } from './error-handler.ts';
 import { ApiError } from './errors.ts';
+import { hookRoutesWhere, isApiRoute, takesBody } from './route-hooks.ts';
 
 /** The media types a page route reads (the `<form enctype>` values browsers send; `text/plain` is left out). */
 export const FORM_MEDIA_TYPES: readonly string[] = ['application/x-www-form-urlencoded', 'multipart/form-data'];
@@ -19,13 +19,18 @@ export const FORM_MEDIA_TYPES: readonly string[] = ['application/x-www-form-urle
 const BODYLESS = new Set(['GET', 'HEAD']);
 
 export function installFormBodyRule(app: FastifyInstance): void {
-  // preParsing: the route is known (page or API), the body not yet read.
-  app.addHook('preParsing', async (request) => {
-    if (request.is404 || BODYLESS.has(request.method) || !carriesBody(request) || isApiRequest(request)) return;
-    if (!FORM_MEDIA_TYPES.includes(mediaType(request.headers['content-type']))) {
-      throw new ApiError('UNSUPPORTED_MEDIA_TYPE', t('error.form_media_type'));
-    }
-  });
+  // preParsing: the body not yet read. Page routes that take a body only: the API keeps its own rules.
+  hookRoutesWhere(
+    app,
+    (route) => takesBody(route) && !isApiRoute(route),
+    'preParsing',
+    async (request) => {
+      if (BODYLESS.has(request.method) || !carriesBody(request)) return;
+      if (!FORM_MEDIA_TYPES.includes(mediaType(request.headers['content-type']))) {
+        throw new ApiError('UNSUPPORTED_MEDIA_TYPE', t('error.form_media_type'));
+      }
+    },
+  );
 }
 
 /** Whether Fastify would parse a body for this request (its own test: a content type, or a length or chunked encoding). */

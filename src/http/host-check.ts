@@ -44,16 +44,27 @@ export function parseHost(value: string): { name: string; port: number | null } 
 
 export function installHostCheck(app: FastifyInstance, policy: HostPolicy): void {
   const allowed = allowList(policy);
-  app.addHook('onRequest', async (request) => {
+  // Nearly every request names the same host: the last one's verdict is kept.
+  let lastHost: string | null = null;
+  let lastVerdict: 'bad' | 'allowed' | 'unknown' = 'bad';
+  const verdictOf = (value: string): 'bad' | 'allowed' | 'unknown' => {
+    const host = parseHost(value);
+    if (host === null) return 'bad';
+    if (allowed === null || allowed.has(host.name) || (host.port !== null && allowed.has(`${host.name}:${host.port}`))) return 'allowed';
+    return 'unknown';
+  };
+  app.addHook('onRequest', (request, _reply, done) => {
     // No Host at all (HTTP/1.0): nothing to check when links come from BASE_URL.
-    if (request.host === '' && allowed === null) return;
-    const host = parseHost(request.host);
-    if (host === null) throw new ApiError('BAD_REQUEST', 'The Host header is not a valid host name.');
-    // Probes build no links, and orchestrators call them by the pod's address.
-    if (allowed === null || PROBE_ROUTES.has(request.routeOptions.url ?? '')) return;
-    if (!allowed.has(host.name) && (host.port === null || !allowed.has(`${host.name}:${host.port}`))) {
-      throw new ApiError('BAD_REQUEST', 'This server does not answer for the host named in the Host header.');
+    if (request.host === '' && allowed === null) return done();
+    if (request.host !== lastHost) {
+      lastVerdict = verdictOf(request.host);
+      lastHost = request.host;
     }
+    if (lastVerdict === 'allowed') return done();
+    if (lastVerdict === 'bad') return done(new ApiError('BAD_REQUEST', 'The Host header is not a valid host name.'));
+    // Probes build no links, and orchestrators call them by the pod's address.
+    if (PROBE_ROUTES.has(request.routeOptions.url ?? '')) return done();
+    done(new ApiError('BAD_REQUEST', 'This server does not answer for the host named in the Host header.'));
   });
 }
 

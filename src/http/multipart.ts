@@ -22,6 +22,7 @@ import type { Readable } from 'node:stream';
 import { t, tn } from '../i18n/messages.ts';
 import { formatBytes, formatBytesApart } from '../i18n/sizes.ts';
 import { ApiError, ValidationError } from './errors.ts';
+import { hookRoutesWhere, takesBody } from './route-hooks.ts';
 
 /** What a route that takes uploads says about them (its `config.upload`). */
 export interface UploadLimit {
@@ -87,24 +88,34 @@ export function installMultipart(app: FastifyInstance): void {
     }
     for (const method of [route.method].flat()) routes.push({ method, url: route.url });
   });
-  app.addHook('preParsing', async (request) => {
-    if (!/^multipart\//i.test(request.headers['content-type'] ?? '')) return;
-    if (request.routeOptions.config.upload === undefined) throw new ApiError('BAD_REQUEST', t('upload.not_here'));
-  });
+  // Multipart bodies go to upload routes only: any other route that takes a body refuses them before reading.
+  hookRoutesWhere(
+    app,
+    (route) => takesBody(route) && route.config?.upload === undefined,
+    'preParsing',
+    async (request) => {
+      if (/^multipart\//i.test(request.headers['content-type'] ?? '')) throw new ApiError('BAD_REQUEST', t('upload.not_here'));
+    },
+  );
   // Nothing is read here: the body is read in preValidation (every multipart type comes here, and only form-data is read).
   app.addContentTypeParser(/^multipart\//i, (request, payload, done) => {
     waiting.set(request, payload);
     done(null);
   });
-  app.addHook('preValidation', async (request, reply) => {
-    const payload = waiting.get(request);
-    const limit = request.routeOptions.config.upload;
-    if (payload === undefined || limit === undefined) return;
-    waiting.delete(request);
-    // multipart/mixed and the like: not a form.
-    if (!/^multipart\/form-data\s*(;|$)/i.test(request.headers['content-type'] ?? '')) throw new ApiError('BAD_REQUEST', t('upload.form_data'));
-    request.body = await readMultipart(request, reply, payload, limit.fileBytes);
-  });
+  hookRoutesWhere(
+    app,
+    (route) => route.config?.upload !== undefined,
+    'preValidation',
+    async (request, reply) => {
+      const payload = waiting.get(request);
+      const limit = request.routeOptions.config.upload;
+      if (payload === undefined || limit === undefined) return;
+      waiting.delete(request);
+      // multipart/mixed and the like: not a form.
+      if (!/^multipart\/form-data\s*(;|$)/i.test(request.headers['content-type'] ?? '')) throw new ApiError('BAD_REQUEST', t('upload.form_data'));
+      request.body = await readMultipart(request, reply, payload, limit.fileBytes);
+    },
+  );
 }
 
 /** Whether the request came as multipart/form-data (and was read as such). */
