@@ -1002,8 +1002,10 @@ function latestFirst<O>(query: SelectQueryBuilder<Database, 'topics' | 'users', 
   return query.orderBy('topics.last_post_at', 'desc').orderBy('topics.id', 'desc');
 }
 
-/** A forum's topics: announcements first, then pinned ones, then latest activity first (the topics_forum_listing index read backwards). */
-/** A forum's list order (announcements, pinned, latest activity first); 'asc' reads it from the end. */
+/**
+ * A forum's topics: announcements first, then pinned ones, then latest activity first (the
+ * topics_forum_listing index read backwards); 'asc' reads the list from its end (listSlice).
+ */
 function listingOrder<O>(query: SelectQueryBuilder<Database, 'topics' | 'users', O>, direction: ListDirection = 'desc') {
   return query
     .orderBy('topics.announced', direction)

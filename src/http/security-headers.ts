@@ -101,7 +101,7 @@ function isHttps(baseUrl: string | null): boolean {
 }
 
 /** The API's answers, not its browsable documentation (a page, with DOCS_CSP). */
-export function takesApiHeaders(url: string): boolean {
+function takesApiHeaders(url: string): boolean {
   return url.startsWith('/api/') && !url.startsWith('/api/docs');
 }
 
