@@ -7,7 +7,9 @@ import { createServer } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import pg from 'pg';
+import { sql } from 'kysely';
 import type { DatabaseConfig } from '../src/config.ts';
+import type { DatabaseHandle } from '../src/db/database.ts';
 import { join } from 'node:path';
 
 export interface Server {
@@ -202,4 +204,13 @@ export async function onEachDatabase(
     await client.query(`drop database if exists ${name} with (force)`);
     await client.end();
   }
+}
+
+/**
+ * After a fixture is written: fresh planner statistics and, on PostgreSQL, visibility maps, as
+ * autovacuum keeps them on a live forum (its index-only scans read a row for each entry until a
+ * page is marked all-visible).
+ */
+export async function settle(database: DatabaseHandle): Promise<void> {
+  await sql`${sql.raw(database.dialect === 'postgres' ? 'vacuum analyze' : 'analyze')}`.execute(database.db);
 }

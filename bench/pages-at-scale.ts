@@ -19,7 +19,7 @@ import { openDatabase, type DatabaseHandle } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { usernameSkeleton } from '../src/db/username-skeleton.ts';
 import { forumPath, topicPath } from '../src/urls/paths.ts';
-import { callApi, onEachDatabase, startService, webSession } from './lib.ts';
+import { callApi, onEachDatabase, settle, startService, webSession } from './lib.ts';
 
 const POSTS = 1_023_742;
 const BIG_TOPIC_POSTS = 50_001;
@@ -148,9 +148,7 @@ export async function fill(database: DatabaseHandle): Promise<{ seconds: number;
     for (const table of ['users', 'forums', 'topics', 'posts', 'torrents'])
       await sql`select setval(pg_get_serial_sequence(${table}, 'id'), (select max(id) from ${sql.table(table)}))`.execute(db);
   }
-  // Fresh planner statistics and visibility maps, as autovacuum keeps them on a live forum (PostgreSQL's
-  // index-only scans read a row for each entry until its page is marked all-visible).
-  await sql`${sql.raw(database.dialect === 'postgres' ? 'vacuum analyze' : 'analyze')}`.execute(db);
+  await settle(database);
   return {
     seconds: (performance.now() - started) / 1000,
     fixture: { bigTopic: { id: 1, title: 'The big topic' }, bigForum: { id: 1, name: 'Big forum' }, lastPostId: (BIG_TOPIC_POSTS - 1) * 20 + 1 },

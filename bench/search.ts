@@ -15,14 +15,13 @@
 // connections (throughput). Target: p99 under 50 ms on both databases; no
 // answer may name a topic of a closed forum.
 import autocannon from 'autocannon';
-import { sql } from 'kysely';
 import pino from 'pino';
 import type { DatabaseConfig } from '../src/config.ts';
 import { openDatabase, type DatabaseHandle } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { markAllPostsForIndexing } from '../src/db/search-backfill.ts';
 import { SearchRepository } from '../src/forum/search/repository.ts';
-import { onEachDatabase, startService } from './lib.ts';
+import { onEachDatabase, settle, startService } from './lib.ts';
 import { random } from '../test/helpers/random.ts';
 import { usernameSkeleton } from '../src/db/username-skeleton.ts';
 
@@ -154,8 +153,7 @@ export async function fill(database: DatabaseHandle): Promise<{ fillSeconds: num
   const index = new SearchRepository(db, database.dialect);
   await markAllPostsForIndexing(db);
   while ((await index.backfill(2000)) > 0);
-  // Fresh planner statistics, as autovacuum would have them on a live forum.
-  await sql`analyze`.execute(db);
+  await settle(database);
   return { fillSeconds: (filled - started) / 1000, indexSeconds: (performance.now() - filled) / 1000, phrases };
 }
 
