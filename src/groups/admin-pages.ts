@@ -200,7 +200,7 @@ function listPage(request: FastifyRequest, reply: FastifyReply, state: ListState
 ${
   state.rows.length === 0
     ? ''
-    : html`<div class="table-wrap"><table>
+    : html`<div class="table-wrap"><table class="cards">
   <caption class="visually-hidden">${t('admin.groups.title')}</caption>
   <thead><tr><th scope="col">${t('admin.groups.group')}</th><th scope="col">${t('admin.groups.type')}</th><th scope="col" class="num">${t('admin.groups.members')}</th><th scope="col" class="num">${t('admin.groups.requests')}</th><th scope="col">${t('admin.groups.leader')}</th><th scope="col">${t('admin.actions')}</th></tr></thead>
   <tbody>${state.rows.map((row) => groupRow(request, reply, row, state.pending.get(row.id) ?? 0))}</tbody>
@@ -222,10 +222,10 @@ function groupRow(request: FastifyRequest, reply: FastifyReply, row: GroupListed
   const name = t('admin.groups.named', { name: row.name });
   return html`<tr id="group-${row.id}">
   <th scope="row"><a href="${BASE}${row.id}/">${row.name}</a>${row.description === '' ? '' : html`<br><span class="muted">${row.description.split(/\r?\n/)[0]}</span>`}</th>
-  <td>${typeName(row.type)}</td>
-  <td class="num">${row.members_count}</td>
-  <td class="num">${pending}</td>
-  <td>${row.leader === null ? html`<span class="muted">${t('groups.no_leader')}</span>` : html`<a href="${profilePath(row.leader)}">${row.leader.name}</a>`}</td>
+  <td data-label="${t('admin.groups.type')}">${typeName(row.type)}</td>
+  <td class="num" data-label="${t('admin.groups.members')}">${row.members_count}</td>
+  <td class="num" data-label="${t('admin.groups.requests')}">${pending}</td>
+  <td data-label="${t('admin.groups.leader')}">${row.leader === null ? html`<span class="muted">${t('groups.no_leader')}</span>` : html`<a href="${profilePath(row.leader)}">${row.leader.name}</a>`}</td>
   <td class="actions">
     <a href="${BASE}${row.id}/">${t('admin.edit')}<span class="visually-hidden"> ${name}</span></a>
     <a href="${groupPath(row)}">${t('admin.groups.view')}<span class="visually-hidden"> ${name}</span></a>
@@ -274,12 +274,12 @@ ${errorSummary(edit)}
 ${
   state.requests.rows.length === 0
     ? html`<p class="muted">${t('admin.groups.no_requests')}</p>`
-    : html`<div class="table-wrap"><table aria-labelledby="requests-title">
+    : html`<div class="table-wrap"><table class="cards" aria-labelledby="requests-title">
   <thead><tr><th scope="col">${t('admin.groups.member')}</th><th scope="col">${t('admin.groups.asked')}</th><th scope="col">${t('admin.actions')}</th></tr></thead>
   <tbody>${state.requests.rows.map(
     (row) => html`<tr id="request-${row.user_id}">
     <th scope="row"><a href="${profilePath({ id: row.user_id, name: row.username })}">${row.username}</a></th>
-    <td>${timestamp(row.created_at)}</td>
+    <td data-label="${t('admin.groups.asked')}">${timestamp(row.created_at)}</td>
     <td class="actions">${roleButton(request, reply, base, row, 'member', t('admin.groups.accept'))} ${removeButton(request, reply, base, row, t('admin.groups.refuse'))}</td>
   </tr>`,
   )}</tbody>
@@ -291,13 +291,13 @@ ${
 ${
   state.members.rows.length === 0
     ? ''
-    : html`<div class="table-wrap"><table aria-labelledby="members-title">
+    : html`<div class="table-wrap"><table class="cards" aria-labelledby="members-title">
   <thead><tr><th scope="col">${t('admin.groups.member')}</th><th scope="col">${t('admin.groups.role')}</th><th scope="col">${t('admin.groups.joined')}</th><th scope="col">${t('admin.actions')}</th></tr></thead>
   <tbody>${state.members.rows.map(
     (row) => html`<tr id="member-${row.user_id}">
     <th scope="row"><a href="${profilePath({ id: row.user_id, name: row.username })}">${row.username}</a></th>
-    <td>${row.role === 'leader' ? html`<span class="badge">${t('groups.role.leader')}</span>` : t('groups.role.member')}</td>
-    <td>${timestamp(row.created_at)}</td>
+    <td data-label="${t('admin.groups.role')}">${row.role === 'leader' ? html`<span class="badge">${t('groups.role.leader')}</span>` : t('groups.role.member')}</td>
+    <td data-label="${t('admin.groups.joined')}">${timestamp(row.created_at)}</td>
     <td class="actions">${
       row.role === 'leader'
         ? roleButton(request, reply, base, row, 'member', t('admin.groups.make_member'))
