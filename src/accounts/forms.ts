@@ -17,6 +17,11 @@ export const PasswordChangeForm = Type.Object({ current_password: CurrentPasswor
 export const SignatureForm = Type.Object({ signature: Signature });
 
 /** Language and time zone; an empty choice means "as the browser asks". */
+/** An unchecked box sends nothing: absent is off. */
+export const PrivacyForm = Type.Object({
+  hide_online: Type.Optional(Type.Literal('1')),
+});
+
 export const ReadingForm = Type.Object({
   locale: Type.Optional(Type.Union([Type.Literal(''), ...LOCALES.map((locale) => Type.Literal(locale))])),
   time_zone: Type.Optional(Type.String({ maxLength: 64 })),

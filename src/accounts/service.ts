@@ -204,6 +204,11 @@ export class AccountsService {
     return this.#users.update(actor.id, { locale, time_zone: timeZone });
   }
 
+  /** Whether the member keeps out of who is online (named to staff only). */
+  changePrivacy(actor: AuthUser, hideOnline: boolean): Promise<UserRow> {
+    return this.#users.update(actor.id, { hide_online: hideOnline });
+  }
+
   /** The account of the logged-in user, as its settings show it. */
   owner(actor: AuthUser): Promise<UserRow> {
     return this.#users.get(actor.id);

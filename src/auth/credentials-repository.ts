@@ -22,6 +22,8 @@ export interface OwnerWithCounts extends CredentialOwner {
   moderated_forums: string | null;
   /** The groups the owner is an accepted member of, ids joined by commas; null for none. */
   group_ids: string | null;
+  /** Kept out of who is online (users.hide_online): 0/1 on SQLite, a boolean on PostgreSQL. */
+  hide_online: boolean | number;
 }
 
 export interface TokenMatch extends OwnerWithCounts {
@@ -51,7 +53,18 @@ export class CredentialsRepository {
       db
         .selectFrom('api_tokens as t')
         .innerJoin('users as u', 'u.id', 't.user_id')
-        .select(['u.id', 'u.username as name', 'u.email', 'u.role', 'u.unread_messages', 'u.locale', 'u.time_zone', 't.id as token_id', 't.last_used_at'])
+        .select([
+          'u.id',
+          'u.username as name',
+          'u.email',
+          'u.role',
+          'u.unread_messages',
+          'u.locale',
+          'u.time_zone',
+          'u.hide_online',
+          't.id as token_id',
+          't.last_used_at',
+        ])
         .select((eb) => [moderatedForumsOf(this.#dialect, eb), groupIdsOf(this.#dialect, eb)])
         .where('t.token_hash', '=', slot('tokenHash'))
         .where('t.revoked_at', 'is', null)
@@ -63,7 +76,7 @@ export class CredentialsRepository {
         .selectFrom('sessions as s')
         .innerJoin('users as u', 'u.id', 's.user_id')
         .leftJoin('tracker_user_stats as stats', 'stats.user_id', 'u.id')
-        .select(['u.id', 'u.username as name', 'u.email', 'u.role', 'u.unread_messages', 'u.locale', 'u.time_zone', 's.csrf_token'])
+        .select(['u.id', 'u.username as name', 'u.email', 'u.role', 'u.unread_messages', 'u.locale', 'u.time_zone', 'u.hide_online', 's.csrf_token'])
         .select(['stats.uploaded', 'stats.downloaded', 'stats.bonus_points'])
         .select((eb) => [moderatedForumsOf(this.#dialect, eb), groupIdsOf(this.#dialect, eb)])
         .where('s.id_hash', '=', slot('idHash'))

@@ -20,6 +20,8 @@ export interface AuthUser extends CredentialOwner {
   moderatedForums?: readonly number[];
   /** The groups this user is an accepted member of (docs/access.md), read with the credentials; absent or empty: none. */
   groupIds?: readonly number[];
+  /** Kept out of who is online (their setting), read with the credentials; absent: shown. */
+  hidesOnline?: boolean;
 }
 
 export type Credentials = { kind: 'token'; tokenId: number } | { kind: 'session'; idHash: string; csrfToken: string };
@@ -168,6 +170,7 @@ function owner(match: OwnerWithCounts): AuthUser {
     role: match.role,
     moderatedForums: idsOf(match.moderated_forums),
     groupIds: idsOf(match.group_ids),
+    hidesOnline: Boolean(match.hide_online),
   };
 }
 

@@ -34,6 +34,8 @@ export interface UsersTable {
   unread_messages: Generated<number>;
   /** The member asked for an e-mail about each new private message. */
   message_mails: FlagWithDefault;
+  /** Kept out of the index's who is online, named to staff only (migration 0035). */
+  hide_online: FlagWithDefault;
   /** Why a banned member is banned, until when (null: until lifted by hand), and by whom (migration 0015). */
   ban_reason: ColumnType<string | null, string | null | undefined, string | null>;
   banned_until: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;

@@ -3,7 +3,8 @@
 // instance's memory, one entry per member or guest address, refreshed by each
 // page they open and forgotten after the window: nothing is written per
 // request. Behind several instances each counts its own visitors
-// (docs/front-end.md).
+// (docs/front-end.md). A member who chose to hide (their setting, as
+// TorrentPier's user_viewonline) is counted but named to staff only.
 import { type Clock, msNow } from '../clock.ts';
 
 /** How long a visitor counts as online after their last page. */
@@ -14,16 +15,26 @@ export const ONLINE_NAMED = 100;
 const GUESTS_KEPT = 100_000;
 
 export interface Online {
-  /** Newest first, at most ONLINE_NAMED. */
-  members: Array<{ id: number; name: string }>;
+  /** Newest first, at most ONLINE_NAMED; hidden members only when asked for. */
+  members: Array<{ id: number; name: string; hidden: boolean }>;
+  /** Every member online, hidden ones included. */
   memberCount: number;
+  /** Of them, those who chose to hide. */
+  hiddenCount: number;
   guestCount: number;
+}
+
+/** A member as presence sees them: their settings say whether they hide. */
+export interface Visitor {
+  id: number;
+  name: string;
+  hidesOnline?: boolean;
 }
 
 export class Presence {
   readonly #clock: Clock;
   /** By member id; a Map keeps insertion order, and each visit re-inserts: oldest first. */
-  readonly #members = new Map<number, { name: string; at: number }>();
+  readonly #members = new Map<number, { name: string; at: number; hidden: boolean }>();
   readonly #guests = new Map<string, number>();
 
   constructor(clock: Clock) {
@@ -31,12 +42,12 @@ export class Presence {
   }
 
   /** A page was opened by the request's member (or a guest at its address). */
-  seenBy(request: { user: { id: number; name: string } | null; ip: string }): void {
+  seenBy(request: { user: Visitor | null; ip: string }): void {
     this.seen(request.user, request.ip);
   }
 
   /** A page was opened by this member (or a guest at this address). */
-  seen(member: { id: number; name: string } | null, address: string): void {
+  seen(member: Visitor | null, address: string): void {
     const now = msNow(this.#clock);
     if (member === null) {
       this.#guests.delete(address);
@@ -44,20 +55,22 @@ export class Presence {
       if (this.#guests.size > GUESTS_KEPT) this.#guests.delete(this.#guests.keys().next().value!);
     } else {
       this.#members.delete(member.id);
-      this.#members.set(member.id, { name: member.name, at: now });
+      this.#members.set(member.id, { name: member.name, at: now, hidden: member.hidesOnline === true });
     }
     // Forgetting as we go keeps both maps to the visitors of one window.
     this.#forget(now - ONLINE_WINDOW_MS);
   }
 
-  online(): Online {
+  /** Who is online; `withHidden` (staff) names the members who hide too. */
+  online(withHidden = false): Online {
     this.#forget(msNow(this.#clock) - ONLINE_WINDOW_MS);
-    const members = [...this.#members].reverse().slice(0, ONLINE_NAMED);
-    return {
-      members: members.map(([id, entry]) => ({ id, name: entry.name })),
-      memberCount: this.#members.size,
-      guestCount: this.#guests.size,
-    };
+    const members: Online['members'] = [];
+    let hiddenCount = 0;
+    for (const [id, entry] of [...this.#members].reverse()) {
+      if (entry.hidden) hiddenCount += 1;
+      if ((withHidden || !entry.hidden) && members.length < ONLINE_NAMED) members.push({ id, name: entry.name, hidden: entry.hidden });
+    }
+    return { members, memberCount: this.#members.size, hiddenCount, guestCount: this.#guests.size };
   }
 
   /** Drops the entries from `before` or earlier: they are first in each map. */

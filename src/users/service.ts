@@ -34,6 +34,8 @@ export interface UpdateUserInput {
   /** Interface language and IANA time zone; null: as the browser asks. Checked by the caller's schema (accounts/forms.ts). */
   locale?: string | null | undefined;
   time_zone?: string | null | undefined;
+  /** Kept out of who is online (named to staff only). */
+  hide_online?: boolean | undefined;
 }
 
 /** The keys a new or changed user must not share with another: name, its skeleton (what it looks like), e-mail address. */
@@ -138,6 +140,7 @@ export class UsersService {
             ...(input.signature !== undefined ? { signature: input.signature } : {}),
             ...(input.locale !== undefined ? { locale: input.locale } : {}),
             ...(input.time_zone !== undefined ? { time_zone: input.time_zone } : {}),
+            ...(input.hide_online !== undefined ? { hide_online: input.hide_online } : {}),
             updated_at: now,
           },
           trx,

@@ -38,6 +38,7 @@ describeEachDatabase('/settings/', (db) => {
       'password-confirmation',
       'signature',
       'avatar-file',
+      'hide_online',
     ]);
     for (const id of ids) assert.ok(dom(page).has(`label[for="${id}"]`), id);
   });

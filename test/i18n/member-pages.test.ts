@@ -31,7 +31,7 @@ describeEachDatabase('member pages in Russian', (db) => {
       const member = await russianMember('Настройщик');
       const page = await member.browser.get('/settings/');
       assert.equal(dom(page).one('h1').textContent, 'Настройки');
-      assert.deepEqual(dom(page).texts('main h2'), ['Адрес e-mail', 'Пароль', 'Подпись', 'Аватар', 'Язык и время']);
+      assert.deepEqual(dom(page).texts('main h2'), ['Адрес e-mail', 'Пароль', 'Подпись', 'Аватар', 'Язык и время', 'Приватность']);
       assert.equal(dom(page).text('label[for="password-current-password"]'), 'Текущий пароль');
       assert.equal(
         dom(page).text('#signature-hint'),

@@ -28,7 +28,7 @@ import { AUTH_MOD, flagSet, mapAuthEntry, PERM_BITS, permissionsOf, type Upstrea
 import { GROUP_NAME_MAX, mapGroup, mapMembership, PERSONAL_GROUP_REASON, settleGroupName } from '../../src/import/torrentpier/groups.ts';
 import { mapTopic } from '../../src/import/torrentpier/topics.ts';
 import { compareStoredHash, freeleechOf, mapTorrent, STATUS_BY_CODE, torrentFilePath, type UpstreamTorrent } from '../../src/import/torrentpier/torrents.ts';
-import { mapUser, roleOf, settleUnique, UNUSABLE_PASSWORD, type UpstreamUser } from '../../src/import/torrentpier/users.ts';
+import { mapUser, roleOf, settleUnique, UNUSABLE_PASSWORD, USER_HIDE_ONLINE, USER_NOTIFY_PM, type UpstreamUser } from '../../src/import/torrentpier/users.ts';
 import { mapWatch } from '../../src/import/torrentpier/watchlist.ts';
 import { TORRENT_STATUSES } from '../../src/tracker/torrents/statuses.ts';
 import { makeTorrent } from '../helpers/torrents.ts';
@@ -99,6 +99,16 @@ describe('mapUser', () => {
     assert.equal(mapped.row.stats?.bonus_points, 1234);
     assert.equal(mapped.row.passkey, null);
     assert.deepEqual(mapped.notes, []);
+  });
+  it('keeps a member out of who is online when user_opt says so (bit 4), and their mail setting (bit 6)', () => {
+    const hidden = mapUser(user({ user_opt: USER_HIDE_ONLINE }), NOW);
+    assert.ok(hidden.ok);
+    assert.equal(hidden.row.user.hide_online, true);
+    assert.equal(hidden.row.user.message_mails, false);
+    const shown = mapUser(user({ user_opt: USER_NOTIFY_PM }), NOW);
+    assert.ok(shown.ok);
+    assert.equal(shown.row.user.hide_online, false);
+    assert.equal(shown.row.user.message_mails, true);
   });
   it('skips the guest and the bot', () => {
     assert.equal(mapUser(user({ user_id: -1 }), NOW).ok, false);

@@ -22,10 +22,11 @@ describe('who is online', () => {
     presence.seen(null, '10.0.0.4');
     assert.deepEqual(presence.online(), {
       members: [
-        { id: 2, name: 'bob' },
-        { id: 1, name: 'ann' },
+        { id: 2, name: 'bob', hidden: false },
+        { id: 1, name: 'ann', hidden: false },
       ],
       memberCount: 2,
+      hiddenCount: 0,
       guestCount: 2,
     });
 
@@ -38,9 +39,38 @@ describe('who is online', () => {
     );
 
     clock.advance(ONLINE_WINDOW_MS - 1000);
-    assert.deepEqual(presence.online(), { members: [{ id: 1, name: 'ann' }], memberCount: 1, guestCount: 0 }, 'bob and the guests are gone after five minutes');
+    assert.deepEqual(
+      presence.online(),
+      { members: [{ id: 1, name: 'ann', hidden: false }], memberCount: 1, hiddenCount: 0, guestCount: 0 },
+      'bob and the guests are gone after five minutes',
+    );
     clock.advance(1000);
-    assert.deepEqual(presence.online(), { members: [], memberCount: 0, guestCount: 0 });
+    assert.deepEqual(presence.online(), { members: [], memberCount: 0, hiddenCount: 0, guestCount: 0 });
+  });
+
+  it('counts a member who hides, and names them only when asked for staff', () => {
+    const presence = new Presence(new TestClock());
+    presence.seen({ id: 1, name: 'ann' }, '10.0.0.1');
+    presence.seen({ id: 2, name: 'shy', hidesOnline: true }, '10.0.0.2');
+    assert.deepEqual(presence.online(), { members: [{ id: 1, name: 'ann', hidden: false }], memberCount: 2, hiddenCount: 1, guestCount: 0 });
+    assert.deepEqual(presence.online(true).members, [
+      { id: 2, name: 'shy', hidden: true },
+      { id: 1, name: 'ann', hidden: false },
+    ]);
+    presence.seen({ id: 2, name: 'shy', hidesOnline: false }, '10.0.0.2');
+    assert.deepEqual(
+      presence.online(),
+      {
+        members: [
+          { id: 2, name: 'shy', hidden: false },
+          { id: 1, name: 'ann', hidden: false },
+        ],
+        memberCount: 2,
+        hiddenCount: 0,
+        guestCount: 0,
+      },
+      'a change of mind shows at the next page',
+    );
   });
 
   it('runs work at most once per interval, and again after a failure', async () => {
@@ -93,6 +123,38 @@ describeEachDatabase('the index’s statistics and who is online', (db) => {
     clock.advance(ONLINE_WINDOW_MS + 1);
     const later = dom(await t.app.inject({ method: 'GET', url: '/', remoteAddress: '203.0.113.9' })).text('section.board-stats');
     assert.match(later, /Members: 0 · Guests: 1 \(in the last 5 minutes\)\.$/, 'only the one who just opened the index');
+  });
+
+  it('lets a member hide from who is online in their settings: counted, named to staff only', async () => {
+    clock.advance(ONLINE_WINDOW_MS + 1);
+    const shy = await loggedIn(t, { name: 'shy-member' });
+    const settings = dom((await shy.browser.get('/settings/')).body);
+    assert.equal(settings.one('#hide_online').hasAttribute('checked'), false);
+    assert.equal((await shy.browser.post('/settings/privacy/', { hide_online: '1' })).status, 303);
+    assert.ok(
+      dom((await shy.browser.get('/settings/')).body)
+        .one('#hide_online')
+        .hasAttribute('checked'),
+      'kept',
+    );
+    assert.equal(
+      Boolean((await t.database.db.selectFrom('users').select('hide_online').where('id', '=', shy.user.id).executeTakeFirstOrThrow()).hide_online),
+      true,
+    );
+    await shy.browser.get('/members/');
+
+    const asGuest = dom(await t.app.inject({ method: 'GET', url: '/', remoteAddress: '192.0.2.1' })).text('section.board-stats');
+    assert.match(asGuest, /Members: 1 · Guests: \d+ \(in the last 5 minutes\)\. Hidden among the members: 1\.$/);
+    assert.doesNotMatch(asGuest.split('Who is online')[1]!, /shy-member/, 'not named (the newest member line may name them)');
+    const admin = await loggedIn(t, { role: 'admin', name: 'online-admin' });
+    const asAdmin = dom((await admin.browser.get('/')).body);
+    assert.match(asAdmin.text('section.board-stats'), /Hidden among the members: 1\. online-admin, shy-member \(hidden\)$/);
+    assert.equal(asAdmin.count('section.board-stats em a'), 1, 'the hidden member is marked');
+
+    assert.equal((await shy.browser.post('/settings/privacy/', {})).status, 303);
+    await shy.browser.get('/members/');
+    const shown = dom(await t.app.inject({ method: 'GET', url: '/', remoteAddress: '192.0.2.2' })).text('section.board-stats');
+    assert.match(shown.split('Who is online')[1]!, /shy-member/, 'shown again once the box is cleared');
   });
 
   it('counts no one for a page that failed or for an API call', async () => {

@@ -26,10 +26,10 @@ import {
   submittedText,
 } from '../../web/form.ts';
 import type { FormRefusal } from '../../http/errors.ts';
-import { pageFormState, selectField, textArea, textInput } from '../../web/form-controls.ts';
+import { checkbox, pageFormState, selectField, textArea, textInput } from '../../web/form-controls.ts';
 import { html, type SafeHtml } from '../../web/html.ts';
 import { csrfInput, sendPage } from '../../web/page.ts';
-import { EmailChangeForm, PasswordChangeForm, ReadingForm, SignatureForm, withConfirmation } from '../forms.ts';
+import { EmailChangeForm, PasswordChangeForm, PrivacyForm, ReadingForm, SignatureForm, withConfirmation } from '../forms.ts';
 import { LOCALES, LOCALE_NAMES, TIME_ZONE_LIST, isTimeZone } from '../../i18n/locale.ts';
 import { readerOf } from '../../i18n/context.ts';
 import { t, tn } from '../../i18n/messages.ts';
@@ -43,7 +43,7 @@ import { avatarImg } from '../../web/avatar.ts';
 import type { AccountPageDeps } from './deps.ts';
 import { withKey, type KeyProblemTexts } from './key-problem.ts';
 
-type Section = 'email' | 'password' | 'signature' | 'avatar' | 'reading';
+type Section = 'email' | 'password' | 'signature' | 'avatar' | 'reading' | 'privacy';
 
 interface Failed {
   section: Section;
@@ -80,6 +80,8 @@ function savedNotice(saved: string | null): string | undefined {
       return t('settings.saved.avatar_removed');
     case 'reading':
       return t('settings.reading.saved');
+    case 'privacy':
+      return t('settings.privacy.saved');
     default:
       return undefined;
   }
@@ -158,6 +160,21 @@ ${selectField(pageFormState({ time_zone: valueOf('reading', 'time_zone', me.time
   options: TIME_ZONE_LIST.map((zone) => ({ value: zone, label: zone.replaceAll('_', ' ') })),
 })}
 <div><button type="submit">${t('settings.reading.save')}</button></div>`,
+)}
+${section(
+  request,
+  reply,
+  'privacy',
+  t('settings.privacy'),
+  failed,
+  ['hide_online'],
+  html`
+${checkbox(pageFormState({ hide_online: valueOf('privacy', 'hide_online', me.hide_online ? '1' : '') }, errorsOf('privacy') ?? {}), {
+  name: 'hide_online',
+  label: t('settings.privacy.hide_online'),
+  hint: t('settings.privacy.hint'),
+})}
+<div><button type="submit">${t('settings.privacy.save')}</button></div>`,
 )}`,
     });
   }
@@ -264,6 +281,10 @@ ${csrfInput(request, reply)}
       const result = await attempt(() => accounts.changeSignature(assertUser(request), body.signature));
       if (!result.ok) return failed(request, reply, visit, 'signature', result.errors);
       return reply.redirect(settingsPath({ saved: 'signature' }), 303);
+    }),
+    sectionForm('privacy', PrivacyForm, async (request, reply, _visit, body) => {
+      await accounts.changePrivacy(assertUser(request), body.hide_online === '1');
+      return reply.redirect(settingsPath({ saved: 'privacy' }), 303);
     }),
     sectionForm('reading', ReadingForm, async (request, reply, visit, body) => {
       const locale = body.locale === undefined || body.locale === '' ? null : body.locale;

@@ -33,6 +33,7 @@ import * as postPositions from './0031_post_positions.ts';
 import * as siteSettings from './0032_site_settings.ts';
 import * as torrentListing from './0033_torrent_listing.ts';
 import * as recountForums from './0034_recount_forums.ts';
+import * as hideOnline from './0035_hide_online.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_users': users,
@@ -68,4 +69,5 @@ export const migrations: Record<string, Migration> = {
   '0032_site_settings': siteSettings,
   '0033_torrent_listing': torrentListing,
   '0034_recount_forums': recountForums,
+  '0035_hide_online': hideOnline,
 };

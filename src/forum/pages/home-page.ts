@@ -7,6 +7,7 @@ import { siteFeedPath, withQuery } from '../../urls/paths.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { fixedForm, pageNotFound, type FixedPage, type PageVisit } from '../../urls/semantic-routes.ts';
 import { assertUser } from '../../auth/guard.ts';
+import { isStaff } from '../service.ts';
 import { outdatedForm } from '../../web/form.ts';
 import { html, type SafeHtml } from '../../web/html.ts';
 import { number, t } from '../../i18n/messages.ts';
@@ -39,8 +40,14 @@ async function boardSection(request: FastifyRequest, { boardStats, presence, add
   // The reader is online too: the response's hook (app.ts) counts them only once the page is sent.
   presence.seenBy(request);
   const [figures, more] = await Promise.all([boardStats.current(), addons?.indexLines?.() ?? html``]);
-  const online = presence.online();
-  const named = online.members.map((member, index) => html`${index === 0 ? '' : ', '}<a href="${profilePath(member)}">${member.name}</a>`);
+  // Members who chose to hide are counted for everyone and named to staff only, marked as hidden.
+  const staff = isStaff(request.user);
+  const online = presence.online(staff);
+  const named = online.members.map(
+    (member, index) =>
+      html`${index === 0 ? '' : ', '}${member.hidden ? html`<em><a href="${profilePath(member)}">${member.name}</a> (${t('home.online.hidden_mark')})</em>` : html`<a href="${profilePath(member)}">${member.name}</a>`}`,
+  );
+  const unnamed = (staff ? online.memberCount : online.memberCount - online.hiddenCount) - online.members.length;
   return html`<section class="board-stats" aria-labelledby="board-stats">
 <h2 id="board-stats">${t('home.stats')}</h2>
 <p>${t('home.stats.content', { topics: number(figures.topics), posts: number(figures.posts), members: number(figures.members) })}${
@@ -49,10 +56,8 @@ async function boardSection(request: FastifyRequest, { boardStats, presence, add
 ${more}
 <h3>${t('home.online')}</h3>
 <p>${t('home.online.count', { members: number(online.memberCount), guests: number(online.guestCount), minutes: ONLINE_WINDOW_MS / 60_000 })}${
-    online.members.length === 0
-      ? ''
-      : html` ${named}${online.memberCount > online.members.length ? html` ${t('home.online.more', { count: number(online.memberCount - online.members.length) })}` : ''}`
-  }</p>
+    online.hiddenCount === 0 ? '' : html` ${t('home.online.hidden', { count: number(online.hiddenCount) })}`
+  }${online.members.length === 0 ? '' : html` ${named}${unnamed > 0 ? html` ${t('home.online.more', { count: number(unnamed) })}` : ''}`}</p>
 </section>`;
 }
 

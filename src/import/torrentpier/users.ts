@@ -51,6 +51,9 @@ const DOUBLE_MD5 = /^[0-9a-f]{32}$/;
 /** user_opt bit 6, `user_notify_pm`: the member wanted an e-mail about each new private message. */
 export const USER_NOTIFY_PM = 1 << 6;
 
+/** user_opt bit 4, `user_viewonline`: the member kept out of who is online. */
+export const USER_HIDE_ONLINE = 1 << 4;
+
 /**
  * user_level: 1 ADMIN; everything else a member. Upstream sets 2 (MOD) for
  * whoever moderates a forum through a bb_auth_access entry of one of their
@@ -143,6 +146,7 @@ export function mapUser(row: UpstreamUser, now: string): Mapped<MappedUser> {
         signature: decodeEntities(row.user_sig ?? ''),
         ban_reason: row.banned ? row.ban_reason : null,
         message_mails: (row.user_opt & USER_NOTIFY_PM) !== 0,
+        hide_online: (row.user_opt & USER_HIDE_ONLINE) !== 0,
         created_at: created,
         updated_at: created,
       },
