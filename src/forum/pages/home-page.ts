@@ -43,10 +43,10 @@ async function boardSection(request: FastifyRequest, { boardStats, presence, add
   // Members who chose to hide are counted for everyone and named to staff only, marked as hidden.
   const staff = isStaff(request.user);
   const online = presence.online(staff);
-  const named = online.members.map(
-    (member, index) =>
-      html`${index === 0 ? '' : ', '}${member.hidden ? html`<em><a href="${profilePath(member)}">${member.name}</a> (${t('home.online.hidden_mark')})</em>` : html`<a href="${profilePath(member)}">${member.name}</a>`}`,
-  );
+  const named = online.members.map((member, index) => {
+    const link = html`<a href="${profilePath(member)}">${member.name}</a>`;
+    return html`${index === 0 ? '' : ', '}${member.hidden ? html`<em>${link} (${t('home.online.hidden_mark')})</em>` : link}`;
+  });
   const unnamed = (staff ? online.memberCount : online.memberCount - online.hiddenCount) - online.members.length;
   return html`<section class="board-stats" aria-labelledby="board-stats">
 <h2 id="board-stats">${t('home.stats')}</h2>
