@@ -40,7 +40,8 @@ export function isApiRequest(request: FastifyRequest): boolean {
   return isApiPath(request.routeOptions.url ?? routedPath(request.url));
 }
 
-function isApiPath(path: string): boolean {
+/** Whether a path (decoded, no query) is the JSON API's. */
+export function isApiPath(path: string): boolean {
   return path === '/api' || path.startsWith('/api/');
 }
 

@@ -6,7 +6,7 @@
 // `{"email": <5,000 nested arrays>}` reached the form reader, whose
 // structuredClone overflowed the stack: a 500 before login. Form encodings are
 // flat (a name and a text per field), so nothing nested can reach a page.
-// The JSON API (isApiRequest) keeps its own rules.
+// The JSON API (isApiRoute) keeps its own rules.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { t } from '../i18n/messages.ts';
 import { ApiError } from './errors.ts';

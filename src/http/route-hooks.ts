@@ -4,6 +4,7 @@
 // application's hooks of its kind and after the route's own (its access
 // check first), in the order the hooks were installed.
 import type { FastifyInstance, RouteOptions } from 'fastify';
+import { isApiPath } from './error-handler.ts';
 
 type Kind = 'preParsing' | 'preValidation';
 type Hook<K extends Kind> = Extract<NonNullable<RouteOptions[K]>, (...args: never[]) => unknown>;
@@ -24,5 +25,5 @@ export function takesBody(route: RouteOptions): boolean {
 
 /** Whether a route is the JSON API's (its declared path). */
 export function isApiRoute(route: RouteOptions): boolean {
-  return route.url === '/api' || route.url.startsWith('/api/');
+  return isApiPath(route.url);
 }

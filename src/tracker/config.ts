@@ -45,6 +45,11 @@ export interface RatioRule {
   afterBytes: number;
 }
 
+/** How long a peer counts as present after its last announce: 1.5 announce intervals (the swarm store, accounting and figures alike). */
+export function peerLifetimeMs(config: Pick<TrackerConfig, 'announceInterval'>): number {
+  return config.announceInterval * 1500;
+}
+
 export const TRACKER_DEFAULTS: TrackerConfig = {
   announceInterval: 1800,
   minInterval: 300,

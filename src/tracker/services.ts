@@ -2,6 +2,7 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
+import { peerLifetimeMs } from './config.ts';
 import type { DatabaseHandle } from '../db/database.ts';
 import { TrackerAccounting } from './accounting.ts';
 import { batchWriterFor } from './accounting-writers.ts';
@@ -46,15 +47,15 @@ export function createTrackerServices(database: DatabaseHandle, config: Config, 
   const directory = new TrackerDirectory(database.db, database, topics.access, passkeys, settings.ratio, clock, (error) =>
     log.warn({ err: error }, 'telling other instances that tracker members changed failed'),
   );
+  const peerLifetime = peerLifetimeMs(settings);
   const swarm = createSwarmStore(config.redisUrl, {
-    expiryMs: settings.announceInterval * 1500,
+    expiryMs: peerLifetime,
     redisPrefix: settings.redisPrefix,
     onError: throttledWarning(log, 'Redis peer store unreachable; announces are refused until it is back'),
   });
-  const peerLifetimeMs = settings.announceInterval * 1500;
   const accounting = new TrackerAccounting(batchWriterFor(config.database, database), log, {
     maxSpeedBytesPerSecond: settings.maxSpeedBytesPerSecond,
-    peerLifetimeMs,
+    peerLifetimeMs: peerLifetime,
     // Uploads wait for the swarm's downloads for two announce intervals: every peer of the swarm has announced by then.
     claimWindowMs: settings.announceInterval * 2000,
     now,
@@ -73,7 +74,7 @@ export function createTrackerServices(database: DatabaseHandle, config: Config, 
     now,
   );
   const bonus = new SeedBonus(database.db, database.dialect, swarm, settings, log, clock);
-  const figures = new TrackerFigures(database.db, swarm, settings.ratio, settings.announceInterval * 1500, clock);
+  const figures = new TrackerFigures(database.db, swarm, settings.ratio, peerLifetime, clock);
   const torrents = new TorrentsService(new TorrentsRepository(database.db, database.dialect), topics, passkeys, swarm, database.changes, settings, clock, log);
   let sweeper: NodeJS.Timeout | undefined;
   return {

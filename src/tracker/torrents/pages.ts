@@ -59,9 +59,8 @@ export interface TrackerPageDeps {
   presenter: ForumPresenter;
 }
 
-/** What the tracker adds to the forum's topic, forum and profile pages. */
 /** What a member seeds and leeches now, on their profile (members see it; TorrentPier's "current torrents"). */
-async function activeTorrentsOf(presenter: ForumPresenter, active: { seeding: TorrentRow[]; leeching: TorrentRow[] }): Promise<SafeHtml> {
+async function activeTorrents(presenter: ForumPresenter, active: { seeding: TorrentRow[]; leeching: TorrentRow[] }): Promise<SafeHtml> {
   const list = async (kind: 'seeding' | 'leeching', rows: TorrentRow[]) => {
     const headings = await presenter.headings(rows.map((row) => ({ id: row.topic_id, title: row.topic_title })));
     return html`<h3>${tn(`tracker.profile.${kind}`, rows.length)}</h3>
@@ -74,6 +73,7 @@ ${empty ? html`<p>${t('tracker.profile.none_active')}</p>` : html`${active.seedi
 </section>`;
 }
 
+/** What the tracker adds to the forum's topic, forum and profile pages. */
 export function trackerAddons({
   torrents,
   passkeys,
@@ -81,7 +81,6 @@ export function trackerAddons({
   figures,
   clock,
 }: Pick<TrackerPageDeps, 'torrents' | 'passkeys' | 'presenter'> & { figures: TrackerFigures; clock: Clock }): ForumPageAddons {
-  const activeTorrents = (active: { seeding: TorrentRow[]; leeching: TorrentRow[] }) => activeTorrentsOf(presenter, active);
   // The site's tracker figures are sums over whole tables: counted at most once a minute for the index.
   const siteStats = atMostEvery(SITE_FIGURES_FRESH_MS, clock, () => figures.site());
   return {
@@ -122,13 +121,15 @@ export function trackerAddons({
       permissions.may(forum.id, 'upload') ? html`<p><a href="${uploadPath({ forum: forum.id })}">${t('tracker.new_topic_link')}</a></p>` : html``,
     async profile(request, reply, user) {
       // The member's releases that the reader may see, counted as the tracker list counts them, and linked to it.
-      const { total } = await torrents.list({ uploaderId: user.id, sort: 'registered', order: 'desc' }, request.user, { page: 1, perPage: 1, offset: 0 });
-      const [active, signedIn] = [await torrents.activeOf(user.id, request.user), request.user !== null];
+      const [{ total }, active] = await Promise.all([
+        torrents.list({ uploaderId: user.id, sort: 'registered', order: 'desc' }, request.user, { page: 1, perPage: 1, offset: 0 }),
+        torrents.activeOf(user.id, request.user),
+      ]);
       const releases = html`<p class="releases">${
         total === 0
           ? t('tracker.profile.no_releases')
           : html`<a href="${withQuery(TRACKER_PATH, { uploader: user.id })}">${tn('tracker.profile.releases', total, { name: user.username })}</a>`
-      }</p>${signedIn ? await activeTorrents(active) : ''}`;
+      }</p>${active === null ? '' : await activeTorrents(presenter, active)}`;
       if (request.user?.id !== user.id) return releases;
       const passkey = await passkeys.current(user.id);
       reply.header('cache-control', 'private, no-store');

@@ -17,7 +17,7 @@ import { ApiError, ModelNotFoundError, ValidationError } from '../../http/errors
 import type { PageRequest } from '../../http/pagination.ts';
 import { topicPath } from '../../urls/paths.ts';
 import { TORRENTS_TOPIC } from '../announce/directory.ts';
-import type { TrackerConfig } from '../config.ts';
+import { peerLifetimeMs, type TrackerConfig } from '../config.ts';
 import { MetainfoError, torrentForUser, type Metainfo } from '../metainfo.ts';
 import { MetainfoBusyError, metainfoPool } from '../metainfo-pool.ts';
 import type { PasskeyService } from '../passkeys.ts';
@@ -224,21 +224,25 @@ export class TorrentsService {
   /**
    * What a member is seeding and leeching now (their profile, as TorrentPier's): the torrents they announced
    * within a peer's lifetime (1.5 announce intervals, as the swarm store keeps peers) and did not stop, of
-   * those the viewer may see. Members only: a guest is shown nothing of anyone's activity.
+   * those the viewer may see. Members only: for a guest, null (nothing of anyone's activity is shown).
    */
-  async activeOf(userId: number, viewer: AuthUser | null): Promise<{ seeding: TorrentRow[]; leeching: TorrentRow[] }> {
-    if (viewer === null) return { seeding: [], leeching: [] };
-    const since = new Date(msNow(this.#clock) - this.#settings.announceInterval * 1500).toISOString();
-    const filters: TorrentFilters = {
-      words: [],
-      includePendingTopics: isStaff(viewer),
-      viewerId: viewer.id,
-      forumScope: (await this.#topics.access.of(viewer)).readScope(),
-    };
-    const active = await this.#repository.activeOf(userId, since, filters, ACTIVE_LISTED);
+  async activeOf(userId: number, viewer: AuthUser | null): Promise<{ seeding: TorrentRow[]; leeching: TorrentRow[] } | null> {
+    if (viewer === null) return null;
+    const since = new Date(msNow(this.#clock) - peerLifetimeMs(this.#settings)).toISOString();
+    const active = await this.#repository.activeOf(userId, since, { words: [], ...(await this.#seenBy(viewer)) }, ACTIVE_LISTED);
     return {
       seeding: active.filter((entry) => entry.seeding).map((entry) => entry.row),
       leeching: active.filter((entry) => !entry.seeding).map((entry) => entry.row),
+    };
+  }
+
+  /** What a viewer may see of the registry, for the repository's filters: one rule for every list. */
+  async #seenBy(viewer: AuthUser | null): Promise<Pick<TorrentFilters, 'includePendingTopics' | 'viewerId' | 'forumScope'>> {
+    return {
+      includePendingTopics: isStaff(viewer),
+      viewerId: viewer?.id ?? null,
+      // Only torrents in forums the viewer may read (docs/access.md), filtered in SQL so pages and totals agree.
+      forumScope: (await this.#topics.access.of(viewer)).readScope(),
     };
   }
 
@@ -251,10 +255,7 @@ export class TorrentsService {
       forumId: query.forumId,
       status: query.status,
       uploaderId: query.uploaderId,
-      includePendingTopics: isStaff(viewer),
-      viewerId: viewer?.id ?? null,
-      // Only torrents in forums the viewer may read (docs/access.md), filtered in SQL so pages and totals agree.
-      forumScope: (await this.#topics.access.of(viewer)).readScope(),
+      ...(await this.#seenBy(viewer)),
     };
     const bySwarm = query.sort === 'seeders' || query.sort === 'leechers' || (query.minSeeders ?? 0) > 0;
     if (!bySwarm) {
