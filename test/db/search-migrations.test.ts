@@ -4,6 +4,8 @@
 //   0025  prefix terms (PostgreSQL): every document is written again with its words' first letters (`^rou`, `^rout`);
 //         until the backfill has done so prefixes are matched the old way, so nothing is missed meanwhile. SQLite's
 //         FTS5 has its own prefix index: there it marks nothing.
+//   0036  stems: every post is written again with its words' stems; until the backfill has done so each word is asked
+//         for stemmed and as typed, so the entries written before are found as they were.
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { sql } from 'kysely';
@@ -77,7 +79,8 @@ for (const kind of databaseKinds()) {
 
       await migrateToLatest(handle, log);
       const mark = await db.selectFrom('search_backfill').selectAll().executeTakeFirstOrThrow();
-      assert.deepEqual([mark.next_post_id, mark.last_post_id], kind === 'postgres' ? [1, postId] : [postId + 1, postId]);
+      // 0036 marks every post on both databases.
+      assert.deepEqual([mark.next_post_id, mark.last_post_id], [1, postId]);
 
       const find = finder(index);
       for (const text of ['rou*', 'rout*', 'router*', 'resta* rou*']) assert.deepEqual(await find(text), [postId], `${text} while the backfill runs`);
@@ -95,6 +98,35 @@ for (const kind of databaseKinds()) {
         await stripPrefixes();
         assert.deepEqual(await find('rout*'), []);
       }
+    });
+
+    it('0036 marks every post for indexing again; words are found as typed meanwhile, in all their forms after', async () => {
+      const handle = await databases.at('0035_hide_online');
+      const db = handle.db;
+      const postId = await insertOnePost(db, 'Releasing routers.');
+      const index = new SearchRepository(db, handle.dialect);
+      // The entry as an earlier version wrote it (this post has none yet): words as written, their pairs (and on PostgreSQL the prefix terms).
+      if (kind === 'postgres')
+        await sql`insert into post_search (post_id, document) values (${postId}, ${"'old':1A 'topic':2A 'releasing':4 '_releasing_routers':4 'routers':5 '^rel' '^rele' '^rou' '^rout'"}::tsvector)`.execute(
+          db,
+        );
+      else {
+        await sql`delete from post_search where rowid = ${postId}`.execute(db);
+        await sql`insert into post_search (rowid, title, body) values (${postId}, 'old topic', 'releasing routers _releasing_routers')`.execute(db);
+      }
+      await sql`update search_backfill set next_post_id = ${postId + 1}, last_post_id = ${postId} where id = 1`.execute(db);
+
+      await migrateToLatest(handle, log);
+      const mark = await db.selectFrom('search_backfill').selectAll().executeTakeFirstOrThrow();
+      assert.deepEqual([mark.next_post_id, mark.last_post_id], [1, postId]);
+
+      const find = finder(index);
+      for (const text of ['releasing', '"releasing routers"', 'rout*']) assert.deepEqual(await find(text), [postId], `${text} while the backfill runs`);
+      assert.deepEqual(await find('released'), [], 'other forms once the entry is written again');
+      while ((await index.backfill(100)) > 0);
+      for (const text of ['releasing', 'released', '"release router"', '"releasing routers"', 'rout*', 'releasi*'])
+        assert.deepEqual(await find(text), [postId], `${text} after the backfill`);
+      assert.deepEqual(await find('-released releasing'), []);
     });
   });
 }

@@ -4,7 +4,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { ForumRow, TopicWithAuthor } from '../../src/forum/repository.ts';
+import { sql } from 'kysely';
 import { parseQuery } from '../../src/forum/search/query.ts';
+import { stem } from '../../src/forum/search/text.ts';
 import { SEARCH_CANDIDATES, SearchRepository, type SearchFilters } from '../../src/forum/search/repository.ts';
 import { describeEachDatabase, type TestApp } from '../helpers/app.ts';
 import { signIn, type SignedIn } from '../helpers/auth.ts';
@@ -141,6 +143,39 @@ describeEachDatabase('search API', (db) => {
       assert.deepEqual(await found({ search: 'новогоднюю' }), [postId]);
       assert.deepEqual(await found({ search: 'раздача' }), [postId]);
       assert.deepEqual(await found({ search: 'быстр*' }), [postId]);
+    });
+
+    it('finds other forms of English and Russian words, in phrases too, and marks them', async () => {
+      const english = await topic(alice, general, 'New release', 'Releasing the generation of zephyr gateways tonight.');
+      const russian = await topic(alice, general, 'Шрифты', 'Раздачи шрифтов: кириллицы и латиница.');
+      assert.deepEqual(await found({ search: 'releases' }), [english.postId]);
+      assert.deepEqual(await found({ search: 'released generations' }), [english.postId]);
+      assert.deepEqual(await found({ search: '"zephyr gateway"' }), [english.postId]);
+      assert.deepEqual(await found({ search: 'кириллица' }), [russian.postId]);
+      assert.deepEqual(await found({ search: '"раздача шрифта"' }), [russian.postId]);
+      assert.deepEqual(await found({ search: '"gateway zephyr"' }), [], 'a phrase keeps its order');
+      // A prefix is matched against the words as written: "generation" is stemmed to "generat" … and "gener*" too.
+      assert.deepEqual(await found({ search: 'generati*' }), [english.postId]);
+      assert.deepEqual(await found({ search: 'кирилл*' }), [russian.postId]);
+      const { body } = await search({ search: 'release кириллица' });
+      assert.deepEqual(body.data, []);
+      const marked = await search({ search: 'releases' });
+      assert.match(marked.body.data[0]!.snippet_html, /<mark>Releasing<\/mark>/);
+    });
+
+    it('stems as PostgreSQL’s own english and russian dictionaries do', async (context) => {
+      if (db.kind !== 'postgres') return context.skip('PostgreSQL’s dictionaries');
+      const words = {
+        english_stem: 'releases generation generously connection dying skies news agreed happiness subtitles episodes seeding'.split(' '),
+        russian_stem: 'кириллица кириллицей раздачами фильмов скачивание сидирование трекеров новогоднюю быстрее озвучка сезона обновления'.split(' '),
+      };
+      for (const [dictionary, list] of Object.entries(words)) {
+        const { rows } = await sql<{
+          word: string;
+          stems: string[];
+        }>`select word, ts_lexize(${dictionary}, word) as stems from unnest(${list}::text[]) as word`.execute(t.database.db);
+        for (const row of rows) assert.equal(stem(row.word), row.stems[0], `${dictionary}: ${row.word}`);
+      }
     });
 
     it('finds Chinese and Japanese words inside unbroken text', async () => {

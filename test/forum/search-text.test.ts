@@ -8,7 +8,9 @@ import { tsvectorLiteral } from '../../src/forum/search/repository.ts';
 import { snippetHtml } from '../../src/forum/search/snippet.ts';
 import { MAX_TERM_LENGTH, normalizeTerm, tokenize } from '../../src/forum/search/text.ts';
 
-const terms = (text: string): string[] => tokenize(text).map((token) => token.term);
+/** The words of a text as the index holds them unstemmed. */
+const terms = (text: string): string[] => tokenize(text).map((token) => token.word);
+const stems = (text: string): string[] => tokenize(text).map((token) => token.term);
 
 function parsed(text: string): SearchQuery {
   const result = parseQuery(text);
@@ -35,7 +37,7 @@ describe('search tokenizer', () => {
 
   it('keeps the offsets of each word in the original text', () => {
     const text = 'Ёлка, café!';
-    for (const token of tokenize(text)) assert.equal(normalizeTerm(text.slice(token.start, token.end)), token.term);
+    for (const token of tokenize(text)) assert.equal(normalizeTerm(text.slice(token.start, token.end)), token.word);
     assert.deepEqual(
       tokenize(text).map((t) => [t.start, t.end]),
       [
@@ -56,31 +58,52 @@ describe('search tokenizer', () => {
   });
 });
 
+describe('search word forms', () => {
+  it('stems English and Russian words, so that other forms of a word find it', () => {
+    assert.deepEqual(stems('release releases released releasing'), ['releas', 'releas', 'releas', 'releas']);
+    assert.deepEqual(stems('torrents seeding seeders'), ['torrent', 'seed', 'seeder']);
+    assert.deepEqual(stems('кириллица кириллицы кириллицей'), ['кириллиц', 'кириллиц', 'кириллиц']);
+    assert.deepEqual(stems('раздача раздачи раздачу ЁЛКИ'), ['раздач', 'раздач', 'раздач', 'елк']);
+  });
+
+  it('leaves numbers, mixed words and other scripts whole', () => {
+    assert.deepEqual(stems('x264 1080p 2024 東京 ἀλήθειες naïvely'), ['x264', '1080p', '2024', '東', '京', 'αληθειες', 'naiv']);
+    assert.deepEqual(stems('hello мир'), ['hello', 'мир']);
+  });
+
+  it('keeps the word as written beside its stem', () => {
+    assert.deepEqual(
+      tokenize('Releases').map((token) => [token.term, token.word]),
+      [['releas', 'releases']],
+    );
+  });
+});
+
 describe('search query', () => {
   it('parses words, phrases, prefixes and exclusions', () => {
     assert.deepEqual(parsed('Seeding "open port" rout* -spam -"bad words"'), {
       required: [
-        { terms: ['seeding'], prefix: false },
-        { terms: ['open', 'port'], prefix: false },
-        { terms: ['rout'], prefix: true },
+        { terms: ['seed'], words: ['seeding'], prefix: false },
+        { terms: ['open', 'port'], words: ['open', 'port'], prefix: false },
+        { terms: ['rout'], words: ['rout'], prefix: true },
       ],
       excluded: [
-        { terms: ['spam'], prefix: false },
-        { terms: ['bad', 'words'], prefix: false },
+        { terms: ['spam'], words: ['spam'], prefix: false },
+        { terms: ['bad', 'word'], words: ['bad', 'words'], prefix: false },
       ],
     });
   });
 
   it('takes a word with punctuation or CJK characters as a phrase', () => {
     assert.deepEqual(parsed('e-mail 東京').required, [
-      { terms: ['e', 'mail'], prefix: false },
-      { terms: ['東', '京'], prefix: false },
+      { terms: ['e', 'mail'], words: ['e', 'mail'], prefix: false },
+      { terms: ['東', '京'], words: ['東', '京'], prefix: false },
     ]);
   });
 
   it('needs three characters before a prefix star, and takes at most two prefixes', () => {
-    assert.deepEqual(parsed('ab*').required, [{ terms: ['ab'], prefix: false }]);
-    assert.deepEqual(parsed('abc*').required, [{ terms: ['abc'], prefix: true }]);
+    assert.deepEqual(parsed('ab*').required, [{ terms: ['ab'], words: ['ab'], prefix: false }]);
+    assert.deepEqual(parsed('abc*').required, [{ terms: ['abc'], words: ['abc'], prefix: true }]);
     assert.equal(parseQuery(Array.from({ length: MAX_PREFIXES }, (_, n) => `word${n}*`).join(' ')).ok, true);
     assert.equal(parseQuery(Array.from({ length: MAX_PREFIXES + 1 }, (_, n) => `word${n}*`).join(' ')).ok, false);
   });
@@ -93,15 +116,15 @@ describe('search query', () => {
 
   it('writes an FTS5 expression of quoted terms only, titles by column filter', () => {
     const query = parsed('Seeding "open port" rout* -spam');
-    assert.equal(fts5Match(query, 'all'), '("seeding" AND "_open_port" AND "rout" *) NOT ("spam")');
+    assert.equal(fts5Match(query, 'all'), '("seed" AND "_open_port" AND "rout" *) NOT ("spam")');
     assert.equal(fts5Match(parsed('open-the-por*'), 'all'), '"_open_the _the_por" *');
     assert.equal(fts5Match(parsed('a b'), 'titles'), '{title} : ("a" AND "b")');
   });
 
   it('writes a tsquery literal with phrases, prefixes, exclusions and the title weight', () => {
     const query = parsed('Seeding "open port" rout* -spam');
-    assert.equal(tsqueryLiteral(query, 'all'), "'seeding' & '_open_port' & 'rout':* & !'spam'");
-    assert.equal(tsqueryLiteral(parsed('open-the-por* -"bad words"'), 'all'), "('_open_the' <-> '_the_por':*) & !'_bad_words'");
+    assert.equal(tsqueryLiteral(query, 'all'), "'seed' & '_open_port' & 'rout':* & !'spam'");
+    assert.equal(tsqueryLiteral(parsed('open-the-por* -"bad words"'), 'all'), "('_open_the' <-> '_the_por':*) & !'_bad_word'");
     assert.equal(tsqueryLiteral(parsed('rout* x'), 'titles'), "'rout':*A & 'x':A");
   });
 
@@ -116,6 +139,24 @@ describe('search query', () => {
     assert.equal(tsqueryLiteral(parsed('rout*'), 'titles', true), "'rout':*A");
     // Three UTF-16 units but two letters: shorter than any prefix term.
     assert.equal(prefixed('a𝒜*'), "'a𝒜':*");
+  });
+
+  it('matches a prefix as typed, against the words as written', () => {
+    assert.deepEqual(parsed('generat*').required, [{ terms: ['generat'], words: ['generat'], prefix: true }]);
+    assert.deepEqual(parsed('open-ports*').required, [{ terms: ['open', 'ports'], words: ['open', 'ports'], prefix: true }]);
+    assert.equal(fts5Match(parsed('releases generat*'), 'all'), '"releas" AND "generat" *');
+  });
+
+  it('while entries written before stemming remain, matches each clause stemmed or as typed', () => {
+    assert.equal(
+      fts5Match(parsed('releases "open ports" rout* -spams'), 'all', true),
+      '(("releas" OR "releases") AND ("_open_port" OR "_open_ports") AND "rout" *) NOT (("spam" OR "spams"))',
+    );
+    assert.equal(
+      tsqueryLiteral(parsed('releases "open ports" -spams'), 'all', false, true),
+      "('releas' | 'releases') & ('_open_port' | '_open_ports') & !('spam' | 'spams')",
+    );
+    assert.equal(fts5Match(parsed('port'), 'all', true), '"port"', 'a word that is its own stem is asked for once');
   });
 
   it('leaves no operator of either database in what it writes, whatever is typed', () => {
@@ -151,9 +192,16 @@ describe('search snippet', () => {
     );
   });
 
+  it('marks other forms of the words searched for, and words starting with a prefix as written', () => {
+    assert.equal(
+      snippetHtml('One release, two releases; кириллицы. Generation!', highlightTerms(parsed('released кириллица generat*'))),
+      'One <mark>release</mark>, two <mark>releases</mark>; <mark>кириллицы</mark>. <mark>Generation</mark>!',
+    );
+  });
+
   it('cuts a long text around the first match, on word boundaries, with ellipses', () => {
     const text = `${'lorem ipsum '.repeat(40)}needle ${'dolor sit '.repeat(40)}`;
-    const snippet = snippetHtml(text, [{ term: 'needle', prefix: false }]);
+    const snippet = snippetHtml(text, highlightTerms(parsed('needle')));
     assert.match(snippet, /^…ipsum .*<mark>needle<\/mark> dolor .* sit…$|^…lorem .*<mark>needle<\/mark> dolor .*…$/);
     assert.ok(snippet.length < 320);
   });
@@ -166,31 +214,28 @@ describe('search snippet', () => {
 describe('tsvector literal', () => {
   it('weights title terms A, numbers positions with a gap after the title and quotes every term', () => {
     assert.equal(
-      tsvectorLiteral(['seeding', 'tips'], ['seeding', 'now']),
-      "'seeding':1A,4 '_seeding_tips':1A 'tips':2A '_seeding_now':4 'now':5 '^see' '^seed' '^tip' '^tips' '^now'",
+      tsvectorLiteral(tokenize('seeding tips'), tokenize('seeding now')),
+      "'seed':1A,4 'seeding':1A,4 '_seed_tip':1A 'tip':2A 'tips':2A '_seed_now':4 'now':5 '^see' '^seed' '^tip' '^tips' '^now'",
     );
-    assert.equal(tsvectorLiteral([], ["o'x"]), "'o''x':2 '^o''x'");
+    assert.equal(tsvectorLiteral([], [{ term: "o'x", word: "o'x", start: 0, end: 3 }]), "'o''x':2 '^o''x'");
   });
 
   it('ends with each word’s first three and four letters, once each, never cutting a character', () => {
     assert.equal(
-      tsvectorLiteral([], ['routers', 'router', 'елка', 'a😀b', 'x😀yz']),
-      "'routers':2 '_routers_router':2 'router':3 '_router_елка':3 'елка':4 '_елка_a😀b':4 'a😀b':5 '_a😀b_x😀yz':5 'x😀yz':6 '^rou' '^rout' '^елк' '^елка' '^a😀b' '^x😀y' '^x😀yz'",
+      tsvectorLiteral([], tokenize('routers router елка a𝒜b x𝒜yz')),
+      "'router':2,3 'routers':2 '_router_router':2 '_router_елк':3 'елк':4 'елка':4 '_елк_a𝒜b':4 'a𝒜b':5 '_a𝒜b_x𝒜yz':5 'x𝒜yz':6 '^rou' '^rout' '^елк' '^елка' '^a𝒜b' '^x𝒜y' '^x𝒜yz'",
     );
   });
 
   it('keeps every term of a very long text, positions past the last one clamped', () => {
     const body = Array.from({ length: 20_000 }, (_, n) => `w${n}`);
-    const literal = tsvectorLiteral([], body);
+    const literal = tsvectorLiteral([], tokenize(body.join(' ')));
     assert.match(literal, /'w19999':16383 '\^w10' '\^w11' /);
     assert.match(literal, /'w0':2 /);
   });
 
   it('keeps at most 256 positions per term', () => {
-    const literal = tsvectorLiteral(
-      [],
-      Array.from({ length: 300 }, () => 'same'),
-    );
+    const literal = tsvectorLiteral([], tokenize('same '.repeat(300)));
     const positionsOf = (term: string): number =>
       literal
         .split(' ')

@@ -34,6 +34,7 @@ import * as siteSettings from './0032_site_settings.ts';
 import * as torrentListing from './0033_torrent_listing.ts';
 import * as recountForums from './0034_recount_forums.ts';
 import * as hideOnline from './0035_hide_online.ts';
+import * as searchStems from './0036_search_stems.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_users': users,
@@ -70,4 +71,5 @@ export const migrations: Record<string, Migration> = {
   '0033_torrent_listing': torrentListing,
   '0034_recount_forums': recountForums,
   '0035_hide_online': hideOnline,
+  '0036_search_stems': searchStems,
 };

@@ -6,6 +6,8 @@
 //   -word, -"a b"    leave out posts that have it
 // A run of Chinese or Japanese characters is matched as a phrase of its
 // characters. Punctuation inside a word splits it into a phrase (e-mail).
+// Words and phrases are matched by their stems (text.ts: "releases" finds
+// "release"), a prefix by the letters typed against the words as written.
 // Nothing the reader types reaches either database's query syntax: each term is
 // made of letters and digits only and is quoted when written out.
 import { t, tn } from '../../i18n/messages.ts';
@@ -13,7 +15,10 @@ import { grams, leadingLetters, PREFIX_LENGTHS, prefixTerm, tokenize } from './t
 
 /** One thing to match: a word (one term) or a phrase (several), the last term perhaps a prefix. */
 export interface Clause {
+  /** What the index is asked for: the stems, but a prefix as typed. */
   terms: string[];
+  /** The words as typed (normalized, unstemmed): what an index entry written before stemming holds. */
+  words: string[];
   prefix: boolean;
 }
 
@@ -43,9 +48,12 @@ export function parseQuery(text: string): ParsedQuery {
     const quoted = match[2];
     const word = match[3];
     const prefix = word !== undefined && word.endsWith('*');
-    const terms = tokenize(quoted ?? word ?? '').map((token) => token.term);
-    if (terms.length === 0) continue;
-    const clause: Clause = { terms, prefix: prefix && terms.at(-1)!.length >= MIN_PREFIX };
+    const tokens = tokenize(quoted ?? word ?? '');
+    if (tokens.length === 0) continue;
+    const words = tokens.map((token) => token.word);
+    const isPrefix = prefix && words.at(-1)!.length >= MIN_PREFIX;
+    const terms = tokens.map((token, index) => (isPrefix && index === tokens.length - 1 ? token.word : token.term));
+    const clause: Clause = { terms, words, prefix: isPrefix };
     (negated ? query.excluded : query.required).push(clause);
   }
   if (query.required.length === 0) {
@@ -70,13 +78,26 @@ export function highlightTerms(query: SearchQuery): Array<{ term: string; prefix
  * The index's terms for a clause: a word, or a phrase as its word pairs next to each other (text.ts, `grams`). A
  * prefix stays on the last term: "open po*" is any pair `_open_po…`.
  */
-function indexTerms(clause: Clause): string[] {
-  return clause.terms.length === 1 ? clause.terms : grams(clause.terms);
+function indexTerms(terms: readonly string[]): string[] {
+  return terms.length === 1 ? [...terms] : grams(terms);
+}
+
+/**
+ * The forms a clause is matched in: its stems; and, while the index still holds entries written before stemming
+ * (`unstemmed`: the backfill has not rewritten them all, migration 0036), also its words as typed, which is what
+ * those entries hold.
+ */
+function forms(clause: Clause, unstemmed: boolean): string[][] {
+  const differs = clause.words.some((word, index) => word !== clause.terms[index]);
+  return unstemmed && differs ? [clause.terms, clause.words] : [clause.terms];
 }
 
 /** An FTS5 MATCH expression over the columns `title` and `body`. */
-export function fts5Match(query: SearchQuery, where: SearchIn): string {
-  const phrase = (clause: Clause): string => `"${indexTerms(clause).join(' ')}"${clause.prefix ? ' *' : ''}`;
+export function fts5Match(query: SearchQuery, where: SearchIn, unstemmed = false): string {
+  const phrase = (clause: Clause): string => {
+    const each = forms(clause, unstemmed).map((terms) => `"${indexTerms(terms).join(' ')}"${clause.prefix ? ' *' : ''}`);
+    return each.length === 1 ? each[0]! : `(${each.join(' OR ')})`;
+  };
   const required = query.required.map(phrase).join(' AND ');
   const excluded = query.excluded.map(phrase);
   const expression = excluded.length === 0 ? required : `(${required}) NOT (${excluded.join(' OR ')})`;
@@ -94,7 +115,7 @@ export function quotedLexeme(term: string): string {
  * term: `rou*` is `'^rou'`, `router*` `'^rout' & 'router':*` (the longer the prefix, the fewer words it gathers).
  * Ranking asks without them: the prefix terms have no positions to weigh.
  */
-export function tsqueryLiteral(query: SearchQuery, where: SearchIn, prefixTerms = false): string {
+export function tsqueryLiteral(query: SearchQuery, where: SearchIn, prefixTerms = false, unstemmed = false): string {
   const weight = where === 'titles' ? 'A' : '';
   const lexeme = (term: string, prefix: boolean): string => `${quotedLexeme(term)}${prefix || weight ? ':' : ''}${prefix ? '*' : ''}${weight}`;
   const wordPrefix = (term: string): string => {
@@ -104,11 +125,15 @@ export function tsqueryLiteral(query: SearchQuery, where: SearchIn, prefixTerms 
     // Longer than the longest prefix term: the word's own prefix narrows it down.
     return leadingLetters(term, indexed + 1) === null ? held : `(${held} & ${lexeme(term, true)})`;
   };
-  const phrase = (clause: Clause): string => {
-    if (clause.prefix && clause.terms.length === 1) return wordPrefix(clause.terms[0]!);
-    const terms = indexTerms(clause);
+  const form = (clause: Clause, typed: readonly string[]): string => {
+    if (clause.prefix && typed.length === 1) return wordPrefix(typed[0]!);
+    const terms = indexTerms(typed);
     const parts = terms.map((term, index) => lexeme(term, clause.prefix && index === terms.length - 1));
     return parts.length === 1 ? parts[0]! : `(${parts.join(' <-> ')})`;
+  };
+  const phrase = (clause: Clause): string => {
+    const each = forms(clause, unstemmed).map((typed) => form(clause, typed));
+    return each.length === 1 ? each[0]! : `(${each.join(' | ')})`;
   };
   return [...query.required.map(phrase), ...query.excluded.map((clause) => `!${phrase(clause)}`)].join(' & ');
 }

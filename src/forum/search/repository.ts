@@ -9,7 +9,7 @@ import { bbcodeText } from '../bbcode/bbcode.ts';
 import { inForums } from '../permissions.ts';
 import { visible, type ScopedVisibility } from '../repository.ts';
 import { fts5Match, quotedLexeme, tsqueryLiteral, type SearchIn, type SearchQuery } from './query.ts';
-import { gram, grams, prefixTerms, tokenize } from './text.ts';
+import { gram, grams, indexedTerms, prefixTerms, tokenize, type Token } from './text.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -94,8 +94,8 @@ export class SearchRepository {
     if (posts.length === 0) return;
     const terms = posts.map((post) => ({
       id: post.id,
-      title: post.title === null ? [] : tokenize(post.title).map((token) => token.term),
-      body: tokenize(bbcodeText(post.body)).map((token) => token.term),
+      title: tokenize(post.title ?? ''),
+      body: tokenize(bbcodeText(post.body)),
     }));
     if (this.#dialect === 'postgres') {
       // The post's words and pairs, and its range of post ids (#postgresCandidates).
@@ -154,13 +154,16 @@ export class SearchRepository {
    */
   async #sqliteCandidates(query: SearchQuery, filters: SearchFilters, visibility: ScopedVisibility, oldestFirst: boolean): Promise<Candidate[]> {
     const id = sql.ref<number>('post_search.rowid');
+    // Entries written before migration 0036 hold words unstemmed until the backfill rewrites them: meanwhile each
+    // clause is matched in both forms.
+    const unstemmed = !(await this.#backfilled());
     return this.#db
       .selectFrom('post_search')
       .crossJoin('posts')
       .innerJoin('topics', 'topics.id', 'posts.topic_id')
       .select([id.as('post_id'), sql<number>`-bm25(post_search, ${sql.lit(TITLE_WEIGHT)}, ${sql.lit(1)})`.as('score')])
       .whereRef('posts.id', '=', id)
-      .where(sql<boolean>`post_search match ${fts5Match(query, filters.in)}`)
+      .where(sql<boolean>`post_search match ${fts5Match(query, filters.in, unstemmed)}`)
       .where((eb) => eb.and(shownAndFiltered(filters, visibility)))
       .orderBy(id, oldestFirst ? 'asc' : 'desc')
       .limit(SEARCH_CANDIDATES)
@@ -183,7 +186,7 @@ export class SearchRepository {
       .select((eb) => [
         eb.fn.min<number | null>('post_id').as('first'),
         eb.fn.max<number | null>('post_id').as('last'),
-        // Documents written before migration 0025 have no prefix terms until the backfill has written them again.
+        // Documents written before migrations 0025 and 0036 lack prefix terms and stems until the backfill rewrites them.
         eb
           .selectFrom('search_backfill')
           .select(sql<boolean>`next_post_id > last_post_id`.as('done'))
@@ -192,7 +195,10 @@ export class SearchRepository {
       ])
       .executeTakeFirstOrThrow();
     if (bounds.first === null || bounds.last === null) return [];
-    const words = { match: tsqueryLiteral(query, filters.in, bounds.indexed !== false), rank: tsqueryLiteral(query, filters.in) };
+    // Until the backfill has written every entry again (migrations 0025 and 0036), some lack the prefix terms and
+    // hold words unstemmed: prefixes are matched the slow way and each clause in both forms meanwhile.
+    const indexed = bounds.indexed !== false;
+    const words = { match: tsqueryLiteral(query, filters.in, indexed, !indexed), rank: tsqueryLiteral(query, filters.in, false, !indexed) };
     const firstRange = Math.floor(Number(bounds.first) / this.#idRange);
     const lastRange = Math.floor(Number(bounds.last) / this.#idRange);
     const step = oldestFirst ? 1 : -1;
@@ -300,6 +306,12 @@ export class SearchRepository {
 
   // Backfill: posts written before the index (or by the importer).
 
+  /** Whether every post's entry has been written by this version of the index (the backfill has nothing left). */
+  async #backfilled(): Promise<boolean> {
+    const state = await this.#db.selectFrom('search_backfill').select(['next_post_id', 'last_post_id']).where('id', '=', 1).executeTakeFirst();
+    return state === undefined || state.next_post_id > state.last_post_id;
+  }
+
   /** Indexes the next `batch` posts still to be indexed; returns how many ids it covered (0 when none is left). */
   async backfill(batch: number): Promise<number> {
     return this.#db.transaction().execute(async (trx) => {
@@ -363,21 +375,26 @@ function asIndexed(rows: ReadonlyArray<{ id: number; body: string; title: string
   return rows.map((row) => ({ id: row.id, body: row.body, title: row.opening_id === row.id ? row.title : null }));
 }
 
-/** An FTS5 column's text: the words, then their pairs (a phrase is matched as pairs next to each other). */
-function fts5Column(terms: readonly string[]): string {
-  return [...terms, ...grams(terms)].join(' ');
+/**
+ * An FTS5 column's text: the stems, the words that differ from their stems (for prefixes), then the stems' pairs (a
+ * phrase is matched as pairs next to each other, so they stay together at the end).
+ */
+function fts5Column(tokens: readonly Token[]): string {
+  const { stems, words } = indexedTerms(tokens);
+  return [...stems, ...words, ...grams(stems)].join(' ');
 }
 
 /**
  * A tsvector written as its literal, so that PostgreSQL stores exactly the
  * terms our tokenizer made (to_tsvector would parse them again by its own
  * rules). Title terms come first, weighted A; a gap keeps a phrase from
- * running from the title into the text. Each pair of words next to each other
- * is a term too, at its first word's position, so that pairs follow each other
- * as the words do; each word's first three and four letters are terms at the
- * end (text.ts, `prefixTerms`).
+ * running from the title into the text. Each word is its stem and, where it
+ * differs, the word as written, at the same position; each pair of stems next
+ * to each other is a term too, at its first word's position, so that pairs
+ * follow each other as the words do; the written words' first three and four
+ * letters are terms at the end (text.ts, `prefixTerms`).
  */
-export function tsvectorLiteral(titleTerms: readonly string[], bodyTerms: readonly string[]): string {
+export function tsvectorLiteral(title: readonly Token[], body: readonly Token[]): string {
   const positions = new Map<string, string[]>();
   let position = 0;
   const add = (term: string, at: string): void => {
@@ -385,19 +402,21 @@ export function tsvectorLiteral(titleTerms: readonly string[], bodyTerms: readon
     if (list === undefined) positions.set(term, (list = []));
     if (list.length < MAX_POSITIONS_PER_TERM && list.at(-1) !== at) list.push(at);
   };
-  const addRun = (terms: readonly string[], weight: string): void => {
-    for (let i = 0; i < terms.length; i++) {
+  const addRun = (tokens: readonly Token[], weight: string): void => {
+    for (let i = 0; i < tokens.length; i++) {
       // Past the last position every term still counts, at that position (as PostgreSQL would clamp it).
       position = Math.min(position + 1, MAX_POSITION);
       const at = `${position}${weight}`;
-      add(terms[i]!, at);
-      if (i + 1 < terms.length) add(gram(terms[i]!, terms[i + 1]!), at);
+      const token = tokens[i]!;
+      add(token.term, at);
+      if (token.word !== token.term) add(token.word, at);
+      if (i + 1 < tokens.length) add(gram(token.term, tokens[i + 1]!.term), at);
     }
   };
-  addRun(titleTerms, 'A');
+  addRun(title, 'A');
   position = Math.min(position + 1, MAX_POSITION);
-  addRun(bodyTerms, '');
+  addRun(body, '');
   const words = [...positions].map(([term, list]) => `${quotedLexeme(term)}:${list.join(',')}`);
   // Prefix terms need no positions: a prefix is matched as a word, never in a phrase.
-  return [...words, ...prefixTerms([...titleTerms, ...bodyTerms]).map(quotedLexeme)].join(' ');
+  return [...words, ...prefixTerms([...title, ...body].map((token) => token.word)).map(quotedLexeme)].join(' ');
 }

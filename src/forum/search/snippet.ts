@@ -3,7 +3,7 @@
 // address may wrap after its punctuation: web/format.ts wrappableText).
 import { escapeHtml } from '../../web/html.ts';
 import { wrappableText } from '../../web/format.ts';
-import { tokenize } from './text.ts';
+import { tokenize, type Token } from './text.ts';
 
 export interface HighlightTerm {
   term: string;
@@ -16,9 +16,10 @@ const SNIPPET_LENGTH = 240;
 const LEAD = 60;
 
 export function snippetHtml(text: string, terms: readonly HighlightTerm[]): string {
-  const matches = (term: string): boolean => terms.some((wanted) => (wanted.prefix ? term.startsWith(wanted.term) : term === wanted.term));
+  // A word is matched by its stem, a prefix by the word's first letters (as the index matches them: text.ts).
+  const matches = (token: Token): boolean => terms.some((wanted) => (wanted.prefix ? token.word.startsWith(wanted.term) : token.term === wanted.term));
   const tokens = tokenize(text);
-  const first = tokens.find((token) => matches(token.term));
+  const first = tokens.find(matches);
   let start = first === undefined ? 0 : Math.max(0, first.start - LEAD);
   if (start > 0) start = tokens.find((token) => token.start >= start)?.start ?? start; // begin on a word
   let end = Math.min(text.length, start + SNIPPET_LENGTH);
@@ -27,7 +28,7 @@ export function snippetHtml(text: string, terms: readonly HighlightTerm[]): stri
   let out = start > 0 ? '…' : '';
   let at = start;
   for (const token of tokens) {
-    if (token.start < start || token.end > end || !matches(token.term)) continue;
+    if (token.start < start || token.end > end || !matches(token)) continue;
     out += `${wrappableText(text.slice(at, token.start)).value}<mark>${escapeHtml(text.slice(token.start, token.end))}</mark>`;
     at = token.end;
   }

@@ -7,10 +7,22 @@
 // readers expect). Chinese and Japanese are written without spaces, so each
 // Han, Hiragana or Katakana character is a term of its own and a query's run of
 // them is matched as a phrase: 東京 finds 東京タワー.
+//
+// A word is found by its other forms too: English and Russian words are reduced
+// to their stems (releases → releas, кириллицы → кириллиц) by Snowball's
+// algorithms, the ones PostgreSQL's english and russian configurations use
+// (porter2 for English, @orama/stemmers for Russian), and the index holds the
+// stem besides the word as written, so that a prefix (`generat*`) still finds
+// the words it starts (generation, whose stem is gener).
+import { stem as englishStem } from 'porter2';
+import { stemmer as russianStem } from '@orama/stemmers/russian';
 
-/** A term and where it came from in the text (UTF-16 offsets), for snippets. */
+/** A word and where it came from in the text (UTF-16 offsets), for snippets. */
 export interface Token {
+  /** The word's stem: what words and phrases are matched by. */
   term: string;
+  /** The word as the index holds it unstemmed: what prefixes are matched against. */
+  word: string;
   start: number;
   end: number;
 }
@@ -57,9 +69,37 @@ export function tokenize(text: string): Token[] {
   return tokens;
 }
 
-function pushTerm(tokens: Token[], word: string, start: number): void {
-  const term = normalizeTerm(word);
-  if (term !== '') tokens.push({ term, start, end: start + word.length });
+function pushTerm(tokens: Token[], written: string, start: number): void {
+  const word = normalizeTerm(written);
+  if (word !== '') tokens.push({ term: stem(word), word, start, end: start + written.length });
+}
+
+const ENGLISH = /^[a-z]+$/;
+const RUSSIAN = /^[а-яй]+$/;
+/** Stems already made: a forum's words are few and repeat (Zipf), and a stem costs about a microsecond. */
+const stems = new Map<string, string>();
+const MAX_STEMS = 100_000;
+
+/** A normalized word's stem: English and Russian words are stemmed, other words (and numbers) are their own stem. */
+export function stem(word: string): string {
+  let stemmed = stems.get(word);
+  if (stemmed !== undefined) return stemmed;
+  stemmed = ENGLISH.test(word) ? englishStem(word) : RUSSIAN.test(word) ? russianStem(word) : word;
+  // A stem never comes out empty or longer than its word; should a stemmer do either, the word stays whole.
+  if (stemmed === '' || stemmed.length > word.length) stemmed = word;
+  if (stems.size >= MAX_STEMS) stems.clear();
+  stems.set(word, stemmed);
+  return stemmed;
+}
+
+/**
+ * The terms the index holds for a run of words: their stems, then each word that differs from its stem (prefixes
+ * are matched against the words as written).
+ */
+export function indexedTerms(tokens: readonly Token[]): { stems: string[]; words: string[] } {
+  const words: string[] = [];
+  for (const token of tokens) if (token.word !== token.term) words.push(token.word);
+  return { stems: tokens.map((token) => token.term), words };
 }
 
 // Phrases are found through word pairs ("grams") the index holds besides the words: the phrase "open port" is the one
