@@ -16,6 +16,7 @@ import { LoginThrottle } from './auth/login-throttle.ts';
 import { PasswordHasher } from './auth/passwords.ts';
 import { AuthService } from './auth/service.ts';
 import { keepFresh, PageCache } from './forum/page-cache.ts';
+import { PollRepository } from './forum/polls/repository.ts';
 import { CategoryRepository } from './forum/category-repository.ts';
 import { AccessRepository } from './forum/access-repository.ts';
 import { ForumAccess } from './forum/forum-access.ts';
@@ -135,6 +136,7 @@ export function createServices(database: DatabaseHandle, config: Config, limiter
       categories: new CategoryRepository(database.db),
       access,
       accessRepository,
+      polls: new PollRepository(database.db),
     },
     clock,
   );

@@ -1,6 +1,6 @@
 // `npm run screenshots`: what members see, as pictures under docs/screenshots/
 // (issue 29): the index, a forum, a topic with a torrent, the tracker list, a
-// profile and the admin's forums, at 390 and 1280 px, in English and Russian,
+// profile, a topic's poll and the admin's forums, at 390 and 1280 px, in English and Russian,
 // on a small forum with releases of every status and a swarm. SCREENSHOTS=a,b
 // takes only those pages; SCREENSHOTS_DIR writes elsewhere.
 import { it } from 'node:test';
@@ -53,6 +53,21 @@ it('takes the screenshots', { timeout: 10 * 60_000 }, async () => {
     await t.services.tracker.accounting.flush();
     await reply(t, seeder, shown!, 'Thanks! Seeding.');
     await createTopic(t, author, talk, 'Welcome to the forum', 'Hello.');
+    // A poll whose results everyone sees, two votes cast, one answer long enough to wrap.
+    const polled = await t.services.forum.createTopic(asAuthUser(author), {
+      forum_id: talk.id,
+      title: 'Which BitTorrent client do you seed with?',
+      body: 'Vote, then tell us why.',
+      poll: {
+        question: 'Which client do you seed with most of the time?',
+        options: ['qBittorrent', 'Transmission', 'Deluge', 'Something else, such as rtorrent or a seedbox provider’s own client'],
+        results: 'always',
+        max_choices: 2,
+      },
+    });
+    const answers = (await t.services.forum.polls.get(polled.id, null)).options.map((option) => option.id);
+    await t.services.forum.polls.vote(polled.id, asAuthUser(author), [answers[0]!]);
+    await t.services.forum.polls.vote(polled.id, asAuthUser(seeder), [answers[0]!, answers[3]!]);
     const urlOf = async (path: string) => (await t.app.inject({ method: 'GET', url: path })).json<{ data: { url: string } }>().data.url;
     const pages: Array<[name: string, path: string, asAdmin: boolean]> = [
       ['index', '/', false],
@@ -60,6 +75,7 @@ it('takes the screenshots', { timeout: 10 * 60_000 }, async () => {
       ['topic', await urlOf(`/api/topics/${shown!.id}`), false],
       ['tracker', '/tracker/', false],
       ['profile', `/profile/bartholomew.${author.id}/`, false],
+      ['poll', await urlOf(`/api/topics/${polled.id}`), false],
       ['admin-forums', '/admin/forums/', true],
     ];
     for (const language of ['en', 'ru']) {

@@ -199,6 +199,50 @@ export interface TopicsTable {
   updated_at: Timestamp;
 }
 
+/** Who may see a poll's counts (migration 0037): anyone, those who voted (and all once it ends), or all once it ends. */
+export type PollResults = 'always' | 'after_vote' | 'after_end';
+
+/** A topic's poll (migration 0037): at most one per topic. */
+export interface PollsTable {
+  id: Generated<number>;
+  topic_id: number;
+  question: string;
+  /** 1 for a single choice; more lets a voter pick up to this many options. */
+  max_choices: number;
+  results: PollResults;
+  /** Voters may change or take back their vote while the poll is open. */
+  allow_change: FlagWithDefault;
+  /** When voting ends by itself; null: when it is closed. */
+  ends_at: Timestamp | null;
+  /** Closed by its author or a moderator (reopened: null). */
+  closed_at: Timestamp | null;
+  created_at: Timestamp;
+}
+
+export interface PollOptionsTable {
+  id: Generated<number>;
+  poll_id: number;
+  /** 1, 2, … in the order shown. */
+  position: number;
+  text: string;
+  /** Votes an imported poll had for this option before (TorrentPier kept totals, not choices). */
+  imported_votes: ColumnType<number, number | undefined, number>;
+}
+
+/** One member's vote in a poll: the primary key keeps it one. */
+export interface PollBallotsTable {
+  poll_id: number;
+  user_id: number;
+  voted_at: Timestamp;
+}
+
+/** An option a ballot chose. */
+export interface PollChoicesTable {
+  poll_id: number;
+  user_id: number;
+  option_id: number;
+}
+
 export interface PostsTable {
   id: Generated<number>;
   topic_id: number;
@@ -515,7 +559,10 @@ export type ModerationAction =
   | 'remove_avatar'
   | 'set_permissions'
   | 'announce'
-  | 'unannounce';
+  | 'unannounce'
+  | 'close_poll'
+  | 'reopen_poll'
+  | 'delete_poll';
 
 /** One moderator's action (migration 0014); ids without foreign keys, so an entry outlives its topic. */
 export interface ModerationLogTable {
@@ -560,6 +607,10 @@ export interface Database {
   categories: CategoriesTable;
   topics: TopicsTable;
   posts: PostsTable;
+  polls: PollsTable;
+  poll_options: PollOptionsTable;
+  poll_ballots: PollBallotsTable;
+  poll_choices: PollChoicesTable;
   watchlist: WatchlistTable;
   topic_reads: TopicReadsTable;
   forum_reads: ForumReadsTable;

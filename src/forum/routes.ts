@@ -16,6 +16,7 @@ import type { AuthUser } from '../auth/service.ts';
 import { MODERATION_ACTIONS } from './moderation-log.ts';
 import { MODERATORS_MAX } from './moderators.ts';
 import type { TopicWithAuthor } from './repository.ts';
+import { PollBody } from './polls/resource.ts';
 import {
   ForumListItem,
   ForumResource,
@@ -66,7 +67,12 @@ export const ForumBodies = {
     parent_id: Type.Optional(ParentForum),
     category_id: Type.Optional(ForumCategory),
   }),
-  topic: Type.Object({ forum_id: Reference('Forum to post in (must exist)'), title: TopicTitle, body: PostBody }),
+  topic: Type.Object({
+    forum_id: Reference('Forum to post in (must exist)'),
+    title: TopicTitle,
+    body: PostBody,
+    poll: Type.Optional({ ...PollBody, description: "A poll opened with the topic (the forum's poll_create right; docs/polls.md)" }),
+  }),
   rename: Type.Object({ title: TopicTitle }),
   post: Type.Object({ body: PostBody }),
   move: Type.Object({ forum_id: Reference('The forum to move the topic to (must exist)') }),

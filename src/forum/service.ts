@@ -13,6 +13,7 @@
 //   permissions.ts the access rule (forum-access.ts keeps it current; forum-permissions.ts: admins set it)
 //   watchlist.ts   watchlist and reply mails
 //   unread.ts      members' read marks and unread posts
+//   polls/         topics' polls and their votes
 //
 // New code may call the job services directly (`forum.topics.get(...)`).
 import type { ChangeFeed } from '../db/change-feed.ts';
@@ -39,6 +40,8 @@ import type { ForumRepository, ForumRow, PostOnPage, PostWithAuthor, TopicInList
 import type { TextScreen } from '../word-filters/text-screen.ts';
 import type { SearchRepository } from './search/repository.ts';
 import { Topics, type NewTopicInput } from './topics.ts';
+import { Polls } from './polls/polls.ts';
+import type { PollRepository } from './polls/repository.ts';
 import { Unread } from './unread.ts';
 import { Watchlist, type TopicNaming } from './watchlist.ts';
 
@@ -63,6 +66,8 @@ export interface ForumServiceOptions {
   access: ForumAccess;
   /** The levels and grants behind it, which admins set (forum-permissions.ts). */
   accessRepository: AccessRepository;
+  /** Topics' polls (polls/). */
+  polls: PollRepository;
 }
 
 export class ForumService {
@@ -79,6 +84,7 @@ export class ForumService {
   readonly unread: Unread;
   readonly access: ForumAccess;
   readonly permissions: ForumPermissionSettings;
+  readonly polls: Polls;
 
   constructor(repository: ForumRepository, screen: TextScreen, mailer: Mailer, options: ForumServiceOptions, clock: Clock) {
     const publishing = new Publishing(repository, screen, clock);
@@ -94,6 +100,7 @@ export class ForumService {
     this.moderationLog = options.moderationLog;
     this.topicModeration = new TopicModeration(repository, this.topics, options.moderationLog, options.access, clock);
     this.hiding = new Hiding(repository, this.topics, this.posts, options.moderationLog, clock);
+    this.polls = new Polls(options.polls, { topics: this.topics, access: options.access, publishing, log: options.moderationLog }, clock);
     this.moderation = new ModerationQueue({
       repository,
       topics: this.topics,

@@ -16,6 +16,8 @@ import type { ModerationLog } from './moderation-log.ts';
 import type { Publishing } from './publishing.ts';
 import type { ForumRepository, ForumRow, LastPost, TopicInList, TopicWithAuthor } from './repository.ts';
 import type { SearchRepository } from './search/repository.ts';
+import { checkedPoll, type PollInput } from './polls/definition.ts';
+import type { PollRepository } from './polls/repository.ts';
 
 /**
  * Published (change feed) after topics are deleted, hidden, restored or
@@ -28,6 +30,8 @@ export interface NewTopicInput {
   forum_id: number;
   title: string;
   body: string;
+  /** A poll opened with the topic (docs/polls.md): needs the forum's `poll_create` right. */
+  poll?: PollInput | undefined;
 }
 
 export class Topics {
@@ -40,15 +44,24 @@ export class Topics {
   readonly #searchIndex: SearchRepository;
   readonly #log: ModerationLog;
   readonly #access: ForumAccess;
+  readonly #polls: PollRepository;
 
   constructor(
     repository: ForumRepository,
     forums: Forums,
     publishing: Publishing,
-    writes: { flood: FloodControl; changes: ChangeFeed; searchIndex: SearchRepository; moderationLog: ModerationLog; access: ForumAccess },
+    writes: {
+      flood: FloodControl;
+      changes: ChangeFeed;
+      searchIndex: SearchRepository;
+      moderationLog: ModerationLog;
+      access: ForumAccess;
+      polls: PollRepository;
+    },
     clock: Clock,
   ) {
     this.#access = writes.access;
+    this.#polls = writes.polls;
     this.#changes = writes.changes;
     this.#clock = clock;
     this.#repository = repository;
@@ -108,12 +121,16 @@ export class Topics {
       errors.add('forum_id', t('validation.selected', { field: fieldName('forum_id') }));
     } else if (!permissions.may(input.forum_id, 'post')) {
       throw new ApiError('FORBIDDEN', t('access.post_needed'));
+    } else if (input.poll !== undefined && !permissions.may(input.forum_id, 'poll_create')) {
+      throw new ApiError('FORBIDDEN', t('poll.create_needed'));
     }
     const title = await this.#publishing.screenField(errors, 'title', input.title, 'topics');
     const body = await this.#publishing.screenField(errors, 'body', input.body, 'posts');
+    const poll = input.poll === undefined ? undefined : await checkedPoll(input.poll, errors, this.#publishing, this.#clock.now());
     errors.throwIfAny();
 
-    const heldBy = title.heldBy ?? body.heldBy;
+    // A rule that holds the poll's words holds the topic, as one that holds its title does.
+    const heldBy = title.heldBy ?? body.heldBy ?? poll?.heldBy ?? null;
     const status: ContentStatus = heldBy === null ? 'published' : 'pending';
     const topicId = await this.#flood.guard(author, 'posts', () =>
       this.#repository.transaction(async (trx) => {
@@ -125,6 +142,7 @@ export class Topics {
           trx,
         );
         await this.#searchIndex.index(trx, [{ id: post.id, title: input.title, body: input.body }]);
+        if (poll !== undefined) await this.#polls.insert(trx, topic.id, poll.definition, at);
         if (status === 'published') await this.#publishing.published(trx, topic.forum_id, topic.id, { topics: 1, posts: 1 });
         return topic.id;
       }),

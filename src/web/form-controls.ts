@@ -37,7 +37,8 @@ export function pageFormState(values: Readonly<Record<string, unknown>> = {}, er
 
 export interface Option {
   value: string;
-  label: string;
+  /** Text, or markup built by the caller (a poll answer with its count). */
+  label: string | SafeHtml;
 }
 
 export function options(values: readonly string[], label: (value: string) => string = humanize): Option[] {

@@ -378,6 +378,45 @@ describe('TorrentPier import', { skip: !mariaDbAvailable() && 'mariadb-server is
           assert.equal(watch.length, fixture.rows['bb_topics_watch']);
         });
 
+        it('brings the polls with their totals and voters: a finished one closed, a deleted one left out', async () => {
+          const db = built.database.db;
+          const polls = await db.selectFrom('polls').selectAll().orderBy('topic_id').execute();
+          assert.deepEqual(
+            polls.map((poll) => poll.topic_id),
+            fixture.polls.map((poll) => poll.topicId),
+            'the deleted poll (topic_vote 0) stays behind',
+          );
+          for (const [index, expected] of fixture.polls.entries()) {
+            const poll = polls[index]!;
+            assert.equal(poll.question, expected.question);
+            assert.deepEqual([poll.max_choices, poll.results, Boolean(poll.allow_change)], [1, 'always', false]);
+            assert.equal(poll.closed_at !== null, expected.closed);
+            const topic = await db.selectFrom('topics').select('created_at').where('id', '=', expected.topicId).executeTakeFirstOrThrow();
+            assert.equal(poll.ends_at, new Date(new Date(topic.created_at).getTime() + 180 * 86_400_000).toISOString(), 'upstream poll_max_days');
+            const options = await db.selectFrom('poll_options').selectAll().where('poll_id', '=', poll.id).orderBy('position').execute();
+            assert.deepEqual(
+              options.map((option) => ({ text: option.text, votes: option.imported_votes })),
+              expected.options,
+            );
+            const ballots = await db.selectFrom('poll_ballots').select('user_id').where('poll_id', '=', poll.id).orderBy('user_id').execute();
+            assert.deepEqual(
+              ballots.map((ballot) => ballot.user_id),
+              [...expected.voters].sort((a, b) => a - b),
+            );
+          }
+          // A voter's ballot stands without its answers: they have voted, and cannot again.
+          const voter = fixture.polls[0]!.voters[0]!;
+          const seen = await built.services.forum.polls.get(fixture.polls[0]!.topicId, null);
+          assert.deepEqual(
+            seen.options.map((option) => option.votes),
+            fixture.polls[0]!.options.map((option) => option.votes),
+          );
+          assert.equal(seen.voters, fixture.polls[0]!.voters.length);
+          const row = await db.selectFrom('users').selectAll().where('id', '=', voter).executeTakeFirstOrThrow();
+          const asVoter = await built.services.forum.polls.get(fixture.polls[0]!.topicId, { id: row.id, name: row.username, email: row.email, role: row.role });
+          assert.deepEqual(asVoter.myChoices, []);
+        });
+
         it('brings the access model exactly: every forum level, the groups, members and requests, and the grants to groups and members', async () => {
           const access = fixture.access!;
           const db = built.database.db;

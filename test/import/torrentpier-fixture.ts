@@ -117,6 +117,14 @@ export function torrentPierSchema(version: TorrentPierVersion): string[] {
       word_id MEDIUMINT(8) UNSIGNED NOT NULL AUTO_INCREMENT, word CHAR(100) NOT NULL DEFAULT '',
       replacement CHAR(100) NOT NULL DEFAULT '', PRIMARY KEY (word_id)
     ) ${tail}`,
+    `CREATE TABLE bb_poll_votes (
+      topic_id INT(10) UNSIGNED NOT NULL, vote_id TINYINT(4) UNSIGNED NOT NULL, vote_text VARCHAR(255) NOT NULL,
+      vote_result MEDIUMINT(8) UNSIGNED NOT NULL, PRIMARY KEY (topic_id, vote_id)
+    ) ${tail}`,
+    `CREATE TABLE bb_poll_users (
+      topic_id INT(10) UNSIGNED NOT NULL, user_id INT(11) NOT NULL, vote_ip VARCHAR(42) NOT NULL DEFAULT '0',
+      vote_dt INT(11) NOT NULL DEFAULT 0, PRIMARY KEY (topic_id, user_id)
+    ) ${tail}`,
     `CREATE TABLE bb_topics_watch (
       topic_id MEDIUMINT(8) UNSIGNED NOT NULL DEFAULT 0, user_id MEDIUMINT(8) NOT NULL DEFAULT 0,
       notify_status TINYINT(1) NOT NULL DEFAULT 0, PRIMARY KEY (topic_id, user_id), KEY user_id (user_id)
@@ -273,8 +281,19 @@ export interface FixtureSummary {
   topicIds: number[];
   postIds: number[];
   torrents: FixtureTorrent[];
+  /** Polls as they must be imported: topic 3 running, topic 4 finished (topic 5 has leftover rows of a deleted poll). */
+  polls: FixturePoll[];
   /** Rows written per upstream table. */
   rows: Record<string, number>;
+}
+
+export interface FixturePoll {
+  topicId: number;
+  question: string;
+  options: Array<{ text: string; votes: number }>;
+  closed: boolean;
+  /** The voters who were imported (GONE_USER_ID's vote is skipped). */
+  voters: number[];
 }
 
 export interface FixtureOptions {
@@ -536,6 +555,8 @@ export async function createTorrentPierFixture(
         topic_last_post_id: last,
         topic_last_post_time: topicTime + (o.postsPerTopic - 1) * 60,
         topic_dl_type: topicId <= o.torrents ? 1 : 0,
+        // A running poll, a finished one, and a deleted one whose rows stayed behind.
+        topic_vote: topicId === 3 ? 1 : topicId === 4 ? 2 : 0,
       });
     }
   }
@@ -553,6 +574,52 @@ export async function createTorrentPierFixture(
       })),
     ),
   );
+
+  // Polls: vote_id 0 is the question, the answers keep their totals; voters are recorded without their answers.
+  const polls: FixturePoll[] = [];
+  if (topicIds.length >= 5 && users.length >= 4) {
+    const voters = users.filter((u) => u.id > 0).slice(0, 4);
+    polls.push(
+      {
+        topicId: 3,
+        question: 'Best codec & "container"?',
+        options: [
+          { text: 'x264 <fast>', votes: 5 },
+          { text: 'x265', votes: 2 },
+          { text: 'AV1', votes: 0 },
+        ],
+        closed: false,
+        voters: voters.slice(0, 3).map((u) => u.id),
+      },
+      {
+        topicId: 4,
+        question: 'Finished?',
+        options: [
+          { text: 'Yes', votes: 1 },
+          { text: 'No', votes: 0 },
+        ],
+        closed: true,
+        voters: [voters[3]!.id],
+      },
+    );
+    const leftover = { topicId: 5, question: 'Deleted', options: [{ text: 'A', votes: 1 }], closed: false, voters: [] };
+    await put(
+      'bb_poll_votes',
+      [...polls, leftover].flatMap((poll) => [
+        { topic_id: poll.topicId, vote_id: 0, vote_text: phpEscapeQuotes(poll.question), vote_result: 0 },
+        ...poll.options.map((option, index) => ({
+          topic_id: poll.topicId,
+          vote_id: index + 1,
+          vote_text: phpEscapeQuotes(option.text),
+          vote_result: option.votes,
+        })),
+      ]),
+    );
+    await put('bb_poll_users', [
+      ...polls.flatMap((poll) => poll.voters.map((userId) => ({ topic_id: poll.topicId, user_id: userId, vote_ip: '7f000001', vote_dt: BASE_TIME + 7200 }))),
+      { topic_id: 3, user_id: GONE_USER_ID, vote_ip: '7f000001', vote_dt: BASE_TIME + 7200 },
+    ]);
+  }
 
   // Private messages: each read message also has the sender's SENT copy (a new id, same text).
   const pmRows: Record<string, unknown>[] = [];
@@ -712,7 +779,7 @@ export async function createTorrentPierFixture(
     await put('bb_attachments_desc', attachDescRows);
     await put('bb_attachments_config', [{ config_name: 'upload_dir', config_value: 'data/uploads' }]);
   }
-  return { version, users, avatars, forumIds, access, topicIds, postIds, torrents, rows };
+  return { version, users, avatars, forumIds, access, topicIds, postIds, torrents, polls, rows };
 }
 
 /** bb_forums.auth_* values: AUTH_ALL 0, AUTH_REG 1, AUTH_ACL 2 (private), AUTH_MOD 3, AUTH_ADMIN 5. */

@@ -35,6 +35,7 @@ import * as torrentListing from './0033_torrent_listing.ts';
 import * as recountForums from './0034_recount_forums.ts';
 import * as hideOnline from './0035_hide_online.ts';
 import * as searchStems from './0036_search_stems.ts';
+import * as polls from './0037_polls.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_users': users,
@@ -72,4 +73,5 @@ export const migrations: Record<string, Migration> = {
   '0034_recount_forums': recountForums,
   '0035_hide_online': hideOnline,
   '0036_search_stems': searchStems,
+  '0037_polls': polls,
 };

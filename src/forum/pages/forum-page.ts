@@ -32,6 +32,7 @@ import { EMOJI_PICKER_SCRIPT, emojiPickerField } from '../../web/emoji-picker.ts
 import { breadcrumb, buttonForm, feedLinks, visibleFeedLinks, moderatorsLine, topicTable, unreadMarker } from './parts.ts';
 import { NoFields } from '../../web/form.ts';
 import type { ForumModerator } from '../moderators.ts';
+import { POLL_FORM_FIELDS, PollFormFields, pollFieldset, pollFormErrors, pollFromForm } from './poll-box.ts';
 
 export const TOPICS_PER_PAGE = PER_PAGE_DEFAULT;
 
@@ -40,6 +41,7 @@ const NewTopicForm = Type.Object({
   title: ForumBodies.topic.properties.title,
   body: ForumBodies.topic.properties.body,
   preview: ReplyForm.properties.preview,
+  ...PollFormFields,
 });
 
 interface NewTopicState {
@@ -124,12 +126,13 @@ ${
     ? html`<p>${tLink('forum.login_to_start', loginPath({ next: visit.canonicalPath }))}</p>`
     : !permissions.may(row.id, 'post')
       ? html`<p class="notice">${t('access.post_needed')}</p>`
-      : html`${failed === undefined || failed.preview !== undefined ? '' : failedNotice(failed.refusal, failed.errors, ['title', 'body'])}
+      : html`${failed === undefined || failed.preview !== undefined ? '' : failedNotice(failed.refusal, failed.errors, ['title', 'body', ...POLL_FORM_FIELDS])}
 ${failed?.preview === undefined ? '' : previewBlock(t('forum.preview', { title: failed.preview.title }), failed.preview.body, t('forum.preview_next'))}
 <form method="post" action="${visit.canonicalPath}" class="stacked">
 ${csrfInput(request, reply)}
 ${textInput(pageFormState(failed?.values, failed?.errors), { name: 'title', label: t('forum.title'), required: true, maxlength: TOPIC_TITLE_MAX })}
 ${textArea(pageFormState(failed?.values, failed?.errors), { name: 'body', label: t('forum.message'), required: true, maxlength: POST_BODY_MAX, rows: 10, attributes: emojiPickerField() })}
+${permissions.may(row.id, 'poll_create') ? pollFieldset(failed?.values, failed?.errors, false) : ''}
 <div class="actions"><button type="submit">${t('forum.start')}</button><button type="submit" name="preview" value="1" class="secondary">${t('post.preview')}</button></div>
 </form>
 ${addons?.newTopic?.(request, row, permissions) ?? ''}`
@@ -213,8 +216,11 @@ ${request.user === null ? html`<p>${tLink('forum.login_to_read', loginPath({ nex
         const [title, [body]] = await Promise.all([presenter.displayTitle(form.value.title), presenter.bodies([{ body: form.value.body }])]);
         return show(request, reply, row, visit, { values, errors: {}, ...(body === undefined ? {} : { preview: { title, body } }) });
       }
-      const created = await attempt(() => forum.createTopic(assertUser(request), { forum_id: row.id, title: form.value.title, body: form.value.body }));
-      if (!created.ok) return show(request, reply, row, visit, { values, errors: created.errors, refusal: created.refusal });
+      const poll = pollFromForm(form.value);
+      const created = await attempt(() =>
+        forum.createTopic(assertUser(request), { forum_id: row.id, title: form.value.title, body: form.value.body, ...(poll === undefined ? {} : { poll }) }),
+      );
+      if (!created.ok) return show(request, reply, row, visit, { values, errors: pollFormErrors(created.errors), refusal: created.refusal });
       return reply.redirect((await presenter.heading(created.value)).path, 303);
     },
     async refused(request, reply, row, visit, refusal) {

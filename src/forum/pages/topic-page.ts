@@ -53,6 +53,7 @@ import {
   postToEdit,
 } from './post-editing.ts';
 import { avatarImg } from '../../web/avatar.ts';
+import { addPollSection, pollBox, pollForms, pollTexts, type FailedPollForm } from './poll-box.ts';
 import { forumCrumbs } from './forum-list.ts';
 import { EMOJI_PICKER_SCRIPT } from '../../web/emoji-picker.ts';
 import { avatarUrl } from '../../users/avatars/avatars.ts';
@@ -70,13 +71,15 @@ type TextForm = 'reply' | 'rename' | 'edit';
 /** A form of this page that failed, shown again with its values and messages. */
 interface FailedForm {
   /** `watch` stands for both buttons, whose bodies have no fields; `delete` for a post's Delete; `moderation` for the moderators' panel. */
-  form: TextForm | 'watch' | 'delete' | 'moderation';
+  form: TextForm | 'watch' | 'delete' | 'moderation' | 'poll';
   values: Record<string, string>;
   errors: FieldErrors;
   /** Refused as a whole (expired form 403, posting too fast 429) rather than for its fields. */
   refusal?: FormRefusal;
   /** The reply as it will read: the Preview button, not a failure (200). */
   preview?: SafeHtml;
+  /** A poll form's failure (`form` is `poll`), shown in the poll box or the add-a-poll form. */
+  poll?: FailedPollForm;
 }
 
 /** The forms where members type text, as a draft names them when their login ended (sessionEndedPage). */
@@ -113,13 +116,15 @@ export function topicPage({ forum, presenter, views, addons, pageCache }: ForumP
       pin: viewer !== null && permissions.may(topic.row.forum_id, 'pin'),
       announce: viewer !== null && permissions.may(topic.row.forum_id, 'announce'),
     };
-    const [posts, parent, watching, addon, forums] = await Promise.all([
+    const [posts, parent, watching, addon, forums, poll] = await Promise.all([
       postList(topic, viewer, page, permissions),
       forum.getForum(topic.row.forum_id),
       viewer === null ? false : forum.isWatching(viewer, topic.row.id),
       page === 1 && addons?.topic !== undefined ? addons.topic(request, reply, topic.row) : '',
       // A topic moves only into a forum its mover moderates too.
       moderator ? forum.listForums({ page: 1, perPage: 100, offset: 0 }, viewer).then((listed) => listed.rows.filter((row) => moderates(viewer, row.id))) : [],
+      // The poll stands above the first page's posts, as TorrentPier shows it.
+      page === 1 ? forum.polls.of(topic.row, viewer) : null,
     ]);
     const last = lastPage(posts.total, POSTS_PER_PAGE);
     if (page > last) throw pageNotFound();
@@ -142,6 +147,19 @@ export function topicPage({ forum, presenter, views, addons, pageCache }: ForumP
     // `?edit=` (or a refused edit) puts the edit form in the reply form's place; `?history=` shows a post's earlier texts to moderators.
     const editing = await postToEdit(forum, topic.row, viewer, failed?.form === 'edit' ? failed.values['post_id'] : visit.query.get('edit'), permissions);
     const historyOf = moderator && viewer !== null ? parseId(visit.query.get('history') ?? '') : null;
+    const pollFailure = failed?.form === 'poll' ? failed.poll : undefined;
+    // A topic without a poll: its author (with the forum's poll_create right) or a moderator may start one.
+    const mayAddPoll =
+      page === 1 &&
+      poll === null &&
+      viewer !== null &&
+      (moderator || (viewer.id === topic.row.author_id && permissions.may(topic.row.forum_id, 'poll_create')));
+    const pollSection =
+      poll !== null
+        ? pollBox(request, reply, poll, await pollTexts(poll, presenter), visit.canonicalPath, pollFailure)
+        : mayAddPoll
+          ? addPollSection(request, reply, visit.canonicalPath, pollFailure)
+          : '';
     const history = historyOf === null || viewer === null ? undefined : await forum.posts.revisions(historyOf, viewer).catch(() => undefined);
 
     return sendPage(request, reply, {
@@ -175,6 +193,7 @@ ${moderator ? moderationPanel(request, reply, topic, visit, forums, failed?.form
 ${!moderator && (rights.pin || rights.announce) ? html`<div class="actions">${rightButtons(request, reply, topic, visit.canonicalPath, rights)}</div>` : ''}
 ${moderator ? postModerationForms(request, reply, visit.canonicalPath) : ''}
 ${viewer === null ? '' : deletePostForm(request, reply, visit.canonicalPath)}
+${pollSection}
 ${addon}
 ${nav}
 ${filled(posts, (index) => lines.get(posts.data.authors[index] ?? 0)?.value ?? '')}
@@ -343,6 +362,15 @@ ${
     watchButton('unwatch', (user, topicId) => forum.unwatch(user, topicId)),
     ...moderationForms<LoadedTopic>(forum, (request, reply, topic, visit, errors) =>
       show(request, reply, topic, visit, { form: 'moderation', values: {}, errors }),
+    ),
+    ...pollForms<LoadedTopic>(forum, (request, reply, topic, visit, poll) =>
+      show(request, reply, topic, visit, {
+        form: 'poll',
+        values: {},
+        errors: poll.errors,
+        ...(poll.refusal === undefined ? {} : { refusal: poll.refusal }),
+        poll,
+      }),
     ),
   ];
 

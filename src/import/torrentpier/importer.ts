@@ -40,6 +40,7 @@ import { importTopics } from './topics.ts';
 import { importTorrents } from './torrents.ts';
 import { importUsers } from './users.ts';
 import { importWatchlist } from './watchlist.ts';
+import { importPolls } from './polls.ts';
 
 /** The import was not started; the message says what to fix. */
 export class ImportRefused extends Error {
@@ -112,6 +113,7 @@ export async function importTorrentPier(options: ImportOptions): Promise<ImportR
     await importTopics(ctx, await countRows(source, 'bb_topics'));
     await importPosts(ctx, await countRows(source, 'bb_posts'));
     await importWatchlist(ctx, await countRows(source, 'bb_topics_watch'));
+    await importPolls(ctx, { votes: await countRows(source, 'bb_poll_votes'), voters: await countRows(source, 'bb_poll_users') });
     await importPrivateMessages(ctx, await countRows(source, 'bb_privmsgs'));
     await importTorrents(ctx, await countRows(source, 'bb_bt_torrents'));
     await indexForSearch(ctx);

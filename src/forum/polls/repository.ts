@@ -1,0 +1,138 @@
+// The polls' SQL (migration 0037): a topic's poll with its options, the
+// counts read from the choices, a member's ballot, and the writes, each
+// multi-row write in one transaction.
+import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { Database, PollOptionsTable, PollsTable } from '../../db/schema.ts';
+import type { PollDefinition } from './definition.ts';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+export type PollRow = Selectable<PollsTable>;
+export type PollOptionRow = Selectable<PollOptionsTable>;
+
+export interface StoredPoll {
+  poll: PollRow;
+  /** In the order shown. */
+  options: PollOptionRow[];
+}
+
+/** How a poll stands: votes per option (imported totals included) and how many members voted. */
+export interface PollCounts {
+  votes: Map<number, number>;
+  voters: number;
+}
+
+export class PollRepository {
+  readonly #db: Kysely<Database>;
+
+  constructor(db: Kysely<Database>) {
+    this.#db = db;
+  }
+
+  transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+    return this.#db.transaction().execute(work);
+  }
+
+  /** Writes a topic's poll and its options, in the caller's transaction. */
+  async insert(db: Db, topicId: number, definition: PollDefinition, at: string): Promise<number> {
+    const poll = await db
+      .insertInto('polls')
+      .values({
+        topic_id: topicId,
+        question: definition.question,
+        max_choices: definition.maxChoices,
+        results: definition.results,
+        allow_change: definition.allowChange,
+        ends_at: definition.endsAt,
+        closed_at: null,
+        created_at: at,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await db
+      .insertInto('poll_options')
+      .values(definition.options.map((text, index) => ({ poll_id: poll.id, position: index + 1, text })))
+      .execute();
+    return poll.id;
+  }
+
+  async ofTopic(topicId: number, db: Db = this.#db): Promise<StoredPoll | undefined> {
+    const poll = await db.selectFrom('polls').selectAll().where('topic_id', '=', topicId).executeTakeFirst();
+    if (poll === undefined) return undefined;
+    const options = await db.selectFrom('poll_options').selectAll().where('poll_id', '=', poll.id).orderBy('position').execute();
+    return { poll, options };
+  }
+
+  async counts(poll: StoredPoll): Promise<PollCounts> {
+    const [chosen, voters] = await Promise.all([
+      this.#db
+        .selectFrom('poll_choices')
+        .select(['option_id', (eb) => eb.fn.countAll<number | string>().as('votes')])
+        .where('poll_id', '=', poll.poll.id)
+        .groupBy('option_id')
+        .execute(),
+      this.#db
+        .selectFrom('poll_ballots')
+        .select((eb) => eb.fn.countAll<number | string>().as('voters'))
+        .where('poll_id', '=', poll.poll.id)
+        .executeTakeFirstOrThrow(),
+    ]);
+    const votes = new Map(poll.options.map((option) => [option.id, option.imported_votes]));
+    for (const row of chosen) votes.set(row.option_id, (votes.get(row.option_id) ?? 0) + Number(row.votes));
+    return { votes, voters: Number(voters.voters) };
+  }
+
+  /** The options a member chose, or null if they have not voted (an imported ballot chose none that are known). */
+  async ballotOf(pollId: number, userId: number): Promise<number[] | null> {
+    const ballot = await this.#db
+      .selectFrom('poll_ballots')
+      .leftJoin('poll_choices', (join) =>
+        join.onRef('poll_choices.poll_id', '=', 'poll_ballots.poll_id').onRef('poll_choices.user_id', '=', 'poll_ballots.user_id'),
+      )
+      .select('poll_choices.option_id')
+      .where('poll_ballots.poll_id', '=', pollId)
+      .where('poll_ballots.user_id', '=', userId)
+      .execute();
+    if (ballot.length === 0) return null;
+    return ballot.flatMap((row) => (row.option_id === null ? [] : [row.option_id])).sort((a, b) => a - b);
+  }
+
+  /**
+   * A member's ballot with these options. A first ballot is inserted; when one exists it is replaced only if
+   * `replace` (the poll lets voters change): its row is updated first, which holds it for this transaction, so two
+   * changes by the same member run one after the other. Answers false when a ballot existed and was kept.
+   */
+  async cast(pollId: number, userId: number, optionIds: readonly number[], replace: boolean, at: string): Promise<boolean> {
+    return this.transaction(async (trx) => {
+      const inserted = await trx
+        .insertInto('poll_ballots')
+        .values({ poll_id: pollId, user_id: userId, voted_at: at })
+        .onConflict((conflict) => conflict.columns(['poll_id', 'user_id']).doNothing())
+        .executeTakeFirst();
+      if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) {
+        if (!replace) return false;
+        await trx.updateTable('poll_ballots').set({ voted_at: at }).where('poll_id', '=', pollId).where('user_id', '=', userId).execute();
+        await trx.deleteFrom('poll_choices').where('poll_id', '=', pollId).where('user_id', '=', userId).execute();
+      }
+      await trx
+        .insertInto('poll_choices')
+        .values(optionIds.map((optionId) => ({ poll_id: pollId, user_id: userId, option_id: optionId })))
+        .execute();
+      return true;
+    });
+  }
+
+  /** Takes a member's ballot back (its choices go with it); false when they had none. */
+  async retract(pollId: number, userId: number): Promise<boolean> {
+    const deleted = await this.#db.deleteFrom('poll_ballots').where('poll_id', '=', pollId).where('user_id', '=', userId).executeTakeFirst();
+    return Number(deleted.numDeletedRows) > 0;
+  }
+
+  async setClosed(pollId: number, closedAt: string | null, db: Db = this.#db): Promise<void> {
+    await db.updateTable('polls').set({ closed_at: closedAt }).where('id', '=', pollId).execute();
+  }
+
+  async delete(pollId: number, db: Db = this.#db): Promise<void> {
+    await db.deleteFrom('polls').where('id', '=', pollId).execute();
+  }
+}
