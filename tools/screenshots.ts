@@ -51,7 +51,14 @@ it('takes the screenshots', { timeout: 10 * 60_000 }, async () => {
       }
     }
     await t.services.tracker.accounting.flush();
-    await reply(t, seeder, shown!, 'Thanks! Seeding.');
+    const thanks = await reply(t, seeder, shown!, 'Thanks! Seeding.');
+    const staff = await createUser(t, { name: 'Moderator Mia', role: 'moderator' });
+    await t.services.forum.moderatorComments.set(
+      thanks.id,
+      asAuthUser(staff),
+      'information',
+      'Please keep seeding for at least a week: this release has [b]one[/b] other seeder.',
+    );
     await createTopic(t, author, talk, 'Welcome to the forum', 'Hello.');
     // A poll whose results everyone sees, two votes cast, one answer long enough to wrap.
     const polled = await t.services.forum.createTopic(asAuthUser(author), {

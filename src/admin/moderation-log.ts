@@ -32,6 +32,8 @@ const ACTION_NAMES: Readonly<Record<LogEntry['action'], string>> = {
   close_poll: 'Closed poll',
   reopen_poll: 'Reopened poll',
   delete_poll: 'Deleted poll',
+  comment_post: 'Commented on post',
+  uncomment_post: 'Removed comment from post',
   move: 'Moved',
   delete_topic: 'Deleted topic',
   delete_post: 'Deleted post',

@@ -243,6 +243,9 @@ export interface PollChoicesTable {
   option_id: number;
 }
 
+/** What a moderator's comment on a post is (TorrentPier's mc_type 1-4). */
+export type ModeratorCommentKind = 'comment' | 'information' | 'warning' | 'violation';
+
 export interface PostsTable {
   id: Generated<number>;
   topic_id: number;
@@ -259,6 +262,11 @@ export interface PostsTable {
   edited_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
   /** Its place among the topic's published, shown posts, 1 first (migration 0031, src/forum/post-positions.ts); null for others. */
   position: ColumnType<number | null, number | null | undefined, number | null>;
+  /** A moderator's note shown under the post (migration 0038); all four null when it has none. */
+  mod_comment: ColumnType<string | null, string | null | undefined, string | null>;
+  mod_comment_kind: ColumnType<ModeratorCommentKind | null, ModeratorCommentKind | null | undefined, ModeratorCommentKind | null>;
+  mod_comment_by: ColumnType<number | null, number | null | undefined, number | null>;
+  mod_comment_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -562,7 +570,9 @@ export type ModerationAction =
   | 'unannounce'
   | 'close_poll'
   | 'reopen_poll'
-  | 'delete_poll';
+  | 'delete_poll'
+  | 'comment_post'
+  | 'uncomment_post';
 
 /** One moderator's action (migration 0014); ids without foreign keys, so an entry outlives its topic. */
 export interface ModerationLogTable {

@@ -21,6 +21,8 @@ export const MODERATION_ACTIONS: readonly ModerationAction[] = [
   'close_poll',
   'reopen_poll',
   'delete_poll',
+  'comment_post',
+  'uncomment_post',
   'move',
   'delete_topic',
   'delete_post',

@@ -110,12 +110,16 @@ export class ForumPresenter {
   }
 
   async post(row: PostWithAuthor, topic: { id: number; title: string }): Promise<Static<typeof PostResource>> {
-    return postResource(row, await this.#rendered(row.body, 'posts'), { id: topic.id, title: await this.displayTitle(topic.title) });
+    return (await this.posts([row], topic))[0]!;
   }
 
   async posts(rows: readonly PostWithAuthor[], topic: { id: number; title: string }): Promise<Array<Static<typeof PostResource>>> {
     const display = { id: topic.id, title: await this.displayTitle(topic.title) };
-    return Promise.all(rows.map(async (row) => postResource(row, await this.#rendered(row.body, 'posts'), display)));
+    return Promise.all(
+      rows.map(async (row) =>
+        postResource(row, await this.#rendered(row.body, 'posts'), display, row.mod_comment === null ? null : await this.#rendered(row.mod_comment, 'posts')),
+      ),
+    );
   }
 
   #rendered(text: string, type: Extract<ContentType, 'posts' | 'signatures' | 'private_messages'>): Promise<string> {

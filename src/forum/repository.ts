@@ -7,7 +7,7 @@ import { inForums } from './permissions.ts';
 import { INT32_MAX } from '../http/integers.ts';
 import { indexInLayout, layoutTotal, lockTopicPositions, renumberPositions, sliceOfLayout, type LayoutSlice, type PostLayout } from './post-positions.ts';
 import { prepare, type PreparedQuery } from '../db/prepared.ts';
-import type { ContentStatus, Database, ForumsTable, PostRevisionsTable, PostsTable, Role, TopicsTable } from '../db/schema.ts';
+import type { ContentStatus, Database, ModeratorCommentKind, ForumsTable, PostRevisionsTable, PostsTable, Role, TopicsTable } from '../db/schema.ts';
 
 export type ForumRow = Selectable<ForumsTable>;
 export type TopicRow = Selectable<TopicsTable>;
@@ -19,7 +19,14 @@ export interface Author {
 export type TopicWithAuthor = TopicRow & Author;
 /** A post with what the API and mails show of its author; a mail to them goes in their language and zone (`author_locale`, `author_time_zone`). */
 export type PostWithAuthor = PostRow &
-  Author & { author_signature: string | null; author_email: string | null; author_locale: string | null; author_time_zone: string | null };
+  Author & {
+    author_signature: string | null;
+    author_email: string | null;
+    author_locale: string | null;
+    author_time_zone: string | null;
+    /** Who wrote the moderator's comment (null when deleted since, or when there is none). */
+    mod_comment_by_name: string | null;
+  };
 /** What a list of topics on a page shows of each: fewer columns than the API's row. */
 export type TopicInList = Pick<
   TopicRow,
@@ -31,8 +38,25 @@ export type PostRevision = Pick<Selectable<PostRevisionsTable>, 'id' | 'body' | 
 /** A list's "Last post … by …": the newest published post of a topic. */
 export type LastPost = Pick<PostRow, 'topic_id' | 'author_id' | 'guest_name' | 'created_at'> & Author & { post_id: number };
 /** What a topic page shows of a post: fewer columns than the API's row, read fifty at a time on every view. */
-export type PostOnPage = Pick<PostRow, 'id' | 'author_id' | 'guest_name' | 'body' | 'status' | 'hidden_at' | 'hidden_by' | 'edited_at' | 'created_at'> &
+export type PostOnPage = Pick<
+  PostRow,
+  | 'id'
+  | 'author_id'
+  | 'guest_name'
+  | 'body'
+  | 'status'
+  | 'hidden_at'
+  | 'hidden_by'
+  | 'edited_at'
+  | 'created_at'
+  | 'mod_comment'
+  | 'mod_comment_kind'
+  | 'mod_comment_by'
+  | 'mod_comment_at'
+> &
   Author & {
+    /** Who wrote the moderator's comment (null when deleted since, or when there is none). */
+    mod_comment_by_name: string | null;
     author_signature: string | null;
     author_avatar: string | null;
     /** For the author panel beside the post: when they joined, how many posts, staff or not. */
@@ -667,7 +691,17 @@ export class ForumRepository {
 
   async updatePost(
     id: number,
-    values: Partial<{ body: string; status: ContentStatus; held_by_filter_id: number | null; updated_at: string; edited_at: string }>,
+    values: Partial<{
+      body: string;
+      status: ContentStatus;
+      held_by_filter_id: number | null;
+      updated_at: string;
+      edited_at: string;
+      mod_comment: string | null;
+      mod_comment_kind: ModeratorCommentKind | null;
+      mod_comment_by: number | null;
+      mod_comment_at: string | null;
+    }>,
     db: Db,
   ): Promise<void> {
     const update = () => db.updateTable('posts').set(values).where('id', '=', id).execute();
@@ -964,8 +998,10 @@ function topicsWithAuthor<O>(query: SelectQueryBuilder<Database, 'topics', O>) {
 function postsWithAuthor<O>(query: SelectQueryBuilder<Database, 'posts', O>) {
   return query
     .leftJoin('users', 'users.id', 'posts.author_id')
+    .leftJoin('users as commenter', 'commenter.id', 'posts.mod_comment_by')
     .selectAll('posts')
     .select([
+      'commenter.username as mod_comment_by_name',
       'users.username as author_name',
       'users.signature as author_signature',
       'users.email as author_email',
@@ -978,6 +1014,7 @@ function postsWithAuthor<O>(query: SelectQueryBuilder<Database, 'posts', O>) {
 function withPageColumns<O>(query: SelectQueryBuilder<Database, 'posts', O>) {
   return query
     .leftJoin('users', 'users.id', 'posts.author_id')
+    .leftJoin('users as commenter', 'commenter.id', 'posts.mod_comment_by')
     .select([
       'posts.id',
       'posts.author_id',
@@ -994,6 +1031,11 @@ function withPageColumns<O>(query: SelectQueryBuilder<Database, 'posts', O>) {
       'users.created_at as author_joined_at',
       'users.post_count as author_post_count',
       'users.role as author_role',
+      'posts.mod_comment',
+      'posts.mod_comment_kind',
+      'posts.mod_comment_by',
+      'posts.mod_comment_at',
+      'commenter.username as mod_comment_by_name',
     ]);
 }
 

@@ -2,7 +2,8 @@
 // `url` is the semantic path of the page; `title_html`/`body_html` are the
 // text as displayed (replacement rules applied, emoji rendered, escaped).
 import { Type, type Static } from 'typebox';
-import { Nullable } from '../http/schemas.ts';
+import { Nullable, OneOf } from '../http/schemas.ts';
+import { MODERATOR_COMMENT_KINDS } from './moderator-comments.ts';
 import { SecondsTimestamp, isoSeconds } from '../http/timestamps.ts';
 import { forumPath, profilePath, topicPath } from '../urls/paths.ts';
 import type { CategoryRow } from './category-repository.ts';
@@ -116,6 +117,18 @@ export const PostResource = Type.Object({
   status: Status,
   hidden: Type.Boolean({ description: 'Hidden by a moderator: only moderators see it' }),
   edited_at: Nullable(SecondsTimestamp),
+  moderator_comment: Nullable(
+    Type.Object(
+      {
+        kind: OneOf(MODERATOR_COMMENT_KINDS, 'What the note is'),
+        text: Type.String({ description: 'As written (BBCode)' }),
+        text_html: Type.String({ description: 'As displayed' }),
+        moderator: Nullable(AuthorResource),
+        created_at: SecondsTimestamp,
+      },
+      { description: "A moderator's note shown under the post (docs/moderation.md); null when it has none" },
+    ),
+  ),
   url: Type.String({ description: 'The post on its topic page' }),
   created_at: SecondsTimestamp,
   updated_at: SecondsTimestamp,
@@ -217,7 +230,12 @@ export function topicResource(row: TopicWithAuthor, displayTitle: string, titleH
   };
 }
 
-export function postResource(row: PostWithAuthor, bodyHtml: string, topic: { id: number; title: string }): Static<typeof PostResource> {
+export function postResource(
+  row: PostWithAuthor,
+  bodyHtml: string,
+  topic: { id: number; title: string },
+  commentHtml: string | null = null,
+): Static<typeof PostResource> {
   return {
     id: row.id,
     topic_id: row.topic_id,
@@ -227,6 +245,16 @@ export function postResource(row: PostWithAuthor, bodyHtml: string, topic: { id:
     status: row.status,
     hidden: row.hidden_at !== null,
     edited_at: row.edited_at === null ? null : isoSeconds(row.edited_at),
+    moderator_comment:
+      row.mod_comment === null || row.mod_comment_kind === null || row.mod_comment_at === null
+        ? null
+        : {
+            kind: row.mod_comment_kind,
+            text: row.mod_comment,
+            text_html: commentHtml ?? '',
+            moderator: authorResource(row.mod_comment_by, row.mod_comment_by_name),
+            created_at: isoSeconds(row.mod_comment_at),
+          },
     url: postPath(topic, row.id),
     created_at: isoSeconds(row.created_at),
     updated_at: isoSeconds(row.updated_at),

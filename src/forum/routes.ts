@@ -9,7 +9,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { assertUser, requireRole, requireUser, ADMINS, MODERATORS } from '../auth/guard.ts';
 import { CollectionOf, PageQueryProperties, PaginatedOf, collection, pageRequest, paginated } from '../http/pagination.ts';
-import { DataOf, IdParams, Int32, Nullable, Reference, VisibleText, errorResponses } from '../http/schemas.ts';
+import { DataOf, IdParams, Int32, Nullable, OneOf, Reference, VisibleText, errorResponses } from '../http/schemas.ts';
+import { MODERATOR_COMMENT_KINDS, MODERATOR_COMMENT_MAX } from './moderator-comments.ts';
 import type { ForumPresenter } from './presenter.ts';
 import { USERNAME_MAX } from '../users/fields.ts';
 import type { AuthUser } from '../auth/service.ts';
@@ -76,6 +77,10 @@ export const ForumBodies = {
   rename: Type.Object({ title: TopicTitle }),
   post: Type.Object({ body: PostBody }),
   move: Type.Object({ forum_id: Reference('The forum to move the topic to (must exist)') }),
+  moderatorComment: Type.Object({
+    kind: OneOf(MODERATOR_COMMENT_KINDS, 'comment, information, warning or violation (TorrentPier’s four kinds)'),
+    text: VisibleText(MODERATOR_COMMENT_MAX, 'The note, in BBCode'),
+  }),
   moderators: Type.Object({
     user_ids: Type.Array(Reference('A member who moderates this forum (must exist)'), {
       maxItems: MODERATORS_MAX,
@@ -576,6 +581,45 @@ export const forumRoutes: FastifyPluginAsyncTypebox<{ forum: ForumService; prese
     async (request, reply) => {
       await forum.deletePost(request.params.id, assertUser(request));
       return reply.code(204).send(null);
+    },
+  );
+
+  app.put(
+    '/posts/:id/moderator-comment',
+    {
+      preValidation: requireRole(MODERATORS),
+      schema: {
+        tags: ['posts'],
+        summary: "Write (or replace) a moderator's comment under a post of a forum you moderate (logged)",
+        security,
+        params: IdParams,
+        body: ForumBodies.moderatorComment,
+        response: { 200: DataOf(PostResource), ...errorResponses(401, 403, 404, 422) },
+      },
+    },
+    async (request) => {
+      const user = assertUser(request);
+      const post = await forum.moderatorComments.set(request.params.id, user, request.body.kind, request.body.text);
+      return { data: await presenter.post(post, await forum.getTopic(post.topic_id, user)) };
+    },
+  );
+
+  app.delete(
+    '/posts/:id/moderator-comment',
+    {
+      preValidation: requireRole(MODERATORS),
+      schema: {
+        tags: ['posts'],
+        summary: "Remove a post's moderator comment (logged)",
+        security,
+        params: IdParams,
+        response: { 200: DataOf(PostResource), ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const user = assertUser(request);
+      const post = await forum.moderatorComments.remove(request.params.id, user);
+      return { data: await presenter.post(post, await forum.getTopic(post.topic_id, user)) };
     },
   );
 

@@ -14,6 +14,7 @@
 //   watchlist.ts   watchlist and reply mails
 //   unread.ts      members' read marks and unread posts
 //   polls/         topics' polls and their votes
+//   moderator-comments.ts  moderators' notes under posts
 //
 // New code may call the job services directly (`forum.topics.get(...)`).
 import type { ChangeFeed } from '../db/change-feed.ts';
@@ -41,6 +42,7 @@ import type { TextScreen } from '../word-filters/text-screen.ts';
 import type { SearchRepository } from './search/repository.ts';
 import { Topics, type NewTopicInput } from './topics.ts';
 import { Polls } from './polls/polls.ts';
+import { ModeratorComments } from './moderator-comments.ts';
 import type { PollRepository } from './polls/repository.ts';
 import { Unread } from './unread.ts';
 import { Watchlist, type TopicNaming } from './watchlist.ts';
@@ -85,6 +87,7 @@ export class ForumService {
   readonly access: ForumAccess;
   readonly permissions: ForumPermissionSettings;
   readonly polls: Polls;
+  readonly moderatorComments: ModeratorComments;
 
   constructor(repository: ForumRepository, screen: TextScreen, mailer: Mailer, options: ForumServiceOptions, clock: Clock) {
     const publishing = new Publishing(repository, screen, clock);
@@ -100,6 +103,7 @@ export class ForumService {
     this.moderationLog = options.moderationLog;
     this.topicModeration = new TopicModeration(repository, this.topics, options.moderationLog, options.access, clock);
     this.hiding = new Hiding(repository, this.topics, this.posts, options.moderationLog, clock);
+    this.moderatorComments = new ModeratorComments(repository, this.posts, options.moderationLog, clock);
     this.polls = new Polls(options.polls, { topics: this.topics, access: options.access, publishing, log: options.moderationLog }, clock);
     this.moderation = new ModerationQueue({
       repository,

@@ -170,6 +170,10 @@ describeEachDatabase('polls API', (db) => {
       assert.equal(added.body!.data.question, 'Later?');
       assert.equal((await writesNothing(() => api('POST', `/api/topics/${topic.id}/poll`, moderator, body), moderator)).status, 409);
       assert.equal((await api('GET', `/api/topics/${topic.id + 1000}/poll`, alice)).status, 404);
+      // Two at once: the topic's one poll is the database's rule.
+      const racing = await t.services.forum.createTopic(alice.user, { forum_id: forum.id, title: 'Racing polls', body: 'Text.' });
+      const answers = await Promise.all([alice, moderator, alice].map((who) => api('POST', `/api/topics/${racing.id}/poll`, who, body)));
+      assert.deepEqual(answers.map((answer) => answer.status).sort(), [201, 409, 409]);
     });
   });
 

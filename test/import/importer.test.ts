@@ -374,6 +374,11 @@ describe('TorrentPier import', { skip: !mariaDbAvailable() && 'mariadb-server is
           assert.equal(posts[1]!.guest_name, 'Visitor <guest>', 'and shows the name the guest gave');
           assert.equal(posts[0]!.guest_name, null);
           assert.equal(posts[0]!.created_at, new Date((1_600_000_000 + 3600) * 1000).toISOString());
+          const commented = posts.filter((p) => p.mod_comment !== null);
+          assert.deepEqual(
+            commented.map((p) => [p.id, p.mod_comment, p.mod_comment_kind, p.mod_comment_by]),
+            [[3, 'Please read the [b]rules[/b] & seed', 'warning', fixture.users.find((u) => u.id > 0)!.id]],
+          );
           const watch = await db.selectFrom('watchlist').selectAll().execute();
           assert.equal(watch.length, fixture.rows['bb_topics_watch']);
         });

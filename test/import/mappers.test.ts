@@ -607,6 +607,9 @@ describe('mapTopic, mapPost, mapWatch', () => {
       post_edit_time: 1_600_000_100,
       post_username: '',
       post_text: '[code]a &lt; b[/code] &amp;',
+      mc_comment: '',
+      mc_type: 0,
+      mc_user_id: 0,
     };
     const m = mapPost(post, { topics: ids(5), users: ids(2) }, NOW);
     assert.ok(m.ok);
@@ -621,6 +624,25 @@ describe('mapTopic, mapPost, mapWatch', () => {
     assert.ok(named.ok && named.row.guest_name === 'Ann & co');
     assert.equal(mapPost({ ...post, topic_id: 6 }, { topics: ids(5), users: ids() }, NOW).ok, false);
     assert.equal(mapPost({ ...post, post_text: null }, { topics: ids(5), users: ids() }, NOW).ok, false);
+    assert.equal(m.row.mod_comment, undefined, 'no comment (mc_type 0)');
+  });
+  it('brings a moderator comment of each of the four kinds, its moderator when imported', () => {
+    const post = { post_id: 3, topic_id: 5, poster_id: 2, post_time: 1_600_000_000, post_edit_time: 0, post_username: '', post_text: 'Text' };
+    const known = { topics: ids(5), users: ids(2, 9) };
+    const kinds = [1, 2, 3, 4].map((type) => {
+      const m = mapPost({ ...post, mc_comment: ' Read the [b]rules[/b] &amp; seed ', mc_type: type, mc_user_id: 9 }, known, NOW);
+      assert.ok(m.ok);
+      assert.deepEqual([m.row.mod_comment, m.row.mod_comment_by, m.row.mod_comment_at], ['Read the [b]rules[/b] & seed', 9, NOW]);
+      return m.row.mod_comment_kind;
+    });
+    assert.deepEqual(kinds, ['comment', 'information', 'warning', 'violation']);
+    const gone = mapPost({ ...post, mc_comment: 'Note', mc_type: 3, mc_user_id: 77 }, known, NOW);
+    assert.ok(gone.ok && gone.row.mod_comment === 'Note' && gone.row.mod_comment_by === null, 'the moderator was not imported: the note stays, unsigned');
+    const odd = mapPost({ ...post, mc_comment: 'Note', mc_type: 7, mc_user_id: 9 }, known, NOW);
+    assert.ok(odd.ok && odd.row.mod_comment === undefined);
+    assert.deepEqual(odd.notes, ['a moderator comment of unknown kind 7 was left out']);
+    const empty = mapPost({ ...post, mc_comment: '  ', mc_type: 1, mc_user_id: 9 }, known, NOW);
+    assert.ok(empty.ok && empty.row.mod_comment === undefined);
   });
   it('keeps a watch only when user and topic were imported', () => {
     assert.equal(mapWatch({ topic_id: 5, user_id: 2 }, { topics: ids(5), users: ids(2) }, NOW).ok, true);

@@ -535,7 +535,10 @@ export async function createTorrentPierFixture(
           post_username: guestName,
           post_edit_time: p === 2 ? topicTime + 999 : 0,
           post_edit_count: p === 2 ? 1 : 0,
-          mc_comment: '',
+          // One moderator's warning (mc_type 3), by the first generated member, stored as upstream stores post text.
+          mc_comment: postId === 3 ? phpPrepareMessage('Please read the [b]rules[/b] & seed') : '',
+          mc_type: postId === 3 ? 3 : 0,
+          mc_user_id: postId === 3 ? users.find((u) => u.id > 0)!.id : 0,
         });
         const source = postId === 1 ? EVERY_TAG_POST : `Post ${postId} in topic ${topicId}: [b]hello[/b] & <world> :aa:`;
         textRows.push({ post_id: postId, post_text: phpPrepareMessage(source) });

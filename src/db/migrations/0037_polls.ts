@@ -11,7 +11,7 @@ import { sql, type Kysely } from 'kysely';
 import { autoId, dialectOf, oneOfCheck, timestampType } from '../dialect.ts';
 import { LOG_ACTIONS, widenModerationLog } from './0029_forum_access.ts';
 
-export const POLL_RESULTS = ['always', 'after_vote', 'after_end'] as const;
+const POLL_RESULTS = ['always', 'after_vote', 'after_end'] as const;
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   const dialect = dialectOf(db);

@@ -36,6 +36,7 @@ import * as recountForums from './0034_recount_forums.ts';
 import * as hideOnline from './0035_hide_online.ts';
 import * as searchStems from './0036_search_stems.ts';
 import * as polls from './0037_polls.ts';
+import * as moderatorComments from './0038_moderator_comments.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_users': users,
@@ -74,4 +75,5 @@ export const migrations: Record<string, Migration> = {
   '0035_hide_online': hideOnline,
   '0036_search_stems': searchStems,
   '0037_polls': polls,
+  '0038_moderator_comments': moderatorComments,
 };

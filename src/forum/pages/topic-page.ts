@@ -54,6 +54,7 @@ import {
 } from './post-editing.ts';
 import { avatarImg } from '../../web/avatar.ts';
 import { addPollSection, pollBox, pollForms, pollTexts, type FailedPollForm } from './poll-box.ts';
+import { moderatorCommentForms, moderatorCommentHtml, moderatorCommentLink, moderatorCommentSection, postToComment } from './moderator-comment.ts';
 import { forumCrumbs } from './forum-list.ts';
 import { EMOJI_PICKER_SCRIPT } from '../../web/emoji-picker.ts';
 import { avatarUrl } from '../../users/avatars/avatars.ts';
@@ -71,7 +72,7 @@ type TextForm = 'reply' | 'rename' | 'edit';
 /** A form of this page that failed, shown again with its values and messages. */
 interface FailedForm {
   /** `watch` stands for both buttons, whose bodies have no fields; `delete` for a post's Delete; `moderation` for the moderators' panel. */
-  form: TextForm | 'watch' | 'delete' | 'moderation' | 'poll';
+  form: TextForm | 'watch' | 'delete' | 'moderation' | 'poll' | 'mod-comment';
   values: Record<string, string>;
   errors: FieldErrors;
   /** Refused as a whole (expired form 403, posting too fast 429) rather than for its fields. */
@@ -146,6 +147,11 @@ export function topicPage({ forum, presenter, views, addons, pageCache }: ForumP
         : undefined;
     // `?edit=` (or a refused edit) puts the edit form in the reply form's place; `?history=` shows a post's earlier texts to moderators.
     const editing = await postToEdit(forum, topic.row, viewer, failed?.form === 'edit' ? failed.values['post_id'] : visit.query.get('edit'), permissions);
+    // `?comment=` (or a refused comment) puts a moderator's comment form there instead.
+    const commenting =
+      editing === undefined
+        ? await postToComment(forum, topic.row, viewer, failed?.form === 'mod-comment' ? failed.values['post_id'] : visit.query.get('comment'))
+        : undefined;
     const historyOf = moderator && viewer !== null ? parseId(visit.query.get('history') ?? '') : null;
     const pollFailure = failed?.form === 'poll' ? failed.poll : undefined;
     // A topic without a poll: its author (with the forum's poll_create right) or a moderator may start one.
@@ -200,9 +206,11 @@ ${filled(posts, (index) => lines.get(posts.data.authors[index] ?? 0)?.value ?? '
 ${nav}
 ${history === undefined || historyOf === null ? '' : historySection(historyOf, history)}
 ${
-  editing === undefined
-    ? replySection(request, reply, topic.row, visit, failed?.form === 'reply' ? failed : quoted, permissions)
-    : editSection(request, reply, visit, editing, failed?.form === 'edit' ? failed : undefined)
+  editing !== undefined
+    ? editSection(request, reply, visit, editing, failed?.form === 'edit' ? failed : undefined)
+    : commenting !== undefined
+      ? moderatorCommentSection(request, reply, visit, commenting, failed?.form === 'mod-comment' ? failed : undefined)
+      : replySection(request, reply, topic.row, visit, failed?.form === 'reply' ? failed : quoted, permissions)
 }`,
     });
   }
@@ -221,7 +229,13 @@ ${
   function postList(topic: LoadedTopic, viewer: AuthUser | null, page: number, permissions: ReaderPermissions): Promise<Fragment<ListedPosts>> {
     const render = async () => {
       const listed = await forum.postsOf(topic.row, viewer, { page, perPage: POSTS_PER_PAGE, offset: (page - 1) * POSTS_PER_PAGE });
-      const [bodies, signatures] = await Promise.all([presenter.bodies(listed.rows), signaturesOf(listed.rows)]);
+      const commented = listed.rows.filter((row) => row.mod_comment !== null);
+      const [bodies, signatures, commentBodies] = await Promise.all([
+        presenter.bodies(listed.rows),
+        signaturesOf(listed.rows),
+        presenter.bodies(commented.map((row) => ({ body: row.mod_comment! }))),
+      ]);
+      const comments = new Map(commented.map((row, index) => [row.id, commentBodies[index]!]));
       const authors = new AuthorLinks();
       const quotable = mayReply(viewer, topic.row, permissions);
       const moderating = moderates(viewer, topic.row.forum_id);
@@ -229,6 +243,7 @@ ${
         postHtml(row, {
           body: bodies[index]!,
           signature: signatures.get(row.author_signature ?? '')!,
+          comment: comments.has(row.id) ? moderatorCommentHtml(row, comments.get(row.id)!, authors) : html``,
           author: authorPanel(row, authors.link(row.author_id, row.author_name, row.guest_name), PageCache.hole(index)),
           permalink: postPathOn(topic.heading.path, row.id),
           actions: [
@@ -236,6 +251,7 @@ ${
             ...(mayEdit(viewer, row, topic.row.forum_id, permissions) ? [editLink(topic.heading.path, row.id)] : []),
             ...(mayDelete(viewer, row, index + (page - 1) * POSTS_PER_PAGE === 0, topic.row.forum_id, permissions) ? [deleteButton(row.id)] : []),
             ...(moderating && row.edited_at !== null ? [historyLink(topic.heading.path, row.id)] : []),
+            ...(moderating ? [moderatorCommentLink(topic.heading.path, row.id)] : []),
             // The opening post is hidden with its topic, not on its own.
             ...(moderating && index + (page - 1) * POSTS_PER_PAGE > 0 ? [postModerationButton(row.id, row.hidden_at !== null)] : []),
           ],
@@ -363,6 +379,9 @@ ${
     ...moderationForms<LoadedTopic>(forum, (request, reply, topic, visit, errors) =>
       show(request, reply, topic, visit, { form: 'moderation', values: {}, errors }),
     ),
+    ...moderatorCommentForms<LoadedTopic>(forum, (request, reply, topic, visit, failedComment) =>
+      show(request, reply, topic, visit, { form: 'mod-comment', ...failedComment }),
+    ),
     ...pollForms<LoadedTopic>(forum, (request, reply, topic, visit, poll) =>
       show(request, reply, topic, visit, {
         form: 'poll',
@@ -400,6 +419,8 @@ function formerTextForm(body: unknown): TextForm | undefined {
 interface PostParts {
   body: SafeHtml;
   signature: SafeHtml;
+  /** A moderator's note under the body, or nothing. */
+  comment: SafeHtml;
   author: SafeHtml;
   permalink: string;
   /** Under the post, for this viewer: Quote, Edit, History, a moderator's Hide or Restore. */
@@ -438,6 +459,7 @@ ${parts.author}
 ${pending ? html`<p class="badge">${t('topic.post_pending')}</p>` : ''}
 ${hidden ? html`<p class="badge">${row.hidden_by !== null && row.hidden_by === row.author_id ? t('topic.post_withdrawn') : t('topic.post_hidden')}</p>` : ''}
 <div class="body">${parts.body}</div>
+${parts.comment}
 ${parts.signature.value === '' ? '' : html`<footer class="signature">${parts.signature}</footer>`}
 ${parts.actions.length === 0 ? '' : html`<div class="actions">${parts.actions}</div>`}
 </article>`;

@@ -7,6 +7,7 @@
 // database's rule (the ballots' primary key), so racing votes count once.
 import { type Clock, isoNow } from '../../clock.ts';
 import type { AuthUser } from '../../auth/service.ts';
+import { isForeignKeyViolation, isUniqueViolation } from '../../db/dialect.ts';
 import type { PollResults } from '../../db/schema.ts';
 import { ApiError, FieldErrorBag, ModelNotFoundError } from '../../http/errors.ts';
 import { t, tn } from '../../i18n/messages.ts';
@@ -86,11 +87,14 @@ export class Polls {
     // A topic's text waits for a moderator when a rule holds it; a poll added later has nothing to wait with.
     if (heldBy !== null && !moderates(user, topic.forum_id)) errors.add('poll.question', t('poll.error.held'));
     errors.throwIfAny();
-    await this.#repository.transaction(async (trx) => {
-      if ((await trx.selectFrom('polls').select('id').where('topic_id', '=', topicId).executeTakeFirst()) !== undefined)
-        throw new ApiError('CONFLICT', t('poll.exists'));
-      await this.#repository.insert(trx, topicId, definition, isoNow(this.#clock));
-    });
+    if ((await this.#repository.ofTopic(topicId)) !== undefined) throw new ApiError('CONFLICT', t('poll.exists'));
+    try {
+      await this.#repository.transaction((trx) => this.#repository.insert(trx, topicId, definition, isoNow(this.#clock)));
+    } catch (error) {
+      // Another request started one meanwhile: the topic's one poll is the database's rule (a unique topic_id).
+      if (isUniqueViolation(error)) throw new ApiError('CONFLICT', t('poll.exists'));
+      throw error;
+    }
     return this.get(topicId, user);
   }
 
@@ -105,7 +109,14 @@ export class Polls {
     if (chosen.length === 0 || chosen.some((id) => !known.has(id))) errors.add('option_ids', t('poll.error.choose'));
     else if (chosen.length > stored.poll.max_choices) errors.add('option_ids', tn('poll.error.too_many', stored.poll.max_choices));
     errors.throwIfAny();
-    const cast = await this.#repository.cast(stored.poll.id, user.id, chosen, Boolean(stored.poll.allow_change), isoNow(this.#clock));
+    let cast: boolean;
+    try {
+      cast = await this.#repository.cast(stored.poll.id, user.id, chosen, Boolean(stored.poll.allow_change), isoNow(this.#clock));
+    } catch (error) {
+      // The poll (or the topic with it) was deleted while the vote was on its way.
+      if (isForeignKeyViolation(error)) throw new ModelNotFoundError('Poll', topicId);
+      throw error;
+    }
     if (!cast) throw new ApiError('CONFLICT', t('poll.already_voted'));
     return this.#view(stored, topic, user);
   }

@@ -3,11 +3,12 @@
 // decoded; our renderer draws it at display time like any post. A guest's or
 // a deleted user's post (poster_id -1, or a user that is gone) has no author
 // here and shows the name upstream showed: post_username, else "Guest".
+// A moderator's comment (mc_comment of mc_type 1-4) comes with its post.
 // Afterwards the counters are recounted from what arrived.
 import { numberAllPositions } from '../../forum/post-positions.ts';
 import type mysql from 'mysql2/promise';
 import { sql, type Insertable } from 'kysely';
-import type { PostsTable } from '../../db/schema.ts';
+import type { ModeratorCommentKind, PostsTable } from '../../db/schema.ts';
 import { chunks, int, keep, skip, type ImportContext, type Mapped } from './context.ts';
 import type { IdSet } from './id-set.ts';
 import { readQueryBatches } from './source.ts';
@@ -22,7 +23,13 @@ export interface UpstreamPost {
   post_username: string;
   /** Null when the post has no text row. */
   post_text: string | null;
+  /** A moderator's comment: its text, kind (0 none, 1 comment, 2 information, 3 warning, 4 violation) and author. */
+  mc_comment: string;
+  mc_type: number;
+  mc_user_id: number;
 }
+
+const COMMENT_KINDS: Record<number, ModeratorCommentKind> = { 1: 'comment', 2: 'information', 3: 'warning', 4: 'violation' };
 
 /** What TorrentPier shows for a post without a member account. */
 export const GUEST_NAME = 'Guest';
@@ -32,17 +39,32 @@ export function mapPost(row: UpstreamPost, known: { topics: IdSet; users: IdSet 
   if (row.post_text === null) return skip('the post has no text row upstream');
   const created = firstTime(now, row.post_time);
   const author = known.users.has(row.poster_id) ? row.poster_id : null;
-  return keep({
-    id: row.post_id,
-    topic_id: row.topic_id,
-    author_id: author,
-    guest_name: author === null ? decodeEntities(row.post_username).trim() || GUEST_NAME : null,
-    body: decodeEntities(row.post_text),
-    status: 'published',
-    held_by_filter_id: null,
-    created_at: created,
-    updated_at: firstTime(created, row.post_edit_time),
-  });
+  // Upstream shows a comment whose mc_type is set; its time was never kept, so the import's stands in.
+  const kind = COMMENT_KINDS[row.mc_type];
+  const comment = kind === undefined ? '' : decodeEntities(row.mc_comment).trim();
+  const notes = row.mc_type !== 0 && kind === undefined ? [`a moderator comment of unknown kind ${row.mc_type} was left out`] : [];
+  return keep(
+    {
+      id: row.post_id,
+      topic_id: row.topic_id,
+      author_id: author,
+      guest_name: author === null ? decodeEntities(row.post_username).trim() || GUEST_NAME : null,
+      body: decodeEntities(row.post_text),
+      status: 'published',
+      held_by_filter_id: null,
+      created_at: created,
+      updated_at: firstTime(created, row.post_edit_time),
+      ...(comment === ''
+        ? {}
+        : {
+            mod_comment: comment,
+            mod_comment_kind: kind ?? null,
+            mod_comment_by: known.users.has(row.mc_user_id) ? row.mc_user_id : null,
+            mod_comment_at: now,
+          }),
+    },
+    notes,
+  );
 }
 
 function upstreamPost(row: mysql.RowDataPacket): UpstreamPost {
@@ -55,6 +77,9 @@ function upstreamPost(row: mysql.RowDataPacket): UpstreamPost {
     post_edit_time: int(row['post_edit_time']),
     post_username: String(row['post_username'] ?? ''),
     post_text: text === null || text === undefined ? null : Buffer.isBuffer(text) ? text.toString('utf8') : String(text),
+    mc_comment: String(row['mc_comment'] ?? ''),
+    mc_type: int(row['mc_type']),
+    mc_user_id: int(row['mc_user_id']),
   };
 }
 
@@ -64,7 +89,7 @@ export async function importPosts(ctx: ImportContext, total: number): Promise<vo
   report.table('bb_posts');
   ctx.progress.start('bb_posts', total);
   const batches = readQueryBatches(ctx.source, {
-    select: `SELECT p.post_id, p.topic_id, p.poster_id, p.post_time, p.post_edit_time, p.post_username, t.post_text FROM bb_posts p LEFT JOIN ${texts} t ON t.post_id = p.post_id`,
+    select: `SELECT p.post_id, p.topic_id, p.poster_id, p.post_time, p.post_edit_time, p.post_username, p.mc_comment, p.mc_type, p.mc_user_id, t.post_text FROM bb_posts p LEFT JOIN ${texts} t ON t.post_id = p.post_id`,
     key: 'p.post_id',
     keyAlias: 'post_id',
     batchSize: ctx.batchSize,
@@ -79,6 +104,7 @@ export async function importPosts(ctx: ImportContext, total: number): Promise<vo
         report.skipped('bb_posts', mapped.reason, upstream.post_id);
         continue;
       }
+      for (const note of mapped.notes) report.note('bb_posts', note, upstream.post_id);
       rows.push(mapped.row);
     }
     await ctx.target.db.transaction().execute(async (trx) => {
