@@ -87,7 +87,7 @@ export async function measure(name: string, url: string, options: { connections?
 }
 
 /** A JSON API call against a started service; throws on any non-2xx answer (seeding must not half-fail). */
-export async function callApi<T = unknown>(base: string, method: 'GET' | 'POST' | 'PATCH', path: string, token?: string, body?: unknown): Promise<T> {
+export async function callApi<T = unknown>(base: string, method: 'GET' | 'POST' | 'PATCH' | 'PUT', path: string, token?: string, body?: unknown): Promise<T> {
   const response = await fetch(`${base}${path}`, {
     method,
     headers: {

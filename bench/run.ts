@@ -162,10 +162,14 @@ async function seedForum(base: string, admin: { username: string; password: stri
       forum_id: forum.data.id,
       title: `Benchmark topic ${n}: what the heck`,
       body: body(1),
+      // The measured topic has a poll (docs/polls.md) whose results everyone sees, voted on: its box is on the page.
+      ...(n === 1 ? { poll: { question: 'Which client?', options: ['qBittorrent', 'Transmission', 'Deluge', 'Other'], results: 'always' } } : {}),
     });
     if (n === 1) {
       topicUrl = topic.data.url;
       for (let p = 2; p <= 50; p++) await callApi(base, 'POST', `/api/topics/${topic.data.id}/posts`, token, { body: body(p) });
+      const poll = await callApi<{ data: { options: Array<{ id: number }> } }>(base, 'GET', `/api/topics/${topic.data.id}/poll`, token);
+      await callApi(base, 'PUT', `/api/topics/${topic.data.id}/poll/vote`, token, { option_ids: [poll.data.options[0]!.id] });
     }
   }
   return { topic: topicUrl, forum: forum.data.url };
