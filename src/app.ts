@@ -51,6 +51,8 @@ import { installMetrics } from './system/metrics-routes.ts';
 import { registerTrackerFigures } from './tracker/metrics.ts';
 import { helloRoutes, probeRoutes } from './system/routes.ts';
 import { feedRoutes } from './forum/feeds/routes.ts';
+import { sitemapRoutes } from './forum/sitemap-routes.ts';
+import { robotsRoute } from './site/robots.ts';
 import { forumPages } from './forum/pages/index.ts';
 import { banRoutes } from './forum/ban-routes.ts';
 import { messagePages } from './messages/pages/index.ts';
@@ -264,6 +266,8 @@ async function assemble(config: Config, options: BuildOptions, logger: Logger, o
   });
   await app.register(groupPages, { pages, groups: services.groups });
   await app.register(feedRoutes, { pages, forum: services.forum, presenter: services.presenter, feeds: services.feeds });
+  await app.register(sitemapRoutes, { sitemaps: services.sitemaps });
+  await app.register(robotsRoute, { site: services.site });
   await app.register(trackerPages, {
     pages,
     torrents: services.tracker.torrents,

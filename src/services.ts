@@ -21,6 +21,7 @@ import { CategoryRepository } from './forum/category-repository.ts';
 import { AccessRepository } from './forum/access-repository.ts';
 import { ForumAccess } from './forum/forum-access.ts';
 import { FeedSource } from './forum/feeds/source.ts';
+import { Sitemaps } from './forum/sitemap.ts';
 import { MemberBans } from './forum/member-bans.ts';
 import { ModerationLog } from './forum/moderation-log.ts';
 import { ForumPresenter } from './forum/presenter.ts';
@@ -70,6 +71,8 @@ export interface Services {
   boardStats: BoardStats;
   /** What the Atom and RSS feeds list (forum/feeds/). */
   feeds: FeedSource;
+  /** What the sitemaps list (forum/sitemap.ts). */
+  sitemaps: Sitemaps;
   /** Search of topics and posts (forum/search/). */
   search: Search;
   /** Indexes the posts written before the search index existed, after start-up. */
@@ -171,6 +174,7 @@ export function createServices(database: DatabaseHandle, config: Config, limiter
     topicViews,
     pageCache,
     feeds: new FeedSource(forumRepository, presenter, access),
+    sitemaps: new Sitemaps(database.db, access, presenter, clock),
     search: new Search(searchIndex, forumRepository, presenter, access, (name) => usersRepository.findByUsername(name)),
     searchBackfill: new SearchBackfill(searchIndex),
     profileMail,

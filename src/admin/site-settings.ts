@@ -7,8 +7,10 @@ import { ADMINS, requirePage } from '../auth/guard.ts';
 import type { FieldErrors } from '../http/errors.ts';
 import { checkForm } from '../http/validation.ts';
 import { t } from '../i18n/messages.ts';
-import { DESCRIPTION_MAX, LOGO_URL_MAX, NAME_MAX, SiteSettingsBody, type SiteSettings, type SiteSettingsValue } from '../site/settings.ts';
-import { checkbox, errorSummary, formState, selectField, textInput, type FormState } from '../web/form-controls.ts';
+import { defaultRobotsTxt } from '../site/robots.ts';
+import { origin } from '../http/pagination.ts';
+import { DESCRIPTION_MAX, LOGO_URL_MAX, NAME_MAX, ROBOTS_TXT_MAX, SiteSettingsBody, type SiteSettings, type SiteSettingsValue } from '../site/settings.ts';
+import { checkbox, errorSummary, formState, selectField, textArea, textInput, type FormState } from '../web/form-controls.ts';
 import { flag, submitted, text, validationErrors } from '../web/form.ts';
 import { html } from '../web/html.ts';
 import { csrfInput } from '../web/page.ts';
@@ -30,6 +32,7 @@ export const siteSettingsPages: FastifyPluginAsyncTypebox<{ site: SiteSettings }
       logo_url: text(form, 'logo_url') ?? '',
       default_locale: text(form, 'default_locale') ?? '',
       registration_open: flag(form, 'registration_open'),
+      robots_txt: text(form, 'robots_txt') ?? '',
     };
     const checked = checkForm(SiteSettingsBody, values);
     let errors: FieldErrors;
@@ -54,6 +57,7 @@ function formValues(settings: SiteSettingsValue): Record<string, unknown> {
     logo_url: settings.logoUrl ?? '',
     default_locale: settings.defaultLocale,
     registration_open: settings.registrationOpen,
+    robots_txt: settings.robotsTxt ?? '',
   };
 }
 
@@ -79,6 +83,8 @@ ${errorSummary(form)}
     ],
   })}
   ${checkbox(form, { name: 'registration_open', label: t('admin.site.registration_open'), hint: t('admin.site.registration_hint') })}
+  ${textArea(form, { name: 'robots_txt', label: t('admin.site.robots_txt'), hint: t('admin.site.robots_hint'), rows: 8, maxlength: ROBOTS_TXT_MAX })}
+  <details><summary>${t('admin.site.robots_default')}</summary><pre>${defaultRobotsTxt(origin(request, request.server.site.baseUrl))}</pre></details>
   <div><button type="submit">${t('admin.save')}</button></div>
 </form>`,
   });

@@ -599,6 +599,8 @@ export interface SiteSettingsTable {
   logo_url: string | null;
   default_locale: string;
   registration_open: FlagWithDefault;
+  /** robots.txt as the admin wrote it (migration 0039); null: the default. */
+  robots_txt: ColumnType<string | null, string | null | undefined, string | null>;
   updated_at: Timestamp;
 }
 

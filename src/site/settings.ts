@@ -24,14 +24,18 @@ export interface SiteSettingsValue {
   logoUrl: string | null;
   defaultLocale: Locale;
   registrationOpen: boolean;
+  /** robots.txt as the admin wrote it; null: the default (site/robots.ts). */
+  robotsTxt: string | null;
 }
 
 /** What a site is called before its admin names it. */
-export const UNNAMED: SiteSettingsValue = { name: 'Forum', description: '', logoUrl: null, defaultLocale: 'en', registrationOpen: true };
+export const UNNAMED: SiteSettingsValue = { name: 'Forum', description: '', logoUrl: null, defaultLocale: 'en', registrationOpen: true, robotsTxt: null };
 
 export const NAME_MAX = 100;
 export const DESCRIPTION_MAX = 300;
 export const LOGO_URL_MAX = 500;
+/** robots.txt of 10,000 characters is far more than any site needs (Google reads up to 500 KiB). */
+export const ROBOTS_TXT_MAX = 10_000;
 
 /** The settings form's fields, as the admin page submits them (checked by the form's validator). */
 const SiteFields = {
@@ -42,6 +46,7 @@ const SiteFields = {
     description: 'The language of guests whose browser asks for none the site speaks',
   }),
   registration_open: Type.Boolean({ description: 'Whether anyone may register (/register/)' }),
+  robots_txt: Type.String({ maxLength: ROBOTS_TXT_MAX, description: 'What /robots.txt answers; empty: the default (docs/seo.md)' }),
 };
 export const SiteSettingsBody = Type.Object(SiteFields);
 /** `PATCH /api/site`: any of the fields. */
@@ -54,6 +59,7 @@ export const SiteSettingsResource = Type.Object({
   logo_url: Type.Union([Type.String(), Type.Null()]),
   default_locale: Type.String(),
   registration_open: Type.Boolean(),
+  robots_txt: Type.Union([Type.String(), Type.Null()], { description: 'What /robots.txt answers as the admin wrote it; null: the default' }),
 });
 
 export function siteSettingsResource(value: SiteSettingsValue): Static<typeof SiteSettingsResource> {
@@ -63,6 +69,7 @@ export function siteSettingsResource(value: SiteSettingsValue): Static<typeof Si
     logo_url: value.logoUrl,
     default_locale: value.defaultLocale,
     registration_open: value.registrationOpen,
+    robots_txt: value.robotsTxt,
   };
 }
 export type SiteSettingsInput = Static<typeof SiteSettingsBody>;
@@ -102,6 +109,7 @@ export class SiteSettings {
       logo_url: input.logo_url ?? now.logoUrl ?? '',
       default_locale: input.default_locale ?? now.defaultLocale,
       registration_open: input.registration_open ?? now.registrationOpen,
+      robots_txt: input.robots_txt ?? now.robotsTxt ?? '',
     });
   }
 
@@ -115,6 +123,8 @@ export class SiteSettings {
       logo_url: logoUrl,
       default_locale: input.default_locale,
       registration_open: input.registration_open,
+      // Line ends as the web writes them (a form sends CRLF); nothing but blanks: the default.
+      robots_txt: input.robots_txt.trim() === '' ? null : `${input.robots_txt.replace(/\r\n?/g, '\n').trim()}\n`,
       updated_at: isoNow(this.#clock),
     };
     // The row exists once an admin first saved the settings (none before: the defaults are UNNAMED).
@@ -136,6 +146,7 @@ export class SiteSettings {
       logoUrl: row.logo_url,
       defaultLocale: isLocale(row.default_locale) ? row.default_locale : 'en',
       registrationOpen: Boolean(row.registration_open),
+      robotsTxt: row.robots_txt,
     };
   }
 }

@@ -55,6 +55,7 @@ describeEachDatabase('site settings', (db) => {
       logo_url: '/uploads/logo.png',
       default_locale: 'en',
       registration_open: true,
+      robots_txt: null,
     });
   });
 

@@ -37,6 +37,7 @@ import * as hideOnline from './0035_hide_online.ts';
 import * as searchStems from './0036_search_stems.ts';
 import * as polls from './0037_polls.ts';
 import * as moderatorComments from './0038_moderator_comments.ts';
+import * as robotsTxt from './0039_robots_txt.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_users': users,
@@ -76,4 +77,5 @@ export const migrations: Record<string, Migration> = {
   '0036_search_stems': searchStems,
   '0037_polls': polls,
   '0038_moderator_comments': moderatorComments,
+  '0039_robots_txt': robotsTxt,
 };

@@ -18,7 +18,7 @@ import type { Publishing } from '../publishing.ts';
 import type { TopicWithAuthor } from '../repository.ts';
 import type { Topics } from '../topics.ts';
 import { checkedPoll, type PollInput } from './definition.ts';
-import type { PollRepository, StoredPoll } from './repository.ts';
+import type { PollCounts, PollRepository, StoredPoll } from './repository.ts';
 
 /** A poll as one reader sees it. */
 export interface PollView {
@@ -62,8 +62,8 @@ export class Polls {
 
   /** The topic's poll as this reader sees it; null when it has none. */
   async of(topic: TopicWithAuthor, viewer: AuthUser | null): Promise<PollView | null> {
-    const stored = await this.#repository.ofTopic(topic.id);
-    return stored === undefined ? null : this.#view(stored, topic, viewer);
+    const standing = await this.#repository.standing(topic.id);
+    return standing === undefined ? null : this.#view(standing.stored, topic, viewer, standing.counts);
   }
 
   /** The poll of a topic this reader may read (404 as for an unknown topic otherwise, or when it has no poll). */
@@ -187,12 +187,13 @@ export class Polls {
     await this.#log.record({ actorId: user.id, action, forumId: topic.forum_id, topicId: topic.id, subject: topic.title }, at, trx);
   }
 
-  async #view(stored: StoredPoll, topic: TopicWithAuthor, viewer: AuthUser | null): Promise<PollView> {
+  /** The poll as this reader sees it; `known`: its counts when the caller has just read them. */
+  async #view(stored: StoredPoll, topic: TopicWithAuthor, viewer: AuthUser | null, known?: PollCounts): Promise<PollView> {
     const { poll } = stored;
     const now = this.#clock.now().getTime();
     const ended = poll.closed_at !== null || (poll.ends_at !== null && new Date(poll.ends_at).getTime() <= now);
     const [counts, myChoices, rights] = await Promise.all([
-      this.#repository.counts(stored),
+      known ?? this.#repository.counts(stored),
       viewer === null ? null : this.#repository.ballotOf(poll.id, viewer.id),
       this.#permissions(viewer, topic.forum_id),
     ]);

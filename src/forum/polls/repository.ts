@@ -1,7 +1,8 @@
 // The polls' SQL (migration 0037): a topic's poll with its options, the
 // counts read from the choices, a member's ballot, and the writes, each
 // multi-row write in one transaction.
-import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { Compilable, Kysely, Selectable, Transaction } from 'kysely';
+import { prepare, type PreparedQuery } from '../../db/prepared.ts';
 import type { Database, PollOptionsTable, PollsTable } from '../../db/schema.ts';
 import type { PollDefinition } from './definition.ts';
 
@@ -22,11 +23,101 @@ export interface PollCounts {
   voters: number;
 }
 
+/** One row per option of a topic's poll, with the poll's columns and the counts (PollRepository.standing). */
+interface StandingRow {
+  id: number;
+  topic_id: number;
+  question: string;
+  max_choices: number;
+  results: PollRow['results'];
+  allow_change: PollRow['allow_change'];
+  ends_at: string | null;
+  closed_at: string | null;
+  created_at: string;
+  option_id: number;
+  position: number;
+  text: string;
+  imported_votes: number;
+  chosen: number | string;
+  voters: number | string;
+}
+
 export class PollRepository {
   readonly #db: Kysely<Database>;
+  // Read on every view of a topic's first page (with or without a poll): built and compiled once (db/prepared.ts).
+  readonly #standing: PreparedQuery<{ topicId: number }, StandingRow>;
+  readonly #ballot: PreparedQuery<{ pollId: number; userId: number }, { option_id: number | null }>;
 
   constructor(db: Kysely<Database>) {
     this.#db = db;
+    this.#standing = prepare(
+      db,
+      (slot) =>
+        db
+          .selectFrom('polls')
+          .innerJoin('poll_options', 'poll_options.poll_id', 'polls.id')
+          .select([
+            'polls.id',
+            'polls.topic_id',
+            'polls.question',
+            'polls.max_choices',
+            'polls.results',
+            'polls.allow_change',
+            'polls.ends_at',
+            'polls.closed_at',
+            'polls.created_at',
+            'poll_options.id as option_id',
+            'poll_options.position',
+            'poll_options.text',
+            'poll_options.imported_votes',
+            (eb) =>
+              eb
+                .selectFrom('poll_choices')
+                .select((inner) => inner.fn.countAll<number | string>().as('n'))
+                .whereRef('poll_choices.poll_id', '=', 'polls.id')
+                .whereRef('poll_choices.option_id', '=', 'poll_options.id')
+                .as('chosen'),
+            (eb) =>
+              eb
+                .selectFrom('poll_ballots')
+                .select((inner) => inner.fn.countAll<number | string>().as('n'))
+                .whereRef('poll_ballots.poll_id', '=', 'polls.id')
+                .as('voters'),
+          ])
+          .where('polls.topic_id', '=', slot('topicId'))
+          .orderBy('poll_options.position') as unknown as Compilable<StandingRow>,
+    );
+    this.#ballot = prepare(db, (slot) =>
+      db
+        .selectFrom('poll_ballots')
+        .leftJoin('poll_choices', (join) =>
+          join.onRef('poll_choices.poll_id', '=', 'poll_ballots.poll_id').onRef('poll_choices.user_id', '=', 'poll_ballots.user_id'),
+        )
+        .select('poll_choices.option_id')
+        .where('poll_ballots.poll_id', '=', slot('pollId'))
+        .where('poll_ballots.user_id', '=', slot('userId')),
+    );
+  }
+
+  /** A topic's poll with its counts, in one read; undefined when it has none. */
+  async standing(topicId: number): Promise<{ stored: StoredPoll; counts: PollCounts } | undefined> {
+    const rows = await this.#standing({ topicId });
+    const first = rows[0];
+    if (first === undefined) return undefined;
+    const poll: PollRow = {
+      id: first.id,
+      topic_id: first.topic_id,
+      question: first.question,
+      max_choices: first.max_choices,
+      results: first.results,
+      allow_change: first.allow_change,
+      ends_at: first.ends_at,
+      closed_at: first.closed_at,
+      created_at: first.created_at,
+    };
+    const options = rows.map((row) => ({ id: row.option_id, poll_id: row.id, position: row.position, text: row.text, imported_votes: row.imported_votes }));
+    const votes = new Map(rows.map((row) => [row.option_id, row.imported_votes + Number(row.chosen)]));
+    return { stored: { poll, options }, counts: { votes, voters: Number(first.voters) } };
   }
 
   transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
@@ -84,15 +175,7 @@ export class PollRepository {
 
   /** The options a member chose, or null if they have not voted (an imported ballot chose none that are known). */
   async ballotOf(pollId: number, userId: number): Promise<number[] | null> {
-    const ballot = await this.#db
-      .selectFrom('poll_ballots')
-      .leftJoin('poll_choices', (join) =>
-        join.onRef('poll_choices.poll_id', '=', 'poll_ballots.poll_id').onRef('poll_choices.user_id', '=', 'poll_ballots.user_id'),
-      )
-      .select('poll_choices.option_id')
-      .where('poll_ballots.poll_id', '=', pollId)
-      .where('poll_ballots.user_id', '=', userId)
-      .execute();
+    const ballot = await this.#ballot({ pollId, userId });
     if (ballot.length === 0) return null;
     return ballot.flatMap((row) => (row.option_id === null ? [] : [row.option_id])).sort((a, b) => a - b);
   }
