@@ -41,6 +41,7 @@ export class ForumPresenter {
   readonly #bodies = new RenderCache(12_000_000);
   readonly #signatures = new RenderCache();
   readonly #messages = new RenderCache();
+  readonly #lines = new RenderCache();
   readonly #screened = new ScreenedTextCache();
   /** The last check queued for display (see #filtered), and when the current run of them began. */
   #checks: Promise<void> = Promise.resolve();
@@ -53,7 +54,7 @@ export class ForumPresenter {
 
   /** Forget every rendering: the rules or the emoji catalog changed. */
   invalidate(): void {
-    for (const cache of [this.#titles, this.#titleHtml, this.#bodies, this.#signatures, this.#messages, this.#screened]) cache.clear();
+    for (const cache of [this.#titles, this.#titleHtml, this.#bodies, this.#signatures, this.#messages, this.#lines, this.#screened]) cache.clear();
   }
 
   /** The title with replacement rules applied: what pages show and slugs are made from. */
@@ -86,6 +87,16 @@ export class ForumPresenter {
     const cached = rows.map((row) => this.#bodies.peek(readerKey(row.body)));
     if (cached.every((html) => html !== undefined)) return cached.map((html) => raw(html));
     return Promise.all(rows.map(async (row, index) => raw(cached[index] ?? (await this.#rendered(row.body, 'posts')))));
+  }
+
+  /**
+   * Short texts shown as written with the `posts` replacement rules applied (a poll's question and answers), kept
+   * by their text: read on every view of a topic's first page, they cost no hashing once known.
+   */
+  async displayLines(texts: readonly string[]): Promise<string[]> {
+    const known = texts.map((text) => this.#lines.peek(text));
+    if (known.every((line) => line !== undefined)) return known as string[];
+    return Promise.all(texts.map(async (text, index) => known[index] ?? (await this.#lines.get(text, () => this.#filtered(text, 'posts')))));
   }
 
   /** A post's text with the `posts` replacement rules applied (what search results quote from). */

@@ -16,11 +16,11 @@ import { dateHtml } from '../../web/format.ts';
 import { html, type SafeHtml } from '../../web/html.ts';
 import { csrfInput } from '../../web/page.ts';
 import { tLink } from '../../web/translated.ts';
-import type { ForumPresenter } from '../presenter.ts';
 import type { TopicWithAuthor } from '../repository.ts';
 import type { ForumService } from '../service.ts';
 import { POLL_LONGEST_DAYS, POLL_OPTION_MAX, POLL_OPTIONS_MAX, POLL_QUESTION_MAX, POLL_RESULTS, type PollInput } from '../polls/definition.ts';
 import type { PollView } from '../polls/polls.ts';
+import type { PollTexts } from '../polls/resource.ts';
 import { buttonForm } from './parts.ts';
 
 /** The poll's fields as the forms name them (underscores: a form field name is one word). */
@@ -101,7 +101,7 @@ export function pollBox(
   request: FastifyRequest,
   reply: FastifyReply,
   poll: PollView,
-  texts: { question: string; options: string[] },
+  texts: PollTexts,
   path: string,
   failed: FailedPollForm | undefined,
 ): SafeHtml {
@@ -163,12 +163,6 @@ ${pollFieldset(failed?.values, failed?.errors, failed !== undefined)}
 <div class="actions"><button type="submit" class="secondary">${t('poll.start')}</button></div>
 </form>
 </section>`;
-}
-
-/** The question and answers as displayed (the replacement rules of posts). */
-export async function pollTexts(poll: PollView, presenter: ForumPresenter): Promise<{ question: string; options: string[] }> {
-  const [question, ...options] = await Promise.all([presenter.displayBody(poll.question), ...poll.options.map((option) => presenter.displayBody(option.text))]);
-  return { question: question!, options };
 }
 
 type ShowPoll<T> = (request: FastifyRequest, reply: FastifyReply, topic: T, visit: PageVisit, failed: FailedPollForm) => Promise<FastifyReply>;

@@ -53,7 +53,8 @@ import {
   postToEdit,
 } from './post-editing.ts';
 import { avatarImg } from '../../web/avatar.ts';
-import { addPollSection, pollBox, pollForms, pollTexts, type FailedPollForm } from './poll-box.ts';
+import { addPollSection, pollBox, pollForms, type FailedPollForm } from './poll-box.ts';
+import { pollTexts } from '../polls/resource.ts';
 import { moderatorCommentForms, moderatorCommentHtml, moderatorCommentLink, moderatorCommentSection, postToComment } from './moderator-comment.ts';
 import { forumCrumbs } from './forum-list.ts';
 import { EMOJI_PICKER_SCRIPT } from '../../web/emoji-picker.ts';

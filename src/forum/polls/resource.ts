@@ -3,6 +3,7 @@ import { Type, type Static } from 'typebox';
 import { Nullable, OneOf, VisibleText } from '../../http/schemas.ts';
 import { SecondsTimestamp, isoSeconds } from '../../http/timestamps.ts';
 import { POLL_OPTION_MAX, POLL_OPTIONS_MAX, POLL_OPTIONS_MIN, POLL_QUESTION_MAX, POLL_RESULTS } from './definition.ts';
+import type { ForumPresenter } from '../presenter.ts';
 import type { PollView } from './polls.ts';
 
 export const PollResource = Type.Object({
@@ -67,14 +68,24 @@ export const VoteBody = Type.Object({
 
 export const PollStateBody = Type.Object({ closed: Type.Boolean({ description: 'true: voting ends now; false: it goes on (until ends_at, if any)' }) });
 
-/** The resource, with the texts as displayed (`display`: the replacement rules of posts). */
-export async function pollResource(view: PollView, display: (text: string) => Promise<string>): Promise<Static<typeof PollResource>> {
-  const [question, ...options] = await Promise.all([display(view.question), ...view.options.map((option) => display(option.text))]);
+/** A poll's question and answers as displayed: the replacement rules of posts applied. */
+export interface PollTexts {
+  question: string;
+  options: string[];
+}
+
+export async function pollTexts(view: PollView, presenter: Pick<ForumPresenter, 'displayLines'>): Promise<PollTexts> {
+  const [question, ...options] = await presenter.displayLines([view.question, ...view.options.map((option) => option.text)]);
+  return { question: question!, options };
+}
+
+/** The resource, with the texts as displayed (pollTexts). */
+export function pollResource(view: PollView, texts: PollTexts): Static<typeof PollResource> {
   return {
     id: view.id,
     topic_id: view.topicId,
-    question: question!,
-    options: view.options.map((option, index) => ({ id: option.id, text: options[index]!, votes: option.votes })),
+    question: texts.question,
+    options: view.options.map((option, index) => ({ id: option.id, text: texts.options[index]!, votes: option.votes })),
     max_choices: view.maxChoices,
     results: view.results,
     allow_change: view.allowChange,

@@ -7,13 +7,13 @@ import { Type } from 'typebox';
 import { assertUser, requireUser } from '../../auth/guard.ts';
 import { DataOf, IdParams, errorResponses } from '../../http/schemas.ts';
 import type { ForumPresenter } from '../presenter.ts';
-import type { Polls } from './polls.ts';
-import { PollBody, PollResource, PollStateBody, VoteBody, pollResource } from './resource.ts';
+import type { Polls, PollView } from './polls.ts';
+import { PollBody, PollResource, PollStateBody, VoteBody, pollResource, pollTexts } from './resource.ts';
 
 const security = [{ bearer: [] }];
 
 export const pollRoutes: FastifyPluginAsyncTypebox<{ polls: Polls; presenter: ForumPresenter }> = async (app, { polls, presenter }) => {
-  const resource = (view: Parameters<typeof pollResource>[0]) => pollResource(view, (text) => presenter.displayBody(text));
+  const resource = async (view: PollView) => pollResource(view, await pollTexts(view, presenter));
 
   app.get(
     '/topics/:id/poll',
