@@ -14,6 +14,7 @@ import { wordFilters } from './word-filters.ts';
 type Group = () => Promise<void>;
 
 const HELLO_ROUNDS = 3;
+const WITH_POLL = process.env['BENCH_FORUM_POLL'] !== '0';
 const FORUM_ROUNDS = 3;
 
 const groups: Record<string, Group> = {
@@ -162,14 +163,17 @@ async function seedForum(base: string, admin: { username: string; password: stri
       forum_id: forum.data.id,
       title: `Benchmark topic ${n}: what the heck`,
       body: body(1),
-      // The measured topic has a poll (docs/polls.md) whose results everyone sees, voted on: its box is on the page.
-      ...(n === 1 ? { poll: { question: 'Which client?', options: ['qBittorrent', 'Transmission', 'Deluge', 'Other'], results: 'always' } } : {}),
+      // The measured topic has a poll (docs/polls.md) whose results everyone sees, voted on: its box is on the page
+      // (BENCH_FORUM_POLL=0 leaves it out, to measure what the box costs).
+      ...(n === 1 && WITH_POLL ? { poll: { question: 'Which client?', options: ['qBittorrent', 'Transmission', 'Deluge', 'Other'], results: 'always' } } : {}),
     });
     if (n === 1) {
       topicUrl = topic.data.url;
       for (let p = 2; p <= 50; p++) await callApi(base, 'POST', `/api/topics/${topic.data.id}/posts`, token, { body: body(p) });
-      const poll = await callApi<{ data: { options: Array<{ id: number }> } }>(base, 'GET', `/api/topics/${topic.data.id}/poll`, token);
-      await callApi(base, 'PUT', `/api/topics/${topic.data.id}/poll/vote`, token, { option_ids: [poll.data.options[0]!.id] });
+      if (WITH_POLL) {
+        const poll = await callApi<{ data: { options: Array<{ id: number }> } }>(base, 'GET', `/api/topics/${topic.data.id}/poll`, token);
+        await callApi(base, 'PUT', `/api/topics/${topic.data.id}/poll/vote`, token, { option_ids: [poll.data.options[0]!.id] });
+      }
     }
   }
   return { topic: topicUrl, forum: forum.data.url };

@@ -64,6 +64,7 @@ import { groupRoutes } from './groups/routes.ts';
 import { groupPages } from './groups/pages.ts';
 import { searchRoutes } from './forum/search/routes.ts';
 import { pollRoutes } from './forum/polls/routes.ts';
+import { rankRoutes } from './users/rank-routes.ts';
 import { PageRoutes } from './urls/semantic-routes.ts';
 import { userRoutes } from './users/routes.ts';
 import { memberRoutes } from './users/member-routes.ts';
@@ -230,6 +231,7 @@ async function assemble(config: Config, options: BuildOptions, logger: Logger, o
   await app.register(groupRoutes, { prefix: '/api', groups: services.groups, baseUrl: config.baseUrl });
   await app.register(searchRoutes, { prefix: '/api', search: services.search });
   await app.register(pollRoutes, { prefix: '/api', polls: services.forum.polls, presenter: services.presenter });
+  await app.register(rankRoutes, { prefix: '/api', ranks: services.ranks });
   await app.register(messageRoutes, { prefix: '/api', messages: services.messages, presenter: services.presenter });
   await app.register(banRoutes, { prefix: '/api', bans: services.bans });
   await app.register(wordFilterRoutes, { prefix: '/api/word-filters', wordFilters: services.wordFilters, baseUrl: config.baseUrl });
@@ -255,6 +257,7 @@ async function assemble(config: Config, options: BuildOptions, logger: Logger, o
     users: services.users,
     views: services.topicViews,
     pageCache: services.pageCache,
+    ranks: services.ranks,
     profileMail: services.profileMail,
     bans: services.bans,
     search: services.search,

@@ -22,6 +22,7 @@ import { AccessRepository } from './forum/access-repository.ts';
 import { ForumAccess } from './forum/forum-access.ts';
 import { FeedSource } from './forum/feeds/source.ts';
 import { Sitemaps } from './forum/sitemap.ts';
+import { Ranks } from './users/ranks.ts';
 import { MemberBans } from './forum/member-bans.ts';
 import { ModerationLog } from './forum/moderation-log.ts';
 import { ForumPresenter } from './forum/presenter.ts';
@@ -88,6 +89,8 @@ export interface Services {
   groups: Groups;
   /** The site's own settings: name, description, logo, default language, registration (site/settings.ts). */
   site: SiteSettings;
+  /** Ranks shown beside posts (users/ranks.ts). */
+  ranks: Ranks;
 }
 
 export function createServices(database: DatabaseHandle, config: Config, limiters: LimiterFactory, log: Logger, clock: Clock): Services {
@@ -148,6 +151,7 @@ export function createServices(database: DatabaseHandle, config: Config, limiter
   // Rendered text depends on the rules and on the emoji catalog: a change to either empties the presenter's cache.
   database.changes.subscribe(WORD_FILTERS_TOPIC, () => presenter.invalidate());
   database.changes.subscribe(CATALOG_TOPIC, () => presenter.invalidate());
+  const ranks = new Ranks(database.db, database, clock, (error) => log.warn({ err: error }, 'could not tell other instances that the ranks changed'));
   const pageCache = new PageCache();
   keepFresh(pageCache, database, [WORD_FILTERS_TOPIC, CATALOG_TOPIC], (error) =>
     log.warn({ err: error }, 'could not tell other instances to empty their page caches'),
@@ -184,6 +188,7 @@ export function createServices(database: DatabaseHandle, config: Config, limiter
     tracker,
     groups: new Groups(new GroupRepository(database.db), clock),
     site: new SiteSettings(database.db, database, clock, (error) => log.warn({ err: error }, 'could not tell other instances that the site settings changed')),
+    ranks,
     presence: new Presence(clock),
     boardStats: new BoardStats(database.db, clock),
   };

@@ -51,6 +51,11 @@ it('takes the screenshots', { timeout: 10 * 60_000 }, async () => {
       }
     }
     await t.services.tracker.accounting.flush();
+    // An earned rank for everyone, a special one for the uploader.
+    await t.services.ranks.create({ title: 'Member', min_posts: 0, image_url: null });
+    await t.services.ranks.create({ title: 'Regular', min_posts: 50, image_url: null });
+    const team = await t.services.ranks.create({ title: 'Release team', min_posts: null, image_url: null });
+    await t.services.ranks.give(author.id, team.id);
     const thanks = await reply(t, seeder, shown!, 'Thanks! Seeding.');
     const staff = await createUser(t, { name: 'Moderator Mia', role: 'moderator' });
     await t.services.forum.moderatorComments.set(
@@ -84,6 +89,7 @@ it('takes the screenshots', { timeout: 10 * 60_000 }, async () => {
       ['profile', `/profile/bartholomew.${author.id}/`, false],
       ['poll', await urlOf(`/api/topics/${polled.id}`), false],
       ['admin-forums', '/admin/forums/', true],
+      ['admin-ranks', '/admin/ranks/', true],
     ];
     for (const language of ['en', 'ru']) {
       const member = await signedInContext(app, `member${language}`, 'user', language);

@@ -10,6 +10,7 @@ import { emojiPages } from './emojis.ts';
 import { forumPages } from './forums.ts';
 import { forumCategoryPages } from './forum-categories.ts';
 import { siteSettingsPages } from './site-settings.ts';
+import { rankPages } from './ranks.ts';
 import { forumPermissionPages } from './forum-permissions.ts';
 import { groupAdminPages } from '../groups/admin-pages.ts';
 import { moderationPages } from './moderation.ts';
@@ -35,6 +36,7 @@ export const adminPages: FastifyPluginAsync<{ services: Services }> = async (app
   await app.register(moderationLogPages, { forum: services.forum });
   await app.register(outboxPages, { outbox: services.outbox });
   await app.register(siteSettingsPages, { site: services.site });
+  await app.register(rankPages, { ranks: services.ranks });
   await app.register(emojiPages, { emoji: services.emoji, images: services.images });
   await app.register(emojiCategoryPages, { emoji: services.emoji });
   await app.register(emojiImagePages, { images: services.images, emoji: services.emoji });

@@ -36,6 +36,8 @@ export interface UsersTable {
   message_mails: FlagWithDefault;
   /** Kept out of the index's who is online, named to staff only (migration 0035). */
   hide_online: FlagWithDefault;
+  /** A special rank an admin gave (migration 0040); null: the rank earned by post count, if any. */
+  rank_id: ColumnType<number | null, number | null | undefined, number | null>;
   /** Why a banned member is banned, until when (null: until lifted by hand), and by whom (migration 0015). */
   ban_reason: ColumnType<string | null, string | null | undefined, string | null>;
   banned_until: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
@@ -592,6 +594,16 @@ export interface ModerationLogTable {
 }
 
 /** The site's own settings: one row (migration 0032). */
+/** A rank (migration 0040): earned by post count (`min_posts`), or special (null), given by admins. */
+export interface RanksTable {
+  id: Generated<number>;
+  title: string;
+  min_posts: number | null;
+  image_url: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface SiteSettingsTable {
   id: number;
   name: string;
@@ -606,6 +618,7 @@ export interface SiteSettingsTable {
 
 export interface Database {
   site_settings: SiteSettingsTable;
+  ranks: RanksTable;
   users: UsersTable;
   api_tokens: ApiTokensTable;
   sessions: SessionsTable;

@@ -18,7 +18,7 @@
 // zone, which its dates and words follow.
 //
 // Freshness: any committed write to the forums, forum_grants, categories,
-// topics, posts, users, user_groups or group_members tables (posts,
+// topics, posts, users, user_groups, group_members or ranks tables (posts,
 // moderation, renames, signatures, a forum's moderators, deleted users,
 // view-count batches, memberships) and any change to the word-filter rules
 // or the emoji catalog empties the cache on every instance (the database's
@@ -165,7 +165,17 @@ function cut<T>(text: string, total: number, data: T): Fragment<T> {
  * groups and their memberships, which decide what a member may read (a
  * fragment kept under their id must not outlive a membership that ended).
  */
-export const PAGE_TABLES: ReadonlySet<string> = new Set(['forums', 'forum_grants', 'categories', 'topics', 'posts', 'users', 'user_groups', 'group_members']);
+export const PAGE_TABLES: ReadonlySet<string> = new Set([
+  'forums',
+  'forum_grants',
+  'categories',
+  'topics',
+  'posts',
+  'users',
+  'user_groups',
+  'group_members',
+  'ranks',
+]);
 
 /**
  * Keeps `cache` fresh: empties it when this process writes one of

@@ -63,6 +63,8 @@ export type PostOnPage = Pick<
     author_joined_at: string | null;
     author_post_count: number | null;
     author_role: Role | null;
+    /** The special rank an admin gave them (users/ranks.ts rankOf). */
+    author_rank_id: number | null;
   };
 /** A topic as a feed lists it: with its opening post's text and when that was last edited. */
 export type TopicInFeed = Pick<TopicRow, 'id' | 'forum_id' | 'title' | 'author_id' | 'created_at' | 'updated_at'> &
@@ -1031,6 +1033,7 @@ function withPageColumns<O>(query: SelectQueryBuilder<Database, 'posts', O>) {
       'users.created_at as author_joined_at',
       'users.post_count as author_post_count',
       'users.role as author_role',
+      'users.rank_id as author_rank_id',
       'posts.mod_comment',
       'posts.mod_comment_kind',
       'posts.mod_comment_by',

@@ -4,8 +4,8 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { sendConditionally } from '../http/conditional.ts';
 import { ModelNotFoundError } from '../http/errors.ts';
 import { origin } from '../http/pagination.ts';
-import { parseId } from '../urls/paths.ts';
-import type { SitemapDocument, Sitemaps } from './sitemap.ts';
+import { MAX_ID } from '../urls/paths.ts';
+import { TOPICS_PER_SITEMAP, type SitemapDocument, type Sitemaps } from './sitemap.ts';
 
 /** Crawlers may keep a file for an hour. */
 const CACHE_CONTROL = 'public, max-age=3600';
@@ -14,9 +14,10 @@ export const sitemapRoutes: FastifyPluginAsync<{ sitemaps: Sitemaps }> = async (
   app.get('/sitemap.xml', { schema: { hide: true } }, async (request, reply) => send(request, reply, await sitemaps.index(originOf(request))));
   app.get('/sitemaps/forums.xml', { schema: { hide: true } }, async (request, reply) => send(request, reply, await sitemaps.forums(originOf(request))));
   app.get<{ Params: { file: string } }>('/sitemaps/:file', { schema: { hide: true } }, async (request, reply) => {
-    // `topics-{n}.xml`, n a canonical number (0 is the first run of ids).
+    // `topics-{n}.xml`, n a canonical number (0 is the first run of ids) whose ids fit the 32-bit id column.
     const match = /^topics-(0|[1-9]\d{0,8})\.xml$/.exec(request.params.file);
-    const run = match === null ? null : match[1] === '0' ? 0 : parseId(match[1]!);
+    const number = match === null ? null : Number(match[1]);
+    const run = number !== null && number * TOPICS_PER_SITEMAP <= MAX_ID ? number : null;
     const document = run === null ? null : await sitemaps.topics(originOf(request), run);
     if (document === null) throw new ModelNotFoundError('Sitemap', request.params.file);
     return send(request, reply, document);

@@ -10,7 +10,7 @@ import { sql, type Kysely } from 'kysely';
 import { atMostEvery, type Clock } from '../clock.ts';
 import type { Database } from '../db/schema.ts';
 import { nextTurn } from '../turns.ts';
-import { absoluteUrl, forumPath } from '../urls/paths.ts';
+import { absoluteUrl, forumPath, MAX_ID } from '../urls/paths.ts';
 import type { ForumAccess } from './forum-access.ts';
 import { element, parent } from './feeds/xml.ts';
 import { inForums } from './permissions.ts';
@@ -87,7 +87,8 @@ export class Sitemaps {
     const rows = await guestTopics(this.#db, scope)
       .select(['topics.id', 'topics.title', 'topics.last_post_at'])
       .where('topics.id', '>=', run * TOPICS_PER_SITEMAP)
-      .where('topics.id', '<', (run + 1) * TOPICS_PER_SITEMAP)
+      // The last run ends at the largest id a 32-bit column holds (a larger bound would not fit PostgreSQL's integer).
+      .where('topics.id', '<=', Math.min((run + 1) * TOPICS_PER_SITEMAP - 1, MAX_ID))
       .orderBy('topics.id')
       .execute();
     if (rows.length === 0) return null;

@@ -108,6 +108,7 @@ describeEachDatabase('admin outbox and dashboard', (db) => {
         'forums',
         'categories',
         'groups',
+        'ranks',
         'moderation-log',
         'outbox',
         'settings',

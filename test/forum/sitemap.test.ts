@@ -86,7 +86,18 @@ describeEachDatabase('sitemaps and robots.txt', (db) => {
     });
 
     it('answer 404 for a run without topics and for addresses that are not a run', async () => {
-      for (const file of ['topics-1.xml', 'topics-01.xml', 'topics--1.xml', 'topics-1e3.xml', 'topics-99999999999.xml', 'forums.json', 'topics-0.xml.gz']) {
+      for (const file of [
+        'topics-1.xml',
+        'topics-01.xml',
+        'topics--1.xml',
+        'topics-1e3.xml',
+        'topics-99999999999.xml',
+        'topics-999999999.xml',
+        'topics-214748.xml',
+        'topics-214747.xml',
+        'forums.json',
+        'topics-0.xml.gz',
+      ]) {
         assert.equal((await get(`/sitemaps/${file}`)).statusCode, 404, file);
       }
     });

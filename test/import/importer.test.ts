@@ -383,6 +383,24 @@ describe('TorrentPier import', { skip: !mariaDbAvailable() && 'mariadb-server is
           assert.equal(watch.length, fixture.rows['bb_topics_watch']);
         });
 
+        it('brings the ranks, all special, without their old images, and who holds them', async () => {
+          const db = built.database.db;
+          const ranks = await db.selectFrom('ranks').selectAll().orderBy('id').execute();
+          assert.deepEqual(
+            ranks.map((rank) => [rank.id, rank.title, rank.min_posts, rank.image_url]),
+            [
+              [1, 'Administrator', null, null],
+              [2, 'Release team & "friends"', null, null],
+            ],
+          );
+          const holders = await db.selectFrom('users').select(['id', 'rank_id']).where('rank_id', 'is not', null).execute();
+          assert.deepEqual(
+            holders.map((holder) => [holder.id, holder.rank_id]),
+            [[2, 2]],
+            'a rank that does not exist upstream is not given',
+          );
+        });
+
         it('brings the polls with their totals and voters: a finished one closed, a deleted one left out', async () => {
           const db = built.database.db;
           const polls = await db.selectFrom('polls').selectAll().orderBy('topic_id').execute();

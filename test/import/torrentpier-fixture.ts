@@ -117,6 +117,10 @@ export function torrentPierSchema(version: TorrentPierVersion): string[] {
       word_id MEDIUMINT(8) UNSIGNED NOT NULL AUTO_INCREMENT, word CHAR(100) NOT NULL DEFAULT '',
       replacement CHAR(100) NOT NULL DEFAULT '', PRIMARY KEY (word_id)
     ) ${tail}`,
+    `CREATE TABLE bb_ranks (
+      rank_id SMALLINT(5) UNSIGNED NOT NULL AUTO_INCREMENT, rank_title VARCHAR(50) NOT NULL DEFAULT '',
+      rank_image VARCHAR(255) NOT NULL DEFAULT '', rank_style VARCHAR(255) NOT NULL DEFAULT '', PRIMARY KEY (rank_id)
+    ) ${tail}`,
     `CREATE TABLE bb_poll_votes (
       topic_id INT(10) UNSIGNED NOT NULL, vote_id TINYINT(4) UNSIGNED NOT NULL, vote_text VARCHAR(255) NOT NULL,
       vote_result MEDIUMINT(8) UNSIGNED NOT NULL, PRIMARY KEY (topic_id, vote_id)
@@ -448,9 +452,15 @@ export async function createTorrentPierFixture(
       // user_notify_pm (bit 6) for every third member; dis_avatar (bit 2), an admin's prohibition, for the forbidden avatar.
       user_opt: (id % 3 === 0 ? 1 << 6 : 0) | (avatar?.kind === 'forbidden' ? 1 << 2 : 0),
       avatar_ext_id: avatar?.ext[0] ?? 0,
+      // The first generated member holds the "Release team" rank; the second a rank that does not exist.
+      user_rank: n === 0 ? 2 : n === 1 ? 9 : 0,
     });
   }
   await put('bb_users', userRows);
+  await put('bb_ranks', [
+    { rank_id: 1, rank_title: 'Administrator', rank_image: 'styles/images/ranks/admin.png', rank_style: 'colorAdmin' },
+    { rank_id: 2, rank_title: phpEscapeQuotes('Release team & "friends"'), rank_image: '', rank_style: '' },
+  ]);
   await put(
     'bb_banlist',
     users.filter((u) => u.banned).map((u) => ({ ban_userid: u.id, ban_reason: 'spam & <abuse>' })),

@@ -38,6 +38,7 @@ import * as searchStems from './0036_search_stems.ts';
 import * as polls from './0037_polls.ts';
 import * as moderatorComments from './0038_moderator_comments.ts';
 import * as robotsTxt from './0039_robots_txt.ts';
+import * as ranks from './0040_ranks.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_users': users,
@@ -78,4 +79,5 @@ export const migrations: Record<string, Migration> = {
   '0037_polls': polls,
   '0038_moderator_comments': moderatorComments,
   '0039_robots_txt': robotsTxt,
+  '0040_ranks': ranks,
 };

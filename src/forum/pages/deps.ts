@@ -17,6 +17,7 @@ import type { TopicViewCounter } from '../view-counter.ts';
 import type { Groups } from '../../groups/service.ts';
 import type { BoardStats } from '../../site/board-stats.ts';
 import type { Presence } from '../../site/presence.ts';
+import type { Ranks } from '../../users/ranks.ts';
 
 export interface ForumPageDeps {
   pages: PageRoutes;
@@ -38,6 +39,8 @@ export interface ForumPageDeps {
   presence?: Presence;
   /** Groups of members: a profile lists the member's (those the viewer may see); absent: not listed. */
   groups?: Groups;
+  /** Ranks shown beside posts and on profiles; absent: none shown. */
+  ranks?: Ranks;
 }
 
 /** Blocks another capability adds to the forum's pages; each may be absent. */

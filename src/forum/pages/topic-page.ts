@@ -59,6 +59,7 @@ import { moderatorCommentForms, moderatorCommentHtml, moderatorCommentLink, mode
 import { forumCrumbs } from './forum-list.ts';
 import { EMOJI_PICKER_SCRIPT } from '../../web/emoji-picker.ts';
 import { avatarUrl } from '../../users/avatars/avatars.ts';
+import { rankOf, type Rank } from '../../users/ranks.ts';
 
 export const POSTS_PER_PAGE = PER_PAGE_DEFAULT;
 
@@ -95,7 +96,7 @@ const DRAFT_FIELDS = {
 
 const topicForm = <S extends TSchema>(form: EntityForm<LoadedTopic, S>): EntityForm<LoadedTopic, S> => entityForm(form);
 
-export function topicPage({ forum, presenter, views, addons, pageCache }: ForumPageDeps): EntityPage<LoadedTopic> {
+export function topicPage({ forum, presenter, views, addons, pageCache, ranks }: ForumPageDeps): EntityPage<LoadedTopic> {
   async function pageToShow(topic: LoadedTopic, query: URLSearchParams, viewer: AuthUser | null): Promise<number | null> {
     const post = query.get('post');
     if (post !== null) {
@@ -231,10 +232,11 @@ ${
     const render = async () => {
       const listed = await forum.postsOf(topic.row, viewer, { page, perPage: POSTS_PER_PAGE, offset: (page - 1) * POSTS_PER_PAGE });
       const commented = listed.rows.filter((row) => row.mod_comment !== null);
-      const [bodies, signatures, commentBodies] = await Promise.all([
+      const [bodies, signatures, commentBodies, allRanks] = await Promise.all([
         presenter.bodies(listed.rows),
         signaturesOf(listed.rows),
         presenter.bodies(commented.map((row) => ({ body: row.mod_comment! }))),
+        ranks?.all() ?? [],
       ]);
       const comments = new Map(commented.map((row, index) => [row.id, commentBodies[index]!]));
       const authors = new AuthorLinks();
@@ -245,7 +247,12 @@ ${
           body: bodies[index]!,
           signature: signatures.get(row.author_signature ?? '')!,
           comment: comments.has(row.id) ? moderatorCommentHtml(row, comments.get(row.id)!, authors) : html``,
-          author: authorPanel(row, authors.link(row.author_id, row.author_name, row.guest_name), PageCache.hole(index)),
+          author: authorPanel(
+            row,
+            authors.link(row.author_id, row.author_name, row.guest_name),
+            PageCache.hole(index),
+            rankOf(allRanks, { rankId: row.author_rank_id, postCount: row.author_post_count ?? 0 }),
+          ),
           permalink: postPathOn(topic.heading.path, row.id),
           actions: [
             ...(quotable ? [quoteLink(topic.heading.path, row.id)] : []),
@@ -442,11 +449,12 @@ const STAFF_RANKS: Partial<Record<Role, TextKey>> = { admin: 'profile.role.admin
  * name, rank, when they joined and how many posts they wrote, then `more`
  * (a hole: what other capabilities add, such as the ratio).
  */
-function authorPanel(row: PostOnPage, name: SafeHtml, more: SafeHtml): SafeHtml {
+function authorPanel(row: PostOnPage, name: SafeHtml, more: SafeHtml, rank: Rank | null): SafeHtml {
   if (row.author_id === null || row.author_joined_at === null) return html`<aside class="author-panel"><p class="name">${name}</p></aside>`;
-  const rank = row.author_role === null ? undefined : STAFF_RANKS[row.author_role];
+  const staff = row.author_role === null ? undefined : STAFF_RANKS[row.author_role];
   return html`<aside class="author-panel">${avatarImg(avatarUrl({ avatar: row.author_avatar }), 64)}<div>
-<p class="name">${name}${rank === undefined ? '' : html` <span class="badge rank">${t(rank)}</span>`}</p>
+<p class="name">${name}${staff === undefined ? '' : html` <span class="badge rank">${t(staff)}</span>`}</p>
+${rank === null ? '' : html`<p class="rank-title">${rank.imageUrl === null ? '' : html`<img src="${rank.imageUrl}" alt="" loading="lazy">`}${rank.title}</p>`}
 <p class="facts"><span>${t('profile.joined')}: ${dateHtml(row.author_joined_at)}</span> <span>${t('profile.posts')}: ${number(row.author_post_count ?? 0)}</span>${more}</p>
 </div></aside>`;
 }

@@ -41,6 +41,7 @@ import { importTorrents } from './torrents.ts';
 import { importUsers } from './users.ts';
 import { importWatchlist } from './watchlist.ts';
 import { importPolls } from './polls.ts';
+import { importRanks } from './ranks.ts';
 
 /** The import was not started; the message says what to fix. */
 export class ImportRefused extends Error {
@@ -107,6 +108,7 @@ export async function importTorrentPier(options: ImportOptions): Promise<ImportR
     const members = await countRows(source, 'bb_users');
     await importUsers(ctx, members, access.moderators);
     await importAvatars(ctx, avatarsDir, avatars, members);
+    await importRanks(ctx);
     await importForums(ctx);
     await importGroups(ctx, access);
     await importGrants(ctx, access);
