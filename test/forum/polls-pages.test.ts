@@ -58,6 +58,14 @@ describeEachDatabase('polls on the pages', (db) => {
       assert.equal(page.attr('input[name="poll_question"]', 'value'), 'Only one answer?');
       assert.match(page.text('details.poll-fields'), /A poll has 2 to 50 answers/);
       assert.equal((await t.services.forum.listTopics(forum.id, null, { page: 1, perPage: 100, offset: 0 })).total, topicsBefore);
+      const long = await author.browser.post(forumPath(forum), {
+        title: 'Long',
+        body: 'Text.',
+        poll_question: 'Long?',
+        poll_options: `Yes\n${'x'.repeat(256)}`,
+      });
+      assert.equal(long.status, 422);
+      assert.match(dom(long).text('details.poll-fields'), /An answer is longer than 255 characters/);
     });
 
     it('is added to a topic by its author, from the topic page', async () => {

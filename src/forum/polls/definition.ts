@@ -47,6 +47,7 @@ export function pollDefinition(input: PollInput, errors: FieldErrorBag, now: Dat
   if (question === '') errors.add('poll.question', t('poll.error.question'));
   const options = input.options.map((option) => option.trim());
   if (options.some((option) => option === '')) errors.add('poll.options', t('poll.error.empty_option'));
+  else if (options.some((option) => [...option].length > POLL_OPTION_MAX)) errors.add('poll.options', t('poll.error.option_long', { max: POLL_OPTION_MAX }));
   else if (options.length < POLL_OPTIONS_MIN || options.length > POLL_OPTIONS_MAX)
     errors.add('poll.options', t('poll.error.option_count', { min: POLL_OPTIONS_MIN, max: POLL_OPTIONS_MAX }));
   else if (new Set(options.map((option) => option.toLocaleLowerCase())).size !== options.length) errors.add('poll.options', t('poll.error.duplicate'));
