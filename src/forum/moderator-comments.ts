@@ -13,9 +13,6 @@ import type { ModerationLog } from './moderation-log.ts';
 import type { Posts } from './posts.ts';
 import type { ForumRepository, PostWithAuthor } from './repository.ts';
 
-export const MODERATOR_COMMENT_KINDS = ['comment', 'information', 'warning', 'violation'] as const satisfies readonly ModeratorCommentKind[];
-export const MODERATOR_COMMENT_MAX = 5000;
-
 export class ModeratorComments {
   readonly #repository: ForumRepository;
   readonly #posts: Posts;

@@ -2,8 +2,8 @@
 // `url` is the semantic path of the page; `title_html`/`body_html` are the
 // text as displayed (replacement rules applied, emoji rendered, escaped).
 import { Type, type Static } from 'typebox';
+import type { ModeratorCommentKind } from '../db/schema.ts';
 import { Nullable, OneOf } from '../http/schemas.ts';
-import { MODERATOR_COMMENT_KINDS } from './moderator-comments.ts';
 import { SecondsTimestamp, isoSeconds } from '../http/timestamps.ts';
 import { forumPath, profilePath, topicPath } from '../urls/paths.ts';
 import type { CategoryRow } from './category-repository.ts';
@@ -12,6 +12,10 @@ import { MODERATION_ACTIONS, type LogEntry } from './moderation-log.ts';
 import type { ForumModerator, ForumRow, PostRevision, PostWithAuthor, TopicUnread, TopicWithAuthor } from './repository.ts';
 
 const Status = Type.Union([Type.Literal('published'), Type.Literal('pending')]);
+
+/** The kinds of a moderator's comment on a post (TorrentPier's mc_type 1-4; moderator-comments.ts). */
+export const MODERATOR_COMMENT_KINDS = ['comment', 'information', 'warning', 'violation'] as const satisfies readonly ModeratorCommentKind[];
+export const MODERATOR_COMMENT_MAX = 5000;
 
 export const AuthorResource = Type.Object({ id: Type.Integer(), name: Type.String(), url: Type.String() });
 

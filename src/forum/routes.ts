@@ -10,7 +10,7 @@ import { Type } from 'typebox';
 import { assertUser, requireRole, requireUser, ADMINS, MODERATORS } from '../auth/guard.ts';
 import { CollectionOf, PageQueryProperties, PaginatedOf, collection, pageRequest, paginated } from '../http/pagination.ts';
 import { DataOf, IdParams, Int32, Nullable, OneOf, Reference, VisibleText, errorResponses } from '../http/schemas.ts';
-import { MODERATOR_COMMENT_KINDS, MODERATOR_COMMENT_MAX } from './moderator-comments.ts';
+import { MODERATOR_COMMENT_KINDS, MODERATOR_COMMENT_MAX } from './resource.ts';
 import type { ForumPresenter } from './presenter.ts';
 import { USERNAME_MAX } from '../users/fields.ts';
 import type { AuthUser } from '../auth/service.ts';

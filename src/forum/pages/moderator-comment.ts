@@ -19,7 +19,7 @@ import { html, type SafeHtml } from '../../web/html.ts';
 import { csrfInput } from '../../web/page.ts';
 import { tHtml } from '../../web/translated.ts';
 import { moderates } from '../access.ts';
-import { MODERATOR_COMMENT_KINDS } from '../moderator-comments.ts';
+import { MODERATOR_COMMENT_KINDS } from '../resource.ts';
 import type { PostOnPage, PostWithAuthor, TopicWithAuthor } from '../repository.ts';
 import { ForumBodies } from '../routes.ts';
 import type { ForumService } from '../service.ts';
