@@ -11,7 +11,7 @@ import { t } from '../i18n/messages.ts';
 import { assertModerates, assertModerator } from './access.ts';
 import type { ModerationLog } from './moderation-log.ts';
 import type { Posts } from './posts.ts';
-import type { ForumRepository, PostWithAuthor } from './repository.ts';
+import type { ForumRepository, PostWithAuthor, TopicWithAuthor } from './repository.ts';
 
 export class ModeratorComments {
   readonly #repository: ForumRepository;
@@ -28,9 +28,7 @@ export class ModeratorComments {
 
   /** Writes (or replaces) the comment under a post of a forum the moderator moderates. */
   async set(postId: number, moderator: AuthUser, kind: ModeratorCommentKind, text: string): Promise<PostWithAuthor> {
-    assertModerator(moderator, 'access.mod_comment');
-    const { post, topic } = await this.#posts.withTopic(postId, moderator);
-    assertModerates(moderator, topic.forum_id, 'access.mod_comment');
+    const { post, topic } = await this.#moderated(postId, moderator);
     const errors = new FieldErrorBag();
     const comment = text.trim();
     if (comment === '') errors.add('text', t('mod_comment.error.empty'));
@@ -49,9 +47,7 @@ export class ModeratorComments {
 
   /** Takes a post's comment away (nothing to take away: nothing changes, nothing is logged). */
   async remove(postId: number, moderator: AuthUser): Promise<PostWithAuthor> {
-    assertModerator(moderator, 'access.mod_comment');
-    const { post, topic } = await this.#posts.withTopic(postId, moderator);
-    assertModerates(moderator, topic.forum_id, 'access.mod_comment');
+    const { post, topic } = await this.#moderated(postId, moderator);
     if (post.mod_comment === null) return post;
     await this.#repository.transaction(async (trx) => {
       const at = isoNow(this.#clock);
@@ -63,5 +59,13 @@ export class ModeratorComments {
       );
     });
     return this.#posts.get(postId, moderator);
+  }
+
+  /** The post and its topic, when the caller moderates its forum (403 before anything is read for a member). */
+  async #moderated(postId: number, moderator: AuthUser): Promise<{ post: PostWithAuthor; topic: TopicWithAuthor }> {
+    assertModerator(moderator, 'access.mod_comment');
+    const found = await this.#posts.withTopic(postId, moderator);
+    assertModerates(moderator, found.topic.forum_id, 'access.mod_comment');
+    return found;
   }
 }

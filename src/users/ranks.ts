@@ -145,15 +145,9 @@ export class Ranks {
   async #read(): Promise<Rank[]> {
     const rows = await this.#db.selectFrom('ranks').select(['id', 'title', 'min_posts', 'image_url']).execute();
     const ranks = rows.map((row) => ({ id: row.id, title: row.title, minPosts: row.min_posts, imageUrl: row.image_url }));
-    return ranks.sort((a, b) =>
-      a.minPosts !== null && b.minPosts !== null
-        ? a.minPosts - b.minPosts
-        : a.minPosts !== null
-          ? -1
-          : b.minPosts !== null
-            ? 1
-            : a.title.localeCompare(b.title),
-    );
+    // Earned ranks first, by threshold; then the special ones, by title.
+    const special = (rank: Rank): number => (rank.minPosts === null ? 1 : 0);
+    return ranks.sort((a, b) => special(a) - special(b) || (a.minPosts ?? 0) - (b.minPosts ?? 0) || a.title.localeCompare(b.title));
   }
 }
 

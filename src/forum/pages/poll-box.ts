@@ -10,7 +10,7 @@ import { ApiError, ValidationError, type FieldErrors, type FormRefusal } from '.
 import { number, t, tn } from '../../i18n/messages.ts';
 import { loginPath, withQuery } from '../../urls/paths.ts';
 import { entityForm, type EntityForm, type PageVisit } from '../../urls/semantic-routes.ts';
-import { failedNotice, flag, list, NoFields } from '../../web/form.ts';
+import { failedNotice, flag, list, NoFields, text } from '../../web/form.ts';
 import { checkbox, checkboxGroup, pageFormState, radioGroup, selectField, textArea, textInput, type FormState } from '../../web/form-controls.ts';
 import { dateHtml } from '../../web/format.ts';
 import { html, type SafeHtml } from '../../web/html.ts';
@@ -47,19 +47,20 @@ const AddPollForm = Type.Object(PollFormFields);
 
 /** The poll a form describes; undefined when it asks for none (no question and no answers). */
 export function pollFromForm(values: Record<string, unknown>): PollInput | undefined {
-  const text = (name: string): string => (typeof values[name] === 'string' ? (values[name] as string).trim() : '');
-  const question = text('poll_question');
-  const options = text('poll_options')
+  const field = (name: string): string => (text(values, name) ?? '').trim();
+  const question = field('poll_question');
+  const options = field('poll_options')
     .split(/\r?\n/)
     .map((line) => line.trim())
     .filter((line) => line !== '');
   if (question === '' && options.length === 0) return undefined;
-  const results = text('poll_results');
+  const results = field('poll_results');
+  const days = field('poll_days');
   return {
     question,
     options,
-    max_choices: text('poll_max_choices') === '' ? 1 : Number(text('poll_max_choices')),
-    ...(text('poll_days') === '' || Number(text('poll_days')) === 0 ? {} : { ends_in_days: Number(text('poll_days')) }),
+    max_choices: field('poll_max_choices') === '' ? 1 : Number(field('poll_max_choices')),
+    ...(days === '' || Number(days) === 0 ? {} : { ends_in_days: Number(days) }),
     results: POLL_RESULTS.find((value) => value === results) ?? 'after_vote',
     allow_change: flag(values, 'poll_allow_change'),
   };

@@ -87,21 +87,19 @@ export class Polls {
     // A topic's text waits for a moderator when a rule holds it; a poll added later has nothing to wait with.
     if (heldBy !== null && !moderates(user, topic.forum_id)) errors.add('poll.question', t('poll.error.held'));
     errors.throwIfAny();
-    if ((await this.#repository.ofTopic(topicId)) !== undefined) throw new ApiError('CONFLICT', t('poll.exists'));
     try {
       await this.#repository.transaction((trx) => this.#repository.insert(trx, topicId, definition, isoNow(this.#clock)));
     } catch (error) {
-      // Another request started one meanwhile: the topic's one poll is the database's rule (a unique topic_id).
+      // The topic has one already: one poll a topic is the database's rule (a unique topic_id), racing requests too.
       if (isUniqueViolation(error)) throw new ApiError('CONFLICT', t('poll.exists'));
       throw error;
     }
-    return this.get(topicId, user);
+    return this.#current(topic, user);
   }
 
   /** Casts (or, where the poll allows, changes) the member's vote. */
   async vote(topicId: number, user: AuthUser, optionIds: readonly number[]): Promise<PollView> {
-    const { topic, stored } = await this.#stored(topicId, user);
-    const view = await this.#view(stored, topic, user);
+    const { topic, stored, view } = await this.#stored(topicId, user);
     this.#assertMayVote(view, topic, user, await this.#permissions(user, topic.forum_id));
     const errors = new FieldErrorBag();
     const known = new Set(stored.options.map((option) => option.id));
@@ -118,17 +116,16 @@ export class Polls {
       throw error;
     }
     if (!cast) throw new ApiError('CONFLICT', t('poll.already_voted'));
-    return this.#view(stored, topic, user);
+    return this.#current(topic, user);
   }
 
   /** Takes the member's vote back, where the poll lets voters change it. */
   async retract(topicId: number, user: AuthUser): Promise<PollView> {
-    const { topic, stored } = await this.#stored(topicId, user);
-    const view = await this.#view(stored, topic, user);
+    const { topic, stored, view } = await this.#stored(topicId, user);
     this.#assertMayVote(view, topic, user, await this.#permissions(user, topic.forum_id));
     if (!view.allowChange) throw new ApiError('FORBIDDEN', t('poll.no_change'));
     if (!(await this.#repository.retract(stored.poll.id, user.id))) throw new ApiError('CONFLICT', t('poll.not_voted'));
-    return this.#view(stored, topic, user);
+    return this.#current(topic, user);
   }
 
   /** Ends voting now, or lets it go on (an end already past stays past: set a poll's end by starting a new one). */
@@ -142,7 +139,7 @@ export class Polls {
         await this.#logged(topic, user, closed ? 'close_poll' : 'reopen_poll', at, trx);
       });
     }
-    return this.get(topicId, user);
+    return this.#current(topic, user);
   }
 
   async delete(topicId: number, user: AuthUser): Promise<void> {
@@ -154,11 +151,19 @@ export class Polls {
     });
   }
 
-  async #stored(topicId: number, user: AuthUser): Promise<{ topic: TopicWithAuthor; stored: StoredPoll }> {
+  /** The poll of a topic this member may read, as stored and as they see it (404 as for an unknown topic, or without one). */
+  async #stored(topicId: number, user: AuthUser): Promise<{ topic: TopicWithAuthor; stored: StoredPoll; view: PollView }> {
     const topic = await this.#topics.get(topicId, user);
-    const stored = await this.#repository.ofTopic(topic.id);
-    if (stored === undefined) throw new ModelNotFoundError('Poll', topicId);
-    return { topic, stored };
+    const standing = await this.#repository.standing(topic.id);
+    if (standing === undefined) throw new ModelNotFoundError('Poll', topicId);
+    return { topic, stored: standing.stored, view: await this.#view(standing.stored, topic, user, standing.counts) };
+  }
+
+  /** The poll as it stands now (after a vote), as this reader sees it. */
+  async #current(topic: TopicWithAuthor, viewer: AuthUser): Promise<PollView> {
+    const view = await this.of(topic, viewer);
+    if (view === null) throw new ModelNotFoundError('Poll', topic.id);
+    return view;
   }
 
   async #permissions(user: AuthUser | null, forumId: number): Promise<{ vote: boolean }> {
@@ -187,13 +192,12 @@ export class Polls {
     await this.#log.record({ actorId: user.id, action, forumId: topic.forum_id, topicId: topic.id, subject: topic.title }, at, trx);
   }
 
-  /** The poll as this reader sees it; `known`: its counts when the caller has just read them. */
-  async #view(stored: StoredPoll, topic: TopicWithAuthor, viewer: AuthUser | null, known?: PollCounts): Promise<PollView> {
+  /** The poll as this reader sees it, from what was read of it (PollRepository.standing). */
+  async #view(stored: StoredPoll, topic: TopicWithAuthor, viewer: AuthUser | null, counts: PollCounts): Promise<PollView> {
     const { poll } = stored;
     const now = this.#clock.now().getTime();
     const ended = poll.closed_at !== null || (poll.ends_at !== null && new Date(poll.ends_at).getTime() <= now);
-    const [counts, myChoices, rights] = await Promise.all([
-      known ?? this.#repository.counts(stored),
+    const [myChoices, rights] = await Promise.all([
       viewer === null ? null : this.#repository.ballotOf(poll.id, viewer.id),
       this.#permissions(viewer, topic.forum_id),
     ]);

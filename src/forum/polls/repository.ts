@@ -147,32 +147,6 @@ export class PollRepository {
     return poll.id;
   }
 
-  async ofTopic(topicId: number, db: Db = this.#db): Promise<StoredPoll | undefined> {
-    const poll = await db.selectFrom('polls').selectAll().where('topic_id', '=', topicId).executeTakeFirst();
-    if (poll === undefined) return undefined;
-    const options = await db.selectFrom('poll_options').selectAll().where('poll_id', '=', poll.id).orderBy('position').execute();
-    return { poll, options };
-  }
-
-  async counts(poll: StoredPoll): Promise<PollCounts> {
-    const [chosen, voters] = await Promise.all([
-      this.#db
-        .selectFrom('poll_choices')
-        .select(['option_id', (eb) => eb.fn.countAll<number | string>().as('votes')])
-        .where('poll_id', '=', poll.poll.id)
-        .groupBy('option_id')
-        .execute(),
-      this.#db
-        .selectFrom('poll_ballots')
-        .select((eb) => eb.fn.countAll<number | string>().as('voters'))
-        .where('poll_id', '=', poll.poll.id)
-        .executeTakeFirstOrThrow(),
-    ]);
-    const votes = new Map(poll.options.map((option) => [option.id, option.imported_votes]));
-    for (const row of chosen) votes.set(row.option_id, (votes.get(row.option_id) ?? 0) + Number(row.votes));
-    return { votes, voters: Number(voters.voters) };
-  }
-
   /** The options a member chose, or null if they have not voted (an imported ballot chose none that are known). */
   async ballotOf(pollId: number, userId: number): Promise<number[] | null> {
     const ballot = await this.#ballot({ pollId, userId });

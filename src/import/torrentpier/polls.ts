@@ -73,8 +73,7 @@ async function importPollRows(ctx: ImportContext, total: number): Promise<Map<nu
   // Rows come in (topic_id, vote_id) order: a topic's rows are together, though a batch may end inside them.
   let pending: UpstreamVote[] = [];
   const write = async (votes: UpstreamVote[]) => {
-    const byTopic = new Map<number, UpstreamVote[]>();
-    for (const vote of votes) byTopic.set(vote.topic_id, [...(byTopic.get(vote.topic_id) ?? []), vote]);
+    const byTopic = Map.groupBy(votes, (vote) => vote.topic_id);
     const topics = await topicsOf(ctx.source, [...byTopic.keys()]);
     for (const [topicId, rows] of byTopic) {
       const mapped = mapPoll({ topicId, topic: topics.get(topicId) ?? null, votes: rows }, ctx.imported.topics);

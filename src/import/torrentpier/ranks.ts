@@ -39,19 +39,25 @@ export async function importRanks(ctx: ImportContext): Promise<void> {
 
   // Members' special ranks: those of imported members whose rank came too.
   const [holders] = await source.query<mysql.RowDataPacket[]>('SELECT user_id, user_rank FROM bb_users WHERE user_rank > 0');
-  const byRank = new Map<number, number[]>();
+  const given: Array<{ userId: number; rankId: number }> = [];
   for (const holder of holders) {
     const userId = int(holder['user_id']);
     const rankId = int(holder['user_rank']);
     if (!ctx.imported.users.has(userId)) continue;
-    if (!imported.has(rankId)) {
-      report.note('bb_ranks', `member ${userId} held rank ${rankId}, which does not exist upstream: they show their earned rank`, rankId);
-      continue;
-    }
-    byRank.set(rankId, [...(byRank.get(rankId) ?? []), userId]);
+    if (imported.has(rankId)) given.push({ userId, rankId });
+    else report.note('bb_ranks', `member ${userId} held rank ${rankId}, which does not exist upstream: they show their earned rank`, rankId);
   }
   await ctx.target.db.transaction().execute(async (trx) => {
-    for (const [rankId, userIds] of byRank)
-      for (const part of chunks(userIds, 500)) await trx.updateTable('users').set({ rank_id: rankId }).where('id', 'in', part).execute();
+    for (const [rankId, holding] of Map.groupBy(given, (holder) => holder.rankId))
+      for (const part of chunks(holding, 500))
+        await trx
+          .updateTable('users')
+          .set({ rank_id: rankId })
+          .where(
+            'id',
+            'in',
+            part.map((holder) => holder.userId),
+          )
+          .execute();
   });
 }
