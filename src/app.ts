@@ -53,6 +53,8 @@ import { helloRoutes, probeRoutes } from './system/routes.ts';
 import { feedRoutes } from './forum/feeds/routes.ts';
 import { sitemapRoutes } from './forum/sitemap-routes.ts';
 import { robotsRoute } from './site/robots.ts';
+import { sitePageRoutes } from './site/page-routes.ts';
+import { sitePageView } from './site/page-view.ts';
 import { forumPages } from './forum/pages/index.ts';
 import { banRoutes } from './forum/ban-routes.ts';
 import { messagePages } from './messages/pages/index.ts';
@@ -232,6 +234,8 @@ async function assemble(config: Config, options: BuildOptions, logger: Logger, o
   await app.register(searchRoutes, { prefix: '/api', search: services.search });
   await app.register(pollRoutes, { prefix: '/api', polls: services.forum.polls, presenter: services.presenter });
   await app.register(rankRoutes, { prefix: '/api', ranks: services.ranks });
+  const renderPage = (body: string) => services.presenter.staffText(body);
+  await app.register(sitePageRoutes, { prefix: '/api', pages: services.sitePages, render: renderPage });
   await app.register(messageRoutes, { prefix: '/api', messages: services.messages, presenter: services.presenter });
   await app.register(banRoutes, { prefix: '/api', bans: services.bans });
   await app.register(wordFilterRoutes, { prefix: '/api/word-filters', wordFilters: services.wordFilters, baseUrl: config.baseUrl });
@@ -268,6 +272,7 @@ async function assemble(config: Config, options: BuildOptions, logger: Logger, o
     presence: services.presence,
   });
   await app.register(groupPages, { pages, groups: services.groups });
+  await app.register(sitePageView, { pages, sitePages: services.sitePages, render: renderPage });
   await app.register(feedRoutes, { pages, forum: services.forum, presenter: services.presenter, feeds: services.feeds });
   await app.register(sitemapRoutes, { sitemaps: services.sitemaps });
   await app.register(robotsRoute, { site: services.site });

@@ -23,6 +23,7 @@ import { ForumAccess } from './forum/forum-access.ts';
 import { FeedSource } from './forum/feeds/source.ts';
 import { Sitemaps } from './forum/sitemap.ts';
 import { Ranks } from './users/ranks.ts';
+import { SitePages } from './site/pages.ts';
 import { MemberBans } from './forum/member-bans.ts';
 import { ModerationLog } from './forum/moderation-log.ts';
 import { ForumPresenter } from './forum/presenter.ts';
@@ -91,6 +92,8 @@ export interface Services {
   site: SiteSettings;
   /** Ranks shown beside posts (users/ranks.ts). */
   ranks: Ranks;
+  /** Static pages: rules, FAQ, about (site/pages.ts). */
+  sitePages: SitePages;
 }
 
 export function createServices(database: DatabaseHandle, config: Config, limiters: LimiterFactory, log: Logger, clock: Clock): Services {
@@ -152,6 +155,7 @@ export function createServices(database: DatabaseHandle, config: Config, limiter
   database.changes.subscribe(WORD_FILTERS_TOPIC, () => presenter.invalidate());
   database.changes.subscribe(CATALOG_TOPIC, () => presenter.invalidate());
   const ranks = new Ranks(database.db, database, clock, (error) => log.warn({ err: error }, 'could not tell other instances that the ranks changed'));
+  const sitePages = new SitePages(database.db, database, clock, (error) => log.warn({ err: error }, 'could not tell other instances that the pages changed'));
   const pageCache = new PageCache();
   keepFresh(pageCache, database, [WORD_FILTERS_TOPIC, CATALOG_TOPIC], (error) =>
     log.warn({ err: error }, 'could not tell other instances to empty their page caches'),
@@ -178,7 +182,7 @@ export function createServices(database: DatabaseHandle, config: Config, limiter
     topicViews,
     pageCache,
     feeds: new FeedSource(forumRepository, presenter, access),
-    sitemaps: new Sitemaps(database.db, access, presenter, clock),
+    sitemaps: new Sitemaps(database.db, access, presenter, sitePages, clock),
     search: new Search(searchIndex, forumRepository, presenter, access, (name) => usersRepository.findByUsername(name)),
     searchBackfill: new SearchBackfill(searchIndex),
     profileMail,
@@ -189,6 +193,7 @@ export function createServices(database: DatabaseHandle, config: Config, limiter
     groups: new Groups(new GroupRepository(database.db), clock),
     site: new SiteSettings(database.db, database, clock, (error) => log.warn({ err: error }, 'could not tell other instances that the site settings changed')),
     ranks,
+    sitePages,
     presence: new Presence(clock),
     boardStats: new BoardStats(database.db, clock),
   };

@@ -80,6 +80,27 @@ it('takes the screenshots', { timeout: 10 * 60_000 }, async () => {
     const answers = (await t.services.forum.polls.get(polled.id, null)).options.map((option) => option.id);
     await t.services.forum.polls.vote(polled.id, asAuthUser(author), [answers[0]!]);
     await t.services.forum.polls.vote(polled.id, asAuthUser(seeder), [answers[0]!, answers[3]!]);
+    const rules = await t.services.sitePages.create({
+      slug: 'rules',
+      position: 1,
+      in_footer: true,
+      texts: {
+        en: {
+          title: 'Rules',
+          body: '[b]1. Seed what you take.[/b] Keep a ratio of at least 0.5; new members have a grace of 10 GB.\n\n[b]2. One account per person.[/b]\n\n[list][*]No requests in release forums[*]Name releases by the template[/list]',
+        },
+        ru: {
+          title: 'Правила',
+          body: '[b]1. Раздавайте то, что скачали.[/b] Рейтинг не ниже 0,5; новым участникам даётся 10 ГБ форы.\n\n[b]2. Одна учётная запись на человека.[/b]\n\n[list][*]Никаких просьб в разделах релизов[*]Называйте релизы по шаблону[/list]',
+        },
+      },
+    });
+    await t.services.sitePages.create({
+      slug: 'faq',
+      position: 2,
+      in_footer: true,
+      texts: { en: { title: 'FAQ', body: 'How do I seed? Open the .torrent in your client.' } },
+    });
     const urlOf = async (path: string) => (await t.app.inject({ method: 'GET', url: path })).json<{ data: { url: string } }>().data.url;
     const pages: Array<[name: string, path: string, asAdmin: boolean]> = [
       ['index', '/', false],
@@ -90,6 +111,8 @@ it('takes the screenshots', { timeout: 10 * 60_000 }, async () => {
       ['poll', await urlOf(`/api/topics/${polled.id}`), false],
       ['admin-forums', '/admin/forums/', true],
       ['admin-ranks', '/admin/ranks/', true],
+      ['static-page', `/pages/${rules.slug}/`, false],
+      ['admin-page', `/admin/pages/${rules.id}/`, true],
     ];
     for (const language of ['en', 'ru']) {
       const member = await signedInContext(app, `member${language}`, 'user', language);

@@ -23,6 +23,7 @@ export type SectionId =
   | 'categories'
   | 'groups'
   | 'ranks'
+  | 'pages'
   | 'outbox'
   | 'settings';
 
@@ -49,6 +50,7 @@ export const SECTIONS: readonly Section[] = [
   { id: 'categories', title: 'admin.forum_categories.title', path: '/admin/categories/', roles: ADMINS, summary: 'admin.forum_categories.summary' },
   { id: 'groups', title: 'admin.groups.title', path: '/admin/groups/', roles: ADMINS, summary: 'admin.groups.summary' },
   { id: 'ranks', title: 'admin.ranks.title', path: '/admin/ranks/', roles: ADMINS, summary: 'admin.ranks.summary' },
+  { id: 'pages', title: 'admin.pages.title', path: '/admin/pages/', roles: ADMINS, summary: 'admin.pages.summary' },
   { id: 'moderation-log', title: 'admin.log.title', path: '/admin/moderation-log/', roles: MODERATORS, summary: 'admin.log.summary' },
   { id: 'outbox', title: 'admin.outbox.title', path: '/admin/outbox/', roles: ADMINS, summary: 'admin.outbox.summary' },
   { id: 'settings', title: 'admin.site.title', path: '/admin/settings/', roles: ADMINS, summary: 'admin.site.summary' },

@@ -604,6 +604,24 @@ export interface RanksTable {
   updated_at: Timestamp;
 }
 
+/** A static page (migration 0041): its address and its place in the footer. */
+export interface SitePagesTable {
+  id: Generated<number>;
+  slug: string;
+  position: ColumnType<number, number | undefined, number>;
+  in_footer: FlagWithDefault;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** A static page's title and BBCode body in one language (migration 0041). */
+export interface SitePageTextsTable {
+  page_id: number;
+  locale: string;
+  title: string;
+  body: string;
+}
+
 export interface SiteSettingsTable {
   id: number;
   name: string;
@@ -618,6 +636,8 @@ export interface SiteSettingsTable {
 
 export interface Database {
   site_settings: SiteSettingsTable;
+  site_pages: SitePagesTable;
+  site_page_texts: SitePageTextsTable;
   ranks: RanksTable;
   users: UsersTable;
   api_tokens: ApiTokensTable;

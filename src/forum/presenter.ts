@@ -42,6 +42,7 @@ export class ForumPresenter {
   readonly #signatures = new RenderCache();
   readonly #messages = new RenderCache();
   readonly #lines = new RenderCache();
+  readonly #staffTexts = new RenderCache();
   readonly #screened = new ScreenedTextCache();
   /** The last check queued for display (see #filtered), and when the current run of them began. */
   #checks: Promise<void> = Promise.resolve();
@@ -54,7 +55,8 @@ export class ForumPresenter {
 
   /** Forget every rendering: the rules or the emoji catalog changed. */
   invalidate(): void {
-    for (const cache of [this.#titles, this.#titleHtml, this.#bodies, this.#signatures, this.#messages, this.#lines, this.#screened]) cache.clear();
+    for (const cache of [this.#titles, this.#titleHtml, this.#bodies, this.#signatures, this.#messages, this.#lines, this.#staffTexts, this.#screened])
+      cache.clear();
   }
 
   /** The title with replacement rules applied: what pages show and slugs are made from. */
@@ -118,6 +120,14 @@ export class ForumPresenter {
   /** A private message's text as displayed: `private_messages` replacement rules applied, rendered like a post body. */
   async messageBody(text: string): Promise<SafeHtml> {
     return raw(this.#messages.peek(readerKey(text)) ?? (await this.#rendered(text, 'private_messages')));
+  }
+
+  /**
+   * A text staff wrote for the whole site (a static page), rendered like a
+   * post body. No replacement rules: they screen what members write.
+   */
+  async staffText(text: string): Promise<SafeHtml> {
+    return raw(await this.#staffTexts.get(readerKey(text), async () => renderBody(text, await this.#emoji()).value));
   }
 
   async post(row: PostWithAuthor, topic: { id: number; title: string }): Promise<Static<typeof PostResource>> {

@@ -10,7 +10,8 @@ import { sql, type Kysely } from 'kysely';
 import { atMostEvery, type Clock } from '../clock.ts';
 import type { Database } from '../db/schema.ts';
 import { nextTurn } from '../turns.ts';
-import { absoluteUrl, forumPath, MAX_ID } from '../urls/paths.ts';
+import { absoluteUrl, forumPath, MAX_ID, sitePagePath } from '../urls/paths.ts';
+import type { SitePages } from '../site/pages.ts';
 import type { ForumAccess } from './forum-access.ts';
 import { element, parent } from './feeds/xml.ts';
 import { inForums } from './permissions.ts';
@@ -43,11 +44,13 @@ export class Sitemaps {
   readonly #access: ForumAccess;
   readonly #presenter: ForumPresenter;
   readonly #runs: () => Promise<TopicRun[]>;
+  readonly #pages: SitePages;
 
-  constructor(db: Kysely<Database>, access: ForumAccess, presenter: ForumPresenter, clock: Clock) {
+  constructor(db: Kysely<Database>, access: ForumAccess, presenter: ForumPresenter, pages: SitePages, clock: Clock) {
     this.#db = db;
     this.#access = access;
     this.#presenter = presenter;
+    this.#pages = pages;
     this.#runs = atMostEvery(INDEX_FRESH_MS, clock, () => this.#topicRuns());
   }
 
@@ -62,7 +65,7 @@ export class Sitemaps {
     return { xml: document(parent('sitemapindex', { xmlns: NAMESPACE }, entries)), updated };
   }
 
-  /** The home page and the forums guests may read. */
+  /** The home page, the forums guests may read and the static pages. */
   async forums(origin: string): Promise<SitemapDocument> {
     const scope = (await this.#access.of(null)).readScope();
     const forums = await this.#db
@@ -73,10 +76,13 @@ export class Sitemaps {
       .groupBy(['forums.id', 'forums.name'])
       .orderBy('forums.id')
       .execute();
-    const updated = forums.reduce((newest, forum) => (forum.updated !== null && String(forum.updated) > newest ? String(forum.updated) : newest), NEVER);
+    const forumsUpdated = forums.reduce((newest, forum) => (forum.updated !== null && String(forum.updated) > newest ? String(forum.updated) : newest), NEVER);
+    const pages = await this.#pages.all();
+    const updated = pages.reduce((newest, page) => (page.updatedAt > newest ? page.updatedAt : newest), forumsUpdated);
     const urls = [
-      url(absoluteUrl(origin, '/'), updated === NEVER ? null : updated),
+      url(absoluteUrl(origin, '/'), forumsUpdated === NEVER ? null : forumsUpdated),
       ...forums.map((forum) => url(absoluteUrl(origin, forumPath(forum)), forum.updated === null ? null : String(forum.updated))),
+      ...pages.map((page) => url(absoluteUrl(origin, sitePagePath(page.slug)), page.updatedAt)),
     ];
     return { xml: document(parent('urlset', { xmlns: NAMESPACE }, urls)), updated };
   }

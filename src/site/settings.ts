@@ -16,6 +16,8 @@ import { ValidationError } from '../http/errors.ts';
 import { VisibleText } from '../http/schemas.ts';
 import { isLocale, type Locale } from '../i18n/locale.ts';
 import { t } from '../i18n/messages.ts';
+import { sitePagePath } from '../urls/paths.ts';
+import type { FooterPage } from '../web/page.ts';
 
 export interface SiteSettingsValue {
   name: string;
@@ -26,10 +28,20 @@ export interface SiteSettingsValue {
   registrationOpen: boolean;
   /** robots.txt as the admin wrote it; null: the default (site/robots.ts). */
   robotsTxt: string | null;
+  /** The static pages the footer links to, in order (site/pages.ts). */
+  footerPages: readonly FooterPage[];
 }
 
 /** What a site is called before its admin names it. */
-export const UNNAMED: SiteSettingsValue = { name: 'Forum', description: '', logoUrl: null, defaultLocale: 'en', registrationOpen: true, robotsTxt: null };
+export const UNNAMED: SiteSettingsValue = {
+  name: 'Forum',
+  description: '',
+  logoUrl: null,
+  defaultLocale: 'en',
+  registrationOpen: true,
+  robotsTxt: null,
+  footerPages: [],
+};
 
 export const NAME_MAX = 100;
 export const DESCRIPTION_MAX = 300;
@@ -84,7 +96,11 @@ export class SiteSettings {
   constructor(db: Kysely<Database>, database: { writes: WriteWatch; changes: ChangeFeed }, clock: Clock, onError: (error: unknown) => void) {
     this.#db = db;
     this.#clock = clock;
-    this.#snapshot = new Snapshot({ topic: SITE_SETTINGS_TOPIC, tables: new Set(['site_settings']), load: () => this.#read() }, database, onError);
+    this.#snapshot = new Snapshot(
+      { topic: SITE_SETTINGS_TOPIC, tables: new Set(['site_settings', 'site_pages', 'site_page_texts']), load: () => this.#read() },
+      database,
+      onError,
+    );
   }
 
   current(): Promise<SiteSettingsValue> {
@@ -138,8 +154,11 @@ export class SiteSettings {
   }
 
   async #read(): Promise<SiteSettingsValue> {
-    const row = await this.#db.selectFrom('site_settings').selectAll().where('id', '=', 1).executeTakeFirst();
-    if (row === undefined) return UNNAMED;
+    const [row, footerPages] = await Promise.all([
+      this.#db.selectFrom('site_settings').selectAll().where('id', '=', 1).executeTakeFirst(),
+      this.#footerPages(),
+    ]);
+    if (row === undefined) return { ...UNNAMED, footerPages };
     return {
       name: row.name,
       description: row.description,
@@ -147,7 +166,27 @@ export class SiteSettings {
       defaultLocale: isLocale(row.default_locale) ? row.default_locale : 'en',
       registrationOpen: Boolean(row.registration_open),
       robotsTxt: row.robots_txt,
+      footerPages,
     };
+  }
+
+  /** Each static page the footer links to, with its title in each language it is written in. */
+  async #footerPages(): Promise<FooterPage[]> {
+    const rows = await this.#db
+      .selectFrom('site_pages')
+      .innerJoin('site_page_texts', 'site_page_texts.page_id', 'site_pages.id')
+      .select(['site_pages.id', 'site_pages.slug', 'site_page_texts.locale', 'site_page_texts.title'])
+      .where('site_pages.in_footer', '=', true)
+      .orderBy('site_pages.position')
+      .orderBy('site_pages.slug')
+      .execute();
+    const pages = new Map<number, FooterPage>();
+    for (const row of rows) {
+      const page = pages.get(row.id) ?? { path: sitePagePath(row.slug), titles: {} };
+      if (isLocale(row.locale)) page.titles[row.locale] = row.title;
+      pages.set(row.id, page);
+    }
+    return [...pages.values()];
   }
 }
 

@@ -5,6 +5,7 @@ import {
   activationPath,
   bonusPath,
   groupsPath,
+  isPageSlug,
   inboxPath,
   membersPath,
   messagePath,
@@ -14,6 +15,7 @@ import {
   registerPath,
   sentMessagesPath,
   settingsPath,
+  sitePagePath,
   watchlistPath,
 } from './paths.ts';
 
@@ -153,6 +155,11 @@ export function legacyTarget(path: string, query: URLSearchParams): LegacyTarget
       if (!query.has('g')) return { kind: 'page', path: groupsPath(), query: without(query, 'mode') };
       const id = idParameter(query, 'g');
       return id === null ? null : { kind: 'group', id, query: without(query, 'g', 'mode') };
+    }
+    case '/info': {
+      // TorrentPier's static pages (`info.php?show=user_agreement`): ours of the same name, hyphenated (docs/static-pages.md).
+      const slug = (lastValue(query, 'show') ?? '').replace(/_/g, '-');
+      return isPageSlug(slug) ? { kind: 'page', path: sitePagePath(slug), query: without(query, 'show') } : null;
     }
     default:
       return null;

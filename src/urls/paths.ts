@@ -193,6 +193,20 @@ export function emailConfirmationPath(key: string, query?: Query): string {
   return withQuery(`/settings/email/${encodeURIComponent(key)}/`, query);
 }
 
+/** A static page's slug: lowercase letters and digits in words joined by single hyphens (docs/static-pages.md). */
+export const PAGE_SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+export const PAGE_SLUG_MAX = 64;
+
+export function isPageSlug(value: string): boolean {
+  return value.length <= PAGE_SLUG_MAX && PAGE_SLUG.test(value);
+}
+
+/** `/pages/{slug}/`: a static page (rules, FAQ, about). */
+export function sitePagePath(slug: string, query?: Query): string {
+  if (!isPageSlug(slug)) throw new RangeError(`Not a page slug: ${slug}`);
+  return withQuery(`/pages/${slug}/`, query);
+}
+
 export function loginPath(query?: Query): string {
   return withQuery('/login/', query);
 }

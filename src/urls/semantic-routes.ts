@@ -48,7 +48,7 @@ const ENTITY_PATTERNS: Readonly<Record<EntityKind, string>> = {
   group: '/group/:segment/',
 };
 
-const LEGACY_PATHS = ['/viewtopic', '/viewforum', '/profile', '/privmsg', '/memberlist', '/groupcp'] as const;
+const LEGACY_PATHS = ['/viewtopic', '/viewforum', '/profile', '/privmsg', '/memberlist', '/groupcp', '/info'] as const;
 
 /** The topic id of a post this request may see; throws ModelNotFoundError (→ 404 page) otherwise. */
 export type PostLocator = (postId: number, request: FastifyRequest) => Promise<number>;

@@ -8,6 +8,7 @@ import { origin } from '../http/pagination.ts';
 import { html, type SafeHtml } from './html.ts';
 import { t, tn } from '../i18n/messages.ts';
 import { currentReader } from '../i18n/context.ts';
+import type { Locale } from '../i18n/locale.ts';
 import { formatBytes } from '../i18n/sizes.ts';
 import { profilePath } from '../urls/paths.ts';
 import { localPath } from '../http/local-path.ts';
@@ -25,6 +26,14 @@ export interface SiteIdentity {
   description: string;
   logoUrl: string | null;
   registrationOpen: boolean;
+  /** The static pages the footer links to, in order. */
+  footerPages: readonly FooterPage[];
+}
+
+/** A static page in the footer: its path and its title in each language it is written in. */
+export interface FooterPage {
+  path: string;
+  titles: Partial<Record<Locale, string>>;
 }
 
 declare module 'fastify' {
@@ -95,7 +104,7 @@ ${user === null || request.memberTransfer === null ? '' : memberBar(request.memb
 <main id="main">
 ${options.body}
 </main>
-<footer class="site">${footerSwitches(user === null, options.canonical, theme)}<p><a href="/api/docs">${t('layout.api_docs')}</a></p></footer>
+<footer class="site">${footerLinks(site.footerPages)}${footerSwitches(user === null, options.canonical, theme)}<p><a href="/api/docs">${t('layout.api_docs')}</a></p></footer>
 </body>
 </html>`;
   return reply
@@ -116,6 +125,18 @@ function memberBar(transfer: MemberTransfer, id: number, name: string): SafeHtml
   <li><a href="${profilePath({ id, name })}"><span class="up" title="${t('bar.uploaded')}">↑ ${formatBytes(transfer.uploaded)}</span> <span class="down" title="${t('bar.downloaded')}">↓ ${formatBytes(transfer.downloaded)}</span> <span>${t('bar.ratio', { ratio })}</span></a></li>
   <li><a href="/profile/bonus/">${t('bar.bonus', { points: formatPoints(transfer.bonusPoints) })}</a></li>
 </ul></nav>`;
+}
+
+/** The static pages (rules, FAQ, about), each titled in the reader's language where it is written in it. */
+function footerLinks(pages: readonly FooterPage[]): SafeHtml | '' {
+  if (pages.length === 0) return '';
+  const locale = currentReader().locale;
+  return html`<nav class="site-pages" aria-label="${t('layout.site_pages')}"><ul>${pages.map((page) => {
+    const own = page.titles[locale];
+    if (own !== undefined) return html`<li><a href="${page.path}">${own}</a></li>`;
+    const [other, title] = Object.entries(page.titles)[0]!;
+    return html`<li><a href="${page.path}" lang="${other}">${title}</a></li>`;
+  })}</ul></nav>`;
 }
 
 /**

@@ -109,6 +109,7 @@ describeEachDatabase('admin outbox and dashboard', (db) => {
         'categories',
         'groups',
         'ranks',
+        'pages',
         'moderation-log',
         'outbox',
         'settings',

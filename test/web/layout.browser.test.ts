@@ -42,6 +42,9 @@ describe('page layout at 390 px and 1280 px', { skip: browserSkipReason() }, () 
     '/admin/categories/',
     '/admin/outbox/',
     '/admin/groups/',
+    '/admin/ranks/',
+    '/admin/pages/',
+    '/admin/pages/new/',
     '/admin/settings/',
   ];
 
@@ -88,6 +91,23 @@ describe('page layout at 390 px and 1280 px', { skip: browserSkipReason() }, () 
       });
       messages.push(message.id);
     }
+    // A static page with a long title and a long word, in the footer of every page.
+    const rules = await t.services.sitePages.create({
+      slug: 'rules-of-the-releases-forums',
+      position: 0,
+      in_footer: true,
+      texts: {
+        en: {
+          title: 'Rules of the releases forums, for uploaders and for everyone who comments',
+          body: 'Name releases like Releases.Of.Every.Kind.2026.1080p.WEB-DL.mkv.',
+        },
+        ru: {
+          title: 'Правила разделов релизов для раздающих и для всех, кто комментирует',
+          body: 'Называйте релизы так: Releases.Of.Every.Kind.2026.1080p.WEB-DL.mkv.',
+        },
+      },
+    });
+    adminPages.push(`/admin/pages/${rules.id}/`);
     const topicPath = (await t.app.inject({ method: 'GET', url: `/api/topics/${topic.id}` })).json().data.url as string;
     const forumPath = (await t.app.inject({ method: 'GET', url: `/api/forums/${forum.id}` })).json().data.url as string;
     guestPages.push(
@@ -102,6 +122,7 @@ describe('page layout at 390 px and 1280 px', { skip: browserSkipReason() }, () 
       '/password-recovery/',
       '/tracker/',
       '/groups/',
+      '/pages/rules-of-the-releases-forums/',
       '/no-such-page/',
     );
     memberPages.push(

@@ -39,6 +39,7 @@ import * as polls from './0037_polls.ts';
 import * as moderatorComments from './0038_moderator_comments.ts';
 import * as robotsTxt from './0039_robots_txt.ts';
 import * as ranks from './0040_ranks.ts';
+import * as sitePages from './0041_site_pages.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_users': users,
@@ -80,4 +81,5 @@ export const migrations: Record<string, Migration> = {
   '0038_moderator_comments': moderatorComments,
   '0039_robots_txt': robotsTxt,
   '0040_ranks': ranks,
+  '0041_site_pages': sitePages,
 };
