@@ -113,6 +113,7 @@ it('takes the screenshots', { timeout: 10 * 60_000 }, async () => {
       ['admin-ranks', '/admin/ranks/', true],
       ['static-page', `/pages/${rules.slug}/`, false],
       ['admin-page', `/admin/pages/${rules.id}/`, true],
+      ['split', `${await urlOf(`/api/topics/${shown!.id}`)}split/`, true],
     ];
     for (const language of ['en', 'ru']) {
       const member = await signedInContext(app, `member${language}`, 'user', language);

@@ -35,6 +35,8 @@ const ACTION_NAMES: Readonly<Record<LogEntry['action'], string>> = {
   comment_post: 'Commented on post',
   uncomment_post: 'Removed comment from post',
   move: 'Moved',
+  split_topic: 'Split topic',
+  merge_topic: 'Merged topic',
   delete_topic: 'Deleted topic',
   delete_post: 'Deleted post',
   ban: 'Banned',
@@ -109,7 +111,8 @@ function forumLink(id: number | null, name: string | null): SafeHtml {
 }
 
 function where(entry: LogEntry): SafeHtml {
-  if (entry.action === 'move') return html`${forumLink(entry.forum_id, entry.forum_name)} → ${forumLink(entry.to_forum_id, entry.to_forum_name)}`;
+  const between = entry.action === 'move' || ((entry.action === 'split_topic' || entry.action === 'merge_topic') && entry.to_forum_id !== entry.forum_id);
+  if (between) return html`${forumLink(entry.forum_id, entry.forum_name)} → ${forumLink(entry.to_forum_id, entry.to_forum_name)}`;
   return forumLink(entry.forum_id, entry.forum_name);
 }
 

@@ -273,6 +273,13 @@ export interface PostsTable {
   updated_at: Timestamp;
 }
 
+/** Where a merged topic's address leads now (migration 0042). */
+export interface TopicRedirectsTable {
+  from_topic_id: number;
+  to_topic_id: number;
+  created_at: Timestamp;
+}
+
 /** A text a post's edit replaced (migration 0017), for moderators. */
 export interface PostRevisionsTable {
   id: Generated<number>;
@@ -574,7 +581,9 @@ export type ModerationAction =
   | 'reopen_poll'
   | 'delete_poll'
   | 'comment_post'
-  | 'uncomment_post';
+  | 'uncomment_post'
+  | 'split_topic'
+  | 'merge_topic';
 
 /** One moderator's action (migration 0014); ids without foreign keys, so an entry outlives its topic. */
 export interface ModerationLogTable {
@@ -651,6 +660,7 @@ export interface Database {
   forums: ForumsTable;
   categories: CategoriesTable;
   topics: TopicsTable;
+  topic_redirects: TopicRedirectsTable;
   posts: PostsTable;
   polls: PollsTable;
   poll_options: PollOptionsTable;

@@ -24,6 +24,8 @@ export const MODERATION_ACTIONS: readonly ModerationAction[] = [
   'comment_post',
   'uncomment_post',
   'move',
+  'split_topic',
+  'merge_topic',
   'delete_topic',
   'delete_post',
   'ban',

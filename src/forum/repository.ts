@@ -491,6 +491,33 @@ export class ForumRepository {
       .execute();
   }
 
+  /** These posts of the topic (those of another topic are left out), in id order. */
+  postsOfTopic(topicId: number, ids: readonly number[]): Promise<Array<Pick<PostRow, 'id' | 'author_id' | 'guest_name' | 'created_at'>>> {
+    return this.#db
+      .selectFrom('posts')
+      .select(['id', 'author_id', 'guest_name', 'created_at'])
+      .where('topic_id', '=', topicId)
+      .where('id', 'in', ids)
+      .orderBy('id')
+      .execute();
+  }
+
+  /** How many of these topics have a release (`torrents`) or a poll (`polls`): each holds at most one. */
+  async countAttached(table: 'torrents' | 'polls', topicIds: readonly number[]): Promise<number> {
+    const row = await this.#db
+      .selectFrom(table)
+      .select((eb) => eb.fn.countAll<number | string>().as('count'))
+      .where('topic_id', 'in', topicIds)
+      .executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
+
+  /** Where a merged topic's address leads now (migration 0042). */
+  async topicRedirect(id: number): Promise<number | undefined> {
+    const row = await this.#db.selectFrom('topic_redirects').select('to_topic_id').where('from_topic_id', '=', id).executeTakeFirst();
+    return row?.to_topic_id;
+  }
+
   async deleteTopic(id: number, db: Db): Promise<void> {
     await db.deleteFrom('topics').where('id', '=', id).execute();
   }

@@ -18,6 +18,9 @@ import { MODERATION_ACTIONS } from './moderation-log.ts';
 import { MODERATORS_MAX } from './moderators.ts';
 import type { TopicWithAuthor } from './repository.ts';
 import { PollBody } from './polls/resource.ts';
+import { SPLIT_POSTS_MAX, type SplitDestination } from './split-merge.ts';
+import { FieldErrorBag, ValidationError } from '../http/errors.ts';
+import { t } from '../i18n/messages.ts';
 import {
   ForumListItem,
   ForumResource,
@@ -46,6 +49,19 @@ const ForumName = VisibleText(FORUM_NAME_MAX, 'Forum name');
 const ForumDescription = Type.String({ maxLength: FORUM_DESCRIPTION_MAX, description: 'Shown under the name' });
 const DisplayOrder = Int32('Position in the forum list, ascending');
 const TopicTitle = VisibleText(TOPIC_TITLE_MAX, 'Topic title');
+
+/** A split's destination from its fields: an existing topic, or a new one's title and forum, never both (422 naming the field). */
+export function splitDestination(topicId: number | undefined, title: string | undefined, forumId: number | undefined): SplitDestination {
+  if (topicId !== undefined) {
+    if (title !== undefined || forumId !== undefined) throw ValidationError.field('topic_id', t('split.one_destination'));
+    return { topic_id: topicId };
+  }
+  const errors = new FieldErrorBag();
+  if (title === undefined) errors.add('title', t('split.destination'));
+  if (forumId === undefined) errors.add('forum_id', t('split.destination'));
+  errors.throwIfAny();
+  return { title: title!, forum_id: forumId! };
+}
 const PostBody = VisibleText(POST_BODY_MAX, 'Message text');
 
 const ParentForum = Nullable(Reference('The top-level forum this one is a subforum of; null for a top-level forum'));
@@ -77,6 +93,18 @@ export const ForumBodies = {
   rename: Type.Object({ title: TopicTitle }),
   post: Type.Object({ body: PostBody }),
   move: Type.Object({ forum_id: Reference('The forum to move the topic to (must exist)') }),
+  split: Type.Object({
+    post_ids: Type.Array(Reference('A reply of this topic (not its opening post)'), {
+      minItems: 1,
+      maxItems: SPLIT_POSTS_MAX,
+      uniqueItems: true,
+      description: `The replies to move (1 to ${SPLIT_POSTS_MAX}), none older than an existing target's opening post`,
+    }),
+    topic_id: Type.Optional(Reference('An existing topic to move them into; or give title and forum_id for a new one')),
+    title: Type.Optional({ ...TopicTitle, description: 'The new topic’s title (with forum_id)' }),
+    forum_id: Type.Optional(Reference('The new topic’s forum (with title)')),
+  }),
+  merge: Type.Object({ topic_id: Reference('The topic to move every post into (must exist; the older of the two)') }),
   moderatorComment: Type.Object({
     kind: OneOf(MODERATOR_COMMENT_KINDS, 'comment, information, warning or violation (TorrentPier’s four kinds)'),
     text: VisibleText(MODERATOR_COMMENT_MAX, 'The note, in BBCode'),
@@ -449,6 +477,43 @@ export const forumRoutes: FastifyPluginAsyncTypebox<{ forum: ForumService; prese
       },
     },
     async (request) => ({ data: await presenter.topic(await forum.topicModeration.move(request.params.id, assertUser(request), request.body.forum_id)) }),
+  );
+
+  app.post(
+    '/topics/:id/split',
+    {
+      preValidation: requireRole(MODERATORS),
+      schema: {
+        tags: ['moderation'],
+        summary: 'Move chosen replies into a new topic (title and forum_id) or an existing one (topic_id); logged',
+        security,
+        params: IdParams,
+        body: ForumBodies.split,
+        response: { 200: DataOf(TopicResource), 201: DataOf(TopicResource), ...errorResponses(401, 403, 404, 422) },
+      },
+    },
+    async (request, reply) => {
+      const { post_ids: postIds, topic_id: topicId, title, forum_id: forumId } = request.body;
+      const to = splitDestination(topicId, title, forumId);
+      const { topic, created } = await forum.splitMerge.split(request.params.id, assertUser(request), postIds, to);
+      return reply.code(created ? 201 : 200).send({ data: await presenter.topic(topic) });
+    },
+  );
+
+  app.post(
+    '/topics/:id/merge',
+    {
+      preValidation: requireRole(MODERATORS),
+      schema: {
+        tags: ['moderation'],
+        summary: 'Move every post into another topic; this topic goes and its address leads there (logged)',
+        security,
+        params: IdParams,
+        body: ForumBodies.merge,
+        response: { 200: DataOf(TopicResource), ...errorResponses(401, 403, 404, 422) },
+      },
+    },
+    async (request) => ({ data: await presenter.topic(await forum.splitMerge.merge(request.params.id, assertUser(request), request.body.topic_id)) }),
   );
 
   app.get(

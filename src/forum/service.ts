@@ -42,6 +42,7 @@ import type { TextScreen } from '../word-filters/text-screen.ts';
 import type { SearchRepository } from './search/repository.ts';
 import { Topics, type NewTopicInput } from './topics.ts';
 import { Polls } from './polls/polls.ts';
+import { SplitMerge } from './split-merge.ts';
 import { ModeratorComments } from './moderator-comments.ts';
 import type { PollRepository } from './polls/repository.ts';
 import { Unread } from './unread.ts';
@@ -88,6 +89,7 @@ export class ForumService {
   readonly permissions: ForumPermissionSettings;
   readonly polls: Polls;
   readonly moderatorComments: ModeratorComments;
+  readonly splitMerge: SplitMerge;
 
   constructor(repository: ForumRepository, screen: TextScreen, mailer: Mailer, options: ForumServiceOptions, clock: Clock) {
     const publishing = new Publishing(repository, screen, clock);
@@ -104,6 +106,7 @@ export class ForumService {
     this.topicModeration = new TopicModeration(repository, this.topics, options.moderationLog, options.access, clock);
     this.hiding = new Hiding(repository, this.topics, this.posts, options.moderationLog, clock);
     this.moderatorComments = new ModeratorComments(repository, this.posts, options.moderationLog, clock);
+    this.splitMerge = new SplitMerge(repository, this.topics, { publishing, searchIndex: options.searchIndex, moderationLog: options.moderationLog }, clock);
     this.polls = new Polls(options.polls, { topics: this.topics, access: options.access, publishing, log: options.moderationLog }, clock);
     this.moderation = new ModerationQueue({
       repository,

@@ -128,6 +128,37 @@ export function topicUnreadPath(topic: Topic): string {
   return `/topic/${semanticSegment(topic.title, topic.id)}/unread/`;
 }
 
+/** `/topic/{slug}.{id}/split/`: a moderator's choice of replies to move (docs/moderation.md). */
+export function topicSplitPath(topic: Topic, query?: Query): string {
+  return withQuery(`/topic/${semanticSegment(topic.title, topic.id)}/split/`, query);
+}
+
+/** `/topic/{slug}.{id}/merge/`: a moderator's choice of topic to merge this one into. */
+export function topicMergePath(topic: Topic): string {
+  return `/topic/${semanticSegment(topic.title, topic.id)}/merge/`;
+}
+
+/**
+ * The topic a moderator names by its id or by any of its addresses as they
+ * copy it (`123`, `/topic/a-title.123/`, `https://site/topic/a-title.123/#post-5`,
+ * `viewtopic.php?t=123`); null when the text names none.
+ */
+export function topicIdIn(text: string): number | null {
+  const typed = text.trim();
+  if (typed.length > 2000) return null;
+  if (/^\d+$/.test(typed)) return parseId(typed);
+  let url: URL;
+  try {
+    url = new URL(typed, 'http://topic.invalid/');
+  } catch {
+    return null;
+  }
+  const semantic = /^\/topic\/([^/]+)(?:\/|$)/.exec(url.pathname);
+  if (semantic !== null) return parseSemanticSegment(semantic[1]!)?.id ?? null;
+  if (/^\/viewtopic(?:\.php)?$/.test(url.pathname)) return parseId(url.searchParams.getAll('t').at(-1) ?? '');
+  return null;
+}
+
 export function bonusPath(query?: Query): string {
   return withQuery('/profile/bonus/', query);
 }

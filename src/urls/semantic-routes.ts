@@ -37,11 +37,13 @@ import { FRAGMENT_KEY, parseSemanticSegment, withQuery } from './paths.ts';
 export const PAGE_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
 /** The pages named by `{slug}.{id}`; the same names as legacy.ts's targets. */
-export type EntityKind = 'topic' | 'topic-unread' | 'forum' | 'profile' | 'profile-email' | 'group';
+export type EntityKind = 'topic' | 'topic-unread' | 'topic-split' | 'topic-merge' | 'forum' | 'profile' | 'profile-email' | 'group';
 
 const ENTITY_PATTERNS: Readonly<Record<EntityKind, string>> = {
   topic: '/topic/:segment/',
   'topic-unread': '/topic/:segment/unread/',
+  'topic-split': '/topic/:segment/split/',
+  'topic-merge': '/topic/:segment/merge/',
   forum: '/forum/:segment/',
   profile: '/profile/:segment/',
   'profile-email': '/profile/:segment/email/',

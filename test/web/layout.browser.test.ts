@@ -110,6 +110,7 @@ describe('page layout at 390 px and 1280 px', { skip: browserSkipReason() }, () 
     adminPages.push(`/admin/pages/${rules.id}/`);
     const topicPath = (await t.app.inject({ method: 'GET', url: `/api/topics/${topic.id}` })).json().data.url as string;
     const forumPath = (await t.app.inject({ method: 'GET', url: `/api/forums/${forum.id}` })).json().data.url as string;
+    adminPages.push(`${topicPath}split/`, `${topicPath}merge/`);
     guestPages.push(
       '/',
       forumPath,

@@ -40,6 +40,7 @@ import * as moderatorComments from './0038_moderator_comments.ts';
 import * as robotsTxt from './0039_robots_txt.ts';
 import * as ranks from './0040_ranks.ts';
 import * as sitePages from './0041_site_pages.ts';
+import * as splitMerge from './0042_split_merge.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_users': users,
@@ -82,4 +83,5 @@ export const migrations: Record<string, Migration> = {
   '0039_robots_txt': robotsTxt,
   '0040_ranks': ranks,
   '0041_site_pages': sitePages,
+  '0042_split_merge': splitMerge,
 };

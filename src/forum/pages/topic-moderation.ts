@@ -102,6 +102,8 @@ export function moderationPanel(
   forums: ReadonlyArray<{ id: number; name: string }>,
   errors: FieldErrors | undefined,
   rights: TopicRights,
+  /** The links to the split and merge pages (split-merge-pages.ts). */
+  splitAndMerge: SafeHtml,
 ): SafeHtml {
   const path = visit.canonicalPath;
   const elsewhere = forums.filter((forum) => forum.id !== topic.row.forum_id);
@@ -122,6 +124,7 @@ ${selectField(pageFormState({}, errors), { name: 'forum_id', id: 'move-forum', l
 <div><button type="submit" class="secondary">${t('mod.move')}</button></div>
 </form>`
 }
+${splitAndMerge}
 </details>`;
 }
 

@@ -15,7 +15,6 @@ import type { TSchema } from 'typebox';
 import { assertUser, requirePageUser } from '../../auth/guard.ts';
 import type { AuthUser } from '../../auth/service.ts';
 import type { FieldErrors } from '../../http/errors.ts';
-import { PER_PAGE_DEFAULT } from '../../http/pagination.ts';
 import { parseId, topicFeedPath, topicUnreadPath, withQuery } from '../../urls/paths.ts';
 import { entityForm, pageNotFound, type EntityForm, type EntityPage, type PageVisit } from '../../urls/semantic-routes.ts';
 import { csrfMismatch } from '../../auth/csrf.ts';
@@ -26,9 +25,8 @@ import { dateHtml, timeHtml } from '../../web/format.ts';
 import { html, type SafeHtml } from '../../web/html.ts';
 import { lastPage, pageNav, requestedPage } from '../../web/page-nav.ts';
 import { csrfInput, sendPage } from '../../web/page.ts';
-import type { PostOnPage, TopicWithAuthor } from '../repository.ts';
+import type { PostOnPage } from '../repository.ts';
 import type { Role } from '../../db/schema.ts';
-import type { TopicHeading } from '../presenter.ts';
 import { postPathOn } from '../resource.ts';
 import { ForumBodies, TOPIC_TITLE_MAX } from '../routes.ts';
 import { moderates } from '../service.ts';
@@ -60,14 +58,10 @@ import { forumCrumbs } from './forum-list.ts';
 import { EMOJI_PICKER_SCRIPT } from '../../web/emoji-picker.ts';
 import { avatarUrl } from '../../users/avatars/avatars.ts';
 import { rankOf, type Rank } from '../../users/ranks.ts';
+import { POSTS_PER_PAGE, loadTopic, type LoadedTopic } from './loaded-topic.ts';
+import { splitMergeLinks } from './split-merge-pages.ts';
 
-export const POSTS_PER_PAGE = PER_PAGE_DEFAULT;
-
-export interface LoadedTopic {
-  row: TopicWithAuthor;
-  /** The displayed title (replacement rules applied) and the canonical path made from it. */
-  heading: TopicHeading;
-}
+export { POSTS_PER_PAGE, type LoadedTopic };
 
 type TextForm = 'reply' | 'rename' | 'edit';
 
@@ -197,7 +191,7 @@ ${
       }</div>`
 }
 ${mayRename ? renameForm(request, reply, topic, visit, failed?.form === 'rename' ? failed : undefined) : ''}
-${moderator ? moderationPanel(request, reply, topic, visit, forums, failed?.form === 'moderation' ? failed.errors : undefined, rights) : ''}
+${moderator ? moderationPanel(request, reply, topic, visit, forums, failed?.form === 'moderation' ? failed.errors : undefined, rights, splitMergeLinks({ id: topic.row.id, title: topic.heading.title }, page)) : ''}
 ${!moderator && (rights.pin || rights.announce) ? html`<div class="actions">${rightButtons(request, reply, topic, visit.canonicalPath, rights)}</div>` : ''}
 ${moderator ? postModerationForms(request, reply, visit.canonicalPath) : ''}
 ${viewer === null ? '' : deletePostForm(request, reply, visit.canonicalPath)}
@@ -402,10 +396,7 @@ ${
   ];
 
   return {
-    async load(id, request) {
-      const row = await forum.getTopic(id, request.user);
-      return { row, heading: await presenter.heading(row) };
-    },
+    load: (id, request) => loadTopic(forum, presenter, id, request),
     path: (topic) => topic.heading.path,
     serve: (request, reply, topic, visit) => (request.method === 'POST' ? former(request, reply, topic, visit) : show(request, reply, topic, visit)),
     async refused(request, reply, topic, visit, refusal) {
@@ -491,10 +482,7 @@ ${textInput(pageFormState({ title: failed?.values['title'] ?? topic.row.title },
  */
 export function topicUnreadPage({ forum, presenter }: ForumPageDeps): EntityPage<LoadedTopic> {
   return {
-    async load(id, request) {
-      const row = await forum.getTopic(id, request.user);
-      return { row, heading: await presenter.heading(row) };
-    },
+    load: (id, request) => loadTopic(forum, presenter, id, request),
     path: (topic) => topicUnreadPath({ id: topic.row.id, title: topic.heading.title }),
     async serve(request, reply, topic) {
       const postId = await forum.unread.firstUnreadPostId(request.user, topic.row.id);
