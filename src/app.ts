@@ -67,6 +67,8 @@ import { groupPages } from './groups/pages.ts';
 import { searchRoutes } from './forum/search/routes.ts';
 import { pollRoutes } from './forum/polls/routes.ts';
 import { rankRoutes } from './users/rank-routes.ts';
+import { notificationRoutes } from './forum/notification-routes.ts';
+import { notificationPages } from './forum/pages/notifications-page.ts';
 import { PageRoutes } from './urls/semantic-routes.ts';
 import { userRoutes } from './users/routes.ts';
 import { memberRoutes } from './users/member-routes.ts';
@@ -232,6 +234,14 @@ async function assemble(config: Config, options: BuildOptions, logger: Logger, o
   await app.register(permissionRoutes, { prefix: '/api', forum: services.forum });
   await app.register(groupRoutes, { prefix: '/api', groups: services.groups, baseUrl: config.baseUrl });
   await app.register(searchRoutes, { prefix: '/api', search: services.search });
+  await app.register(notificationRoutes, {
+    prefix: '/api',
+    notifications: services.notifications,
+    access: services.forum.access,
+    presenter: services.presenter,
+    clock,
+    baseUrl: config.baseUrl,
+  });
   await app.register(pollRoutes, { prefix: '/api', polls: services.forum.polls, presenter: services.presenter });
   await app.register(rankRoutes, { prefix: '/api', ranks: services.ranks });
   const renderPage = (body: string) => services.presenter.staffText(body);
@@ -272,6 +282,7 @@ async function assemble(config: Config, options: BuildOptions, logger: Logger, o
     presence: services.presence,
   });
   await app.register(groupPages, { pages, groups: services.groups });
+  await app.register(notificationPages, { pages, notifications: services.notifications, access: services.forum.access, presenter: services.presenter, clock });
   await app.register(sitePageView, { pages, sitePages: services.sitePages, render: renderPage });
   await app.register(feedRoutes, { pages, forum: services.forum, presenter: services.presenter, feeds: services.feeds });
   await app.register(sitemapRoutes, { sitemaps: services.sitemaps });

@@ -24,6 +24,7 @@ import { FeedSource } from './forum/feeds/source.ts';
 import { Sitemaps } from './forum/sitemap.ts';
 import { Ranks } from './users/ranks.ts';
 import { SitePages } from './site/pages.ts';
+import { NotificationStore } from './notifications/store.ts';
 import { MemberBans } from './forum/member-bans.ts';
 import { ModerationLog } from './forum/moderation-log.ts';
 import { ForumPresenter } from './forum/presenter.ts';
@@ -94,6 +95,8 @@ export interface Services {
   ranks: Ranks;
   /** Static pages: rules, FAQ, about (site/pages.ts). */
   sitePages: SitePages;
+  /** The notification centre's rows and settings (notifications/store.ts). */
+  notifications: NotificationStore;
 }
 
 export function createServices(database: DatabaseHandle, config: Config, limiters: LimiterFactory, log: Logger, clock: Clock): Services {
@@ -132,6 +135,7 @@ export function createServices(database: DatabaseHandle, config: Config, limiter
   const access = new ForumAccess(accessRepository, database, (error) =>
     log.warn({ err: error }, 'could not tell other instances that forum permissions changed'),
   );
+  const notifications = new NotificationStore(database.db);
   const forum = new ForumService(
     forumRepository,
     wordFilters,
@@ -146,6 +150,7 @@ export function createServices(database: DatabaseHandle, config: Config, limiter
       access,
       accessRepository,
       polls: new PollRepository(database.db),
+      notifications,
     },
     clock,
   );
@@ -187,13 +192,14 @@ export function createServices(database: DatabaseHandle, config: Config, limiter
     searchBackfill: new SearchBackfill(searchIndex),
     profileMail,
     bans: new MemberBans(users, moderationLog, clock),
-    messages: new PrivateMessages(new MessagesRepository(database.db), usersRepository, wordFilters, flood, mailer, presenter, clock),
+    messages: new PrivateMessages(new MessagesRepository(database.db), usersRepository, wordFilters, flood, mailer, presenter, notifications, clock),
     accounts,
     tracker,
     groups: new Groups(new GroupRepository(database.db), clock),
     site: new SiteSettings(database.db, database, clock, (error) => log.warn({ err: error }, 'could not tell other instances that the site settings changed')),
     ranks,
     sitePages,
+    notifications,
     presence: new Presence(clock),
     boardStats: new BoardStats(database.db, clock),
   };

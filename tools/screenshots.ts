@@ -114,10 +114,25 @@ it('takes the screenshots', { timeout: 10 * 60_000 }, async () => {
       ['static-page', `/pages/${rules.slug}/`, false],
       ['admin-page', `/admin/pages/${rules.id}/`, true],
       ['split', `${await urlOf(`/api/topics/${shown!.id}`)}split/`, true],
+      ['notifications', '/notifications/', false],
     ];
     for (const language of ['en', 'ru']) {
       const member = await signedInContext(app, `member${language}`, 'user', language);
       const admin = await signedInContext(app, `admin${language}`, 'admin', language);
+      // The member's notification centre: a reply in a watched topic, a mention, a quote, a message, a hidden post.
+      const reader = await t.database.db.selectFrom('users').selectAll().where('username', '=', `member${language}`).executeTakeFirstOrThrow();
+      const welcome = (await t.services.forum.listTopics(talk.id, null, { page: 1, perPage: 50, offset: 0 })).rows.find(
+        (row) => row.title === 'Welcome to the forum',
+      )!;
+      await t.services.forum.watch(asAuthUser(reader), welcome.id);
+      const own = await reply(t, reader, welcome, 'My first reply, which a moderator will hide.');
+      await reply(t, author, welcome, 'Welcome! Read the rules first.');
+      await reply(t, seeder, welcome, `[quote="member${language}"]My first reply[/quote]\nGlad you are here, @member${language}.`);
+      await t.services.messages.send(asAuthUser(author), reader.username, {
+        subject: 'About your request for the 1973 release',
+        body: 'It is up: seed it if you can.',
+      });
+      await t.services.forum.hiding.post(own.id, asAuthUser(staff), true);
       for (const [name, path, asAdmin] of pages) {
         if (only !== undefined && !only.includes(name)) continue;
         const page = await (asAdmin ? admin : member).newPage();

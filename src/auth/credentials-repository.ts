@@ -15,6 +15,8 @@ export interface CredentialOwner {
 export interface OwnerWithCounts extends CredentialOwner {
   /** Private messages not opened yet (users.unread_messages). */
   unread_messages: number;
+  /** Notifications not read yet (users.unread_notifications). */
+  unread_notifications: number;
   /** The member's language and time zone settings (null: the browser's). */
   locale: string | null;
   time_zone: string | null;
@@ -59,6 +61,7 @@ export class CredentialsRepository {
           'u.email',
           'u.role',
           'u.unread_messages',
+          'u.unread_notifications',
           'u.locale',
           'u.time_zone',
           'u.hide_online',
@@ -76,7 +79,18 @@ export class CredentialsRepository {
         .selectFrom('sessions as s')
         .innerJoin('users as u', 'u.id', 's.user_id')
         .leftJoin('tracker_user_stats as stats', 'stats.user_id', 'u.id')
-        .select(['u.id', 'u.username as name', 'u.email', 'u.role', 'u.unread_messages', 'u.locale', 'u.time_zone', 'u.hide_online', 's.csrf_token'])
+        .select([
+          'u.id',
+          'u.username as name',
+          'u.email',
+          'u.role',
+          'u.unread_messages',
+          'u.unread_notifications',
+          'u.locale',
+          'u.time_zone',
+          'u.hide_online',
+          's.csrf_token',
+        ])
         .select(['stats.uploaded', 'stats.downloaded', 'stats.bonus_points'])
         .select((eb) => [moderatedForumsOf(this.#dialect, eb), groupIdsOf(this.#dialect, eb)])
         .where('s.id_hash', '=', slot('idHash'))

@@ -21,6 +21,8 @@ declare module 'fastify' {
     credentials: Credentials | null;
     /** The user's private messages not opened yet, for the page header (0 for guests). */
     unreadMessages: number;
+    /** Notifications not read yet, for the header (0 for guests). */
+    unreadNotifications: number;
     /** The member's language and time zone settings; null for guests (i18n/context.ts reads them). */
     readingSettings: Authenticated['reading'] | null;
     /** The member's transfer and bonus for the page header (web sessions only); null otherwise. */
@@ -34,6 +36,7 @@ export function installAuthentication(app: FastifyInstance, auth: AuthService): 
   app.decorateRequest('user', null);
   app.decorateRequest('credentials', null);
   app.decorateRequest('unreadMessages', 0);
+  app.decorateRequest('unreadNotifications', 0);
   app.decorateRequest('readingSettings', null);
   app.decorateRequest('memberTransfer', null);
 
@@ -52,6 +55,7 @@ export function installAuthentication(app: FastifyInstance, auth: AuthService): 
       request.user = found.user;
       request.credentials = found.credentials;
       request.unreadMessages = found.unreadMessages;
+      request.unreadNotifications = found.unreadNotifications;
       request.readingSettings = found.reading;
       request.memberTransfer = found.transfer ?? null;
     }

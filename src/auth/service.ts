@@ -31,6 +31,8 @@ export interface Authenticated {
   credentials: Credentials;
   /** Private messages the user has not opened yet (the header's count), read with the credentials. */
   unreadMessages: number;
+  /** Notifications the user has not read yet (the header's count), read with the credentials. */
+  unreadNotifications: number;
   /** The member's language and time zone settings, read with the credentials (null: the browser's). */
   reading: { locale: string | null; timeZone: string | null };
   /** The member's tracker transfer (bytes) and bonus (hundredths), read with a web session for the header; absent for tokens. */
@@ -124,7 +126,13 @@ export class AuthService {
     if (match.last_used_at === null || now.getTime() - Date.parse(match.last_used_at) > TOKEN_TOUCH_INTERVAL_MS) {
       await this.#credentials.touchToken(match.token_id, now.toISOString());
     }
-    return { user: owner(match), credentials: { kind: 'token', tokenId: match.token_id }, unreadMessages: match.unread_messages, reading: readingOf(match) };
+    return {
+      user: owner(match),
+      credentials: { kind: 'token', tokenId: match.token_id },
+      unreadMessages: match.unread_messages,
+      unreadNotifications: match.unread_notifications,
+      reading: readingOf(match),
+    };
   }
 
   revokeToken(tokenId: number): Promise<void> {
@@ -148,6 +156,7 @@ export class AuthService {
       user: owner(match),
       credentials: { kind: 'session', idHash, csrfToken: match.csrf_token },
       unreadMessages: match.unread_messages,
+      unreadNotifications: match.unread_notifications,
       reading: readingOf(match),
       transfer: { uploaded: Number(match.uploaded ?? 0), downloaded: Number(match.downloaded ?? 0), bonusPoints: Number(match.bonus_points ?? 0) },
     };

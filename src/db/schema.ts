@@ -32,6 +32,8 @@ export interface UsersTable {
   signature: Generated<string>;
   /** Private messages received and not yet opened (migration 0013): kept with every change, read with the session. */
   unread_messages: Generated<number>;
+  /** Notifications not read yet (migration 0043): the header's count, kept with every change to them. */
+  unread_notifications: Generated<number>;
   /** The member asked for an e-mail about each new private message. */
   message_mails: FlagWithDefault;
   /** Kept out of the index's who is online, named to staff only (migration 0035). */
@@ -271,6 +273,32 @@ export interface PostsTable {
   mod_comment_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
+}
+
+/** What a notification is about (migration 0043; docs/notifications.md). */
+export type NotificationKind = 'reply' | 'quote' | 'mention' | 'message' | 'moderation';
+
+/** One thing a member is told about (migration 0043): what it points at may be gone since (null). */
+export interface NotificationsTable {
+  id: Generated<number>;
+  user_id: number;
+  kind: NotificationKind;
+  actor_id: number | null;
+  topic_id: number | null;
+  post_id: number | null;
+  message_id: number | null;
+  /** What a moderator did (a moderation-log action), for `moderation`; null otherwise. */
+  action: ModerationAction | null;
+  created_at: Timestamp;
+  read_at: Timestamp | null;
+}
+
+/** A member's choice for one kind of notification, where it differs from the default (migration 0043). */
+export interface NotificationSettingsTable {
+  user_id: number;
+  kind: NotificationKind;
+  site: boolean | number;
+  email: boolean | number;
 }
 
 /** Where a merged topic's address leads now (migration 0042). */
@@ -661,6 +689,8 @@ export interface Database {
   categories: CategoriesTable;
   topics: TopicsTable;
   topic_redirects: TopicRedirectsTable;
+  notifications: NotificationsTable;
+  notification_settings: NotificationSettingsTable;
   posts: PostsTable;
   polls: PollsTable;
   poll_options: PollOptionsTable;

@@ -12,6 +12,7 @@ import { type Clock, isoNow } from '../clock.ts';
 import { ApiError, ValidationError } from '../http/errors.ts';
 import { assertModerates, assertModerator } from './access.ts';
 import { t, type TextKey } from '../i18n/messages.ts';
+import type { PostNotifications } from './post-notifications.ts';
 import type { ModerationLog } from './moderation-log.ts';
 import type { Posts } from './posts.ts';
 import type { ForumRepository, PostWithAuthor, TopicWithAuthor } from './repository.ts';
@@ -25,8 +26,10 @@ export class Hiding {
   readonly #posts: Posts;
   readonly #log: ModerationLog;
   readonly #clock: Clock;
+  readonly #notifications: PostNotifications;
 
-  constructor(repository: ForumRepository, topics: Topics, posts: Posts, log: ModerationLog, clock: Clock) {
+  constructor(repository: ForumRepository, topics: Topics, posts: Posts, log: ModerationLog, notifications: PostNotifications, clock: Clock) {
+    this.#notifications = notifications;
     this.#repository = repository;
     this.#topics = topics;
     this.#posts = posts;
@@ -40,6 +43,7 @@ export class Hiding {
     assertModerates(moderator, topic.forum_id, REFUSAL);
     if ((post.hidden_at !== null) === hide) return post;
     await this.#setHidden(post, moderator, hide, { firstPost: 'validation.first_post_hide', logged: true });
+    await this.#notifications.moderated(post, moderator, hide ? 'hide_post' : 'restore_post');
     return this.#posts.get(id, moderator);
   }
 

@@ -17,14 +17,15 @@ import type { Publishing } from './publishing.ts';
 import type { ForumRepository, PostWithAuthor, TopicWithAuthor } from './repository.ts';
 import type { TextScreen } from '../word-filters/text-screen.ts';
 import type { Topics } from './topics.ts';
-import type { TopicNaming, Watchlist } from './watchlist.ts';
+import type { TopicNaming } from './watchlist.ts';
+import type { PostNotifications } from './post-notifications.ts';
 
 export interface ModerationDeps {
   repository: ForumRepository;
   topics: Topics;
   posts: Posts;
   publishing: Publishing;
-  watchlist: Watchlist;
+  notifications: PostNotifications;
   screen: TextScreen;
   mailer: Mailer;
   naming: TopicNaming;
@@ -79,7 +80,8 @@ export class ModerationQueue {
     const approved = await posts.get(id, moderator);
     const topic = await topics.get(approved.topic_id, moderator);
     if (topic.status === 'published' && (await repository.firstPostId(topic.id)) === id) await topics.visibilityChanged();
-    if (approved.author_id !== null) await this.#deps.watchlist.notify(topic, { id: approved.author_id }, approved.id);
+    await this.#deps.notifications.moderated(approved, moderator, 'approve');
+    if (approved.author_id !== null) await this.#deps.notifications.published(topic, approved.author_id, approved);
     return approved;
   }
 
@@ -99,6 +101,7 @@ export class ModerationQueue {
       );
     });
     if (opening) await topics.visibilityChanged();
+    await this.#deps.notifications.moderated({ id: null, topic_id: opening ? null : topic.id, author_id: post.author_id }, moderator, 'reject');
     const to = post.author_email;
     if (to !== null) {
       const [heading, body] = await Promise.all([this.#deps.naming.heading(topic), this.#deps.screen.check(post.body, 'posts')]);

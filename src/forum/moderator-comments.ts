@@ -10,6 +10,7 @@ import { FieldErrorBag } from '../http/errors.ts';
 import { t } from '../i18n/messages.ts';
 import { assertModerates, assertModerator } from './access.ts';
 import type { ModerationLog } from './moderation-log.ts';
+import type { PostNotifications } from './post-notifications.ts';
 import type { Posts } from './posts.ts';
 import type { ForumRepository, PostWithAuthor, TopicWithAuthor } from './repository.ts';
 
@@ -18,8 +19,10 @@ export class ModeratorComments {
   readonly #posts: Posts;
   readonly #log: ModerationLog;
   readonly #clock: Clock;
+  readonly #notifications: PostNotifications;
 
-  constructor(repository: ForumRepository, posts: Posts, log: ModerationLog, clock: Clock) {
+  constructor(repository: ForumRepository, posts: Posts, log: ModerationLog, notifications: PostNotifications, clock: Clock) {
+    this.#notifications = notifications;
     this.#repository = repository;
     this.#posts = posts;
     this.#log = log;
@@ -42,6 +45,7 @@ export class ModeratorComments {
         trx,
       );
     });
+    await this.#notifications.moderated(post, moderator, 'comment_post');
     return this.#posts.get(postId, moderator);
   }
 

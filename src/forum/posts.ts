@@ -13,7 +13,7 @@ import type { Publishing } from './publishing.ts';
 import type { ForumRepository, PostOnPage, PostRevision, PostWithAuthor, TopicWithAuthor } from './repository.ts';
 import type { SearchRepository } from './search/repository.ts';
 import type { Topics } from './topics.ts';
-import type { Watchlist } from './watchlist.ts';
+import type { PostNotifications } from './post-notifications.ts';
 
 /** Why a member's reply to a locked topic is refused (403), in the reader's language (the API's: English). */
 export function lockedMessage(): string {
@@ -25,7 +25,7 @@ export class Posts {
   readonly #repository: ForumRepository;
   readonly #topics: Topics;
   readonly #publishing: Publishing;
-  readonly #watchlist: Watchlist;
+  readonly #notifications: PostNotifications;
   readonly #flood: FloodControl;
   readonly #searchIndex: SearchRepository;
   readonly #log: ModerationLog;
@@ -35,7 +35,7 @@ export class Posts {
     repository: ForumRepository,
     topics: Topics,
     publishing: Publishing,
-    watchlist: Watchlist,
+    notifications: PostNotifications,
     writes: { flood: FloodControl; searchIndex: SearchRepository; moderationLog: ModerationLog; access: ForumAccess },
     clock: Clock,
   ) {
@@ -44,7 +44,7 @@ export class Posts {
     this.#repository = repository;
     this.#topics = topics;
     this.#publishing = publishing;
-    this.#watchlist = watchlist;
+    this.#notifications = notifications;
     this.#flood = writes.flood;
     this.#searchIndex = writes.searchIndex;
     this.#log = writes.moderationLog;
@@ -122,7 +122,7 @@ export class Posts {
         return post.id;
       }),
     );
-    if (status === 'published') await this.#watchlist.notify(topic, author, postId);
+    if (status === 'published') await this.#notifications.published(topic, author.id, { id: postId, body });
     return this.get(postId, author);
   }
 

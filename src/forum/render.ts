@@ -5,6 +5,8 @@ import { SPRITE_SHEET_PATH, type EmojiRow } from '../emoji/resource.ts';
 import { escapeHtml, html, raw, type SafeHtml } from '../web/html.ts';
 import { addressText } from '../web/format.ts';
 import { hasBbcode, renderBbcode } from './bbcode/bbcode.ts';
+import { MENTION, mentionedName } from './mentions.ts';
+import { membersPath } from '../urls/paths.ts';
 
 /** The emoji a `:code:` (shortcode or alias) stands for, from the catalog. */
 export type EmojiFinder = (code: string) => EmojiRow | undefined;
@@ -112,11 +114,28 @@ function richText(text: string, codes: EmojiCodes): string {
 }
 
 /**
- * Text without links as HTML. Line breaks become <br> here, before emoji
+ * Text without links as HTML, each @mention a link to the member list
+ * searched for the name (docs/notifications.md). Line breaks become <br> here, before emoji
  * grow the text: done on the finished HTML, the search for them read every
  * emoji's markup too (a 60,000-character body of `:+1:` is 1 MB of HTML).
  */
 function prose(text: string, codes: EmojiCodes): string {
+  if (!text.includes('@')) return words(text, codes);
+  let out = '';
+  let last = 0;
+  for (const match of text.matchAll(MENTION)) {
+    const name = mentionedName(match);
+    // A bare name's trailing full stops end its sentence: they stay text.
+    const end = match[1] === undefined ? match.index + 1 + name.length : match.index + match[0].length;
+    out += words(text.slice(last, match.index), codes);
+    out += html`<a class="mention" href="${membersPath({ search: name })}">${text.slice(match.index, end)}</a>`.value;
+    last = end;
+  }
+  return out + words(text.slice(last), codes);
+}
+
+/** Text without links or mentions as HTML: escaped, line breaks and emoji. */
+function words(text: string, codes: EmojiCodes): string {
   const escaped = escapeHtml(text);
   return withEmoji(escaped.includes('\n') ? escaped.replace(/\n/g, '<br>') : escaped, codes);
 }

@@ -1004,6 +1004,23 @@ export class ForumRepository {
   }
 
   /** The active members watching the topic but one: who they are (to ask what they may read), where to mail them, and in what language (their settings). */
+  /** The active members of these name keys (usernameKey), as mails and access checks need them. */
+  activeMembersNamed(keys: readonly string[]): Promise<Watcher[]> {
+    if (keys.length === 0) return Promise.resolve([]);
+    return this.#db
+      .selectFrom('users')
+      .select(['id', 'role', 'email', 'locale', 'time_zone'])
+      .where('username_key', 'in', [...new Set(keys)])
+      .where('status', '=', 'active')
+      .execute();
+  }
+
+  /** The active members of these ids, as activeMembersNamed. */
+  activeMembersById(ids: readonly number[]): Promise<Watcher[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.#db.selectFrom('users').select(['id', 'role', 'email', 'locale', 'time_zone']).where('id', 'in', ids).where('status', '=', 'active').execute();
+  }
+
   watchers(topicId: number, exceptUserId: number): Promise<Watcher[]> {
     return this.#db
       .selectFrom('watchlist')

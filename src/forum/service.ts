@@ -11,7 +11,8 @@
 //   hiding.ts      hide and restore posts and topics
 //   moderators.ts  forum moderators: who moderates which forum
 //   permissions.ts the access rule (forum-access.ts keeps it current; forum-permissions.ts: admins set it)
-//   watchlist.ts   watchlist and reply mails
+//   watchlist.ts   the watchlist
+//   post-notifications.ts  what posts and moderators' actions tell members
 //   unread.ts      members' read marks and unread posts
 //   polls/         topics' polls and their votes
 //   moderator-comments.ts  moderators' notes under posts
@@ -47,6 +48,8 @@ import { ModeratorComments } from './moderator-comments.ts';
 import type { PollRepository } from './polls/repository.ts';
 import { Unread } from './unread.ts';
 import { Watchlist, type TopicNaming } from './watchlist.ts';
+import { PostNotifications } from './post-notifications.ts';
+import type { NotificationStore } from '../notifications/store.ts';
 
 export { isStaff, moderates, type Listed } from './access.ts';
 export type { ForumInput } from './forums.ts';
@@ -71,6 +74,8 @@ export interface ForumServiceOptions {
   accessRepository: AccessRepository;
   /** Topics' polls (polls/). */
   polls: PollRepository;
+  /** The notification centre's rows and settings (notifications/store.ts). */
+  notifications: NotificationStore;
 }
 
 export class ForumService {
@@ -84,6 +89,8 @@ export class ForumService {
   readonly moderators: ForumModerators;
   readonly moderationLog: ModerationLog;
   readonly watchlist: Watchlist;
+  /** What posts and moderators' actions tell members (post-notifications.ts). */
+  readonly notifications: PostNotifications;
   readonly unread: Unread;
   readonly access: ForumAccess;
   readonly permissions: ForumPermissionSettings;
@@ -99,13 +106,21 @@ export class ForumService {
     this.forums = new Forums(repository, this.categories, clock);
     this.moderators = new ForumModerators(repository, this.forums);
     this.topics = new Topics(repository, this.forums, publishing, options, clock);
-    this.watchlist = new Watchlist(repository, this.topics, mailer, options.naming, { rules: options.access, repository: options.accessRepository }, clock);
+    this.watchlist = new Watchlist(repository, this.topics, options.access, clock);
+    this.notifications = new PostNotifications(
+      repository,
+      options.notifications,
+      mailer,
+      options.naming,
+      { rules: options.access, repository: options.accessRepository },
+      clock,
+    );
     this.unread = new Unread(repository, this.forums, this.topics, options.access, clock);
-    this.posts = new Posts(repository, this.topics, publishing, this.watchlist, options, clock);
+    this.posts = new Posts(repository, this.topics, publishing, this.notifications, options, clock);
     this.moderationLog = options.moderationLog;
     this.topicModeration = new TopicModeration(repository, this.topics, options.moderationLog, options.access, clock);
-    this.hiding = new Hiding(repository, this.topics, this.posts, options.moderationLog, clock);
-    this.moderatorComments = new ModeratorComments(repository, this.posts, options.moderationLog, clock);
+    this.hiding = new Hiding(repository, this.topics, this.posts, options.moderationLog, this.notifications, clock);
+    this.moderatorComments = new ModeratorComments(repository, this.posts, options.moderationLog, this.notifications, clock);
     this.splitMerge = new SplitMerge(repository, this.topics, { publishing, searchIndex: options.searchIndex, moderationLog: options.moderationLog }, clock);
     this.polls = new Polls(options.polls, { topics: this.topics, access: options.access, publishing, log: options.moderationLog }, clock);
     this.moderation = new ModerationQueue({
@@ -113,7 +128,7 @@ export class ForumService {
       topics: this.topics,
       posts: this.posts,
       publishing,
-      watchlist: this.watchlist,
+      notifications: this.notifications,
       screen,
       mailer,
       naming: options.naming,

@@ -9,6 +9,7 @@
 // moderator; the sender is asked to rephrase), and replace rules apply when
 // the message is shown, as for posts. A message is a `messages` write for
 // flood control (FLOOD_INTERVAL_SECONDS between two).
+import type { NotificationStore } from '../notifications/store.ts';
 import { t } from '../i18n/messages.ts';
 import { asReader, memberReader } from '../i18n/context.ts';
 import type { FloodControl } from '../auth/flood-control.ts';
@@ -49,6 +50,7 @@ export class PrivateMessages {
   readonly #flood: FloodControl;
   readonly #mailer: Mailer;
   readonly #naming: MessageNaming;
+  readonly #notifications: NotificationStore;
   readonly #clock: Clock;
 
   constructor(
@@ -58,8 +60,10 @@ export class PrivateMessages {
     flood: FloodControl,
     mailer: Mailer,
     naming: MessageNaming,
+    notifications: NotificationStore,
     clock: Clock,
   ) {
+    this.#notifications = notifications;
     this.#repository = repository;
     this.#users = users;
     this.#screen = screen;
@@ -104,6 +108,8 @@ export class PrivateMessages {
       if (marked) await this.#repository.addUnread(user.id, -1, trx);
       return marked;
     });
+    // Read, the message's notification is read too.
+    if (firstRead) await this.#notifications.markReadAbout(user.id, { messageId: id }, now);
     return { message: firstRead ? { ...message, read_at: now } : message, firstRead };
   }
 
@@ -163,14 +169,18 @@ export class PrivateMessages {
   }
 
   async #deliver(sender: AuthUser, recipient: UserRow, replyToId: number | null, input: MessageInput): Promise<MessageRow> {
+    // The notification centre lists the message too, unless its recipient chose not (docs/notifications.md).
+    const listed = (await this.#notifications.deliveryOf('message', [recipient.id])).site.has(recipient.id);
     const id = await this.#flood.guard(sender, 'messages', () =>
       this.#repository.transaction(async (trx) => {
+        const at = isoNow(this.#clock);
         const id = await this.#repository.insert(
           { sender_id: sender.id, recipient_id: recipient.id, reply_to_id: replyToId, subject: input.subject, body: input.body },
-          isoNow(this.#clock),
+          at,
           trx,
         );
         await this.#repository.addUnread(recipient.id, 1, trx);
+        if (listed) await this.#notifications.add(trx, [{ userId: recipient.id, kind: 'message', actorId: sender.id, messageId: id }], at);
         return id;
       }),
     );

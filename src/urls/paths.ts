@@ -159,6 +159,16 @@ export function topicIdIn(text: string): number | null {
   return null;
 }
 
+/** `/notifications/`: a member's notification centre (docs/notifications.md). */
+export function notificationsPath(query?: Query): string {
+  return withQuery('/notifications/', query);
+}
+
+/** `/notifications/settings/`: which notifications a member gets, and how. */
+export function notificationSettingsPath(): string {
+  return '/notifications/settings/';
+}
+
 export function bonusPath(query?: Query): string {
   return withQuery('/profile/bonus/', query);
 }

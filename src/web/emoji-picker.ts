@@ -7,7 +7,8 @@ import { CATALOGS, t } from '../i18n/messages.ts';
 import { html, type SafeHtml } from './html.ts';
 import { SITE_ASSETS } from './site-assets.ts';
 
-export const EMOJI_PICKER_SCRIPT = html`<script src="${SITE_ASSETS.url('emoji-picker.js')}" defer></script>`;
+/** The editors' scripts: the emoji picker and the @mention autocomplete, both on textareas marked by emojiPickerField(). */
+export const EDITOR_SCRIPTS = html`<script src="${SITE_ASSETS.url('emoji-picker.js')}" defer></script><script src="${SITE_ASSETS.url('mention-complete.js')}" defer></script>`;
 
 /** The textarea attribute the script looks for, with the picker's texts (the count's plural forms chosen in the browser). */
 export function emojiPickerField(): SafeHtml {

@@ -19,6 +19,7 @@ import { SITE_ASSETS } from './site-assets.ts';
 const STYLESHEET = SITE_ASSETS.url('style.css');
 const ICON = SITE_ASSETS.url('favicon.svg');
 const TIME_ZONE_SCRIPT = SITE_ASSETS.url('time-zone.js');
+const NOTIFICATION_SCRIPT = SITE_ASSETS.url('notification-count.js');
 
 /** What a page shows of the site itself (the admin's site settings, site/settings.ts). */
 export interface SiteIdentity {
@@ -76,6 +77,7 @@ ${token === undefined ? '' : html`<meta name="csrf-token" content="${token}">`}
 <link rel="stylesheet" href="${STYLESHEET}">
 <link rel="icon" href="${ICON}" type="image/svg+xml">
 <script src="${TIME_ZONE_SCRIPT}" defer></script>
+${user === null ? '' : html`<script src="${NOTIFICATION_SCRIPT}" defer></script>`}
 ${options.head ?? ''}
 </head>
 <body>
@@ -92,6 +94,7 @@ ${options.head ?? ''}
         user === null
           ? html`<li><a href="/login/">${t('layout.login')}</a></li>${site.registrationOpen ? html`<li><a href="/register/">${t('layout.register')}</a></li>` : ''}`
           : html`<li>${messagesLink(request.unreadMessages)}</li>
+      <li>${notificationsLink(request.unreadNotifications)}</li>
       <li><a href="/profile/watchlist/">${t('layout.watchlist')}</a></li>
       <li><a href="/settings/">${t('layout.settings')}</a></li>
       ${hasRole(user, MODERATORS) ? html`<li><a href="/admin/">${t('layout.admin')}</a></li>` : ''}
@@ -166,6 +169,11 @@ function footerSwitches(guest: boolean, canonical: string | undefined, currentTh
 function messagesLink(unread: number): SafeHtml {
   if (unread === 0) return html`<a href="/messages/">${t('layout.messages')}</a>`;
   return html`<a href="/messages/">${t('layout.messages')} <span class="count">${unread}</span><span class="visually-hidden"> ${tn('layout.unread', unread)}</span></a>`;
+}
+
+/** The notification centre, with its unread count (kept current by notification-count.js). */
+function notificationsLink(unread: number): SafeHtml {
+  return html`<a href="/notifications/" data-notifications>${t('layout.notifications')}${unread === 0 ? '' : html` <span class="count">${unread}</span><span class="visually-hidden"> ${tn('layout.unread', unread)}</span>`}</a>`;
 }
 
 /** Hidden CSRF field for a form on this page. */

@@ -5,4 +5,11 @@ import { FingerprintedAssets } from '../http/fingerprinted-assets.ts';
 
 export const SITE_ASSETS_DIR = fileURLToPath(new URL('./assets/', import.meta.url));
 
-export const SITE_ASSETS = new FingerprintedAssets('/assets/', SITE_ASSETS_DIR, ['style.css', 'favicon.svg', 'time-zone.js', 'emoji-picker.js']);
+export const SITE_ASSETS = new FingerprintedAssets('/assets/', SITE_ASSETS_DIR, [
+  'style.css',
+  'favicon.svg',
+  'time-zone.js',
+  'emoji-picker.js',
+  'notification-count.js',
+  'mention-complete.js',
+]);

@@ -136,6 +136,8 @@ describe('page layout at 390 px and 1280 px', { skip: browserSkipReason() }, () 
       `/messages/${messages[0]}/`,
       `/messages/${messages[1]}/`,
       '/tracker/upload/',
+      '/notifications/',
+      '/notifications/settings/',
       topicPath,
     );
   });

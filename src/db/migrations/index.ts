@@ -41,6 +41,7 @@ import * as robotsTxt from './0039_robots_txt.ts';
 import * as ranks from './0040_ranks.ts';
 import * as sitePages from './0041_site_pages.ts';
 import * as splitMerge from './0042_split_merge.ts';
+import * as notifications from './0043_notifications.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_users': users,
@@ -84,4 +85,5 @@ export const migrations: Record<string, Migration> = {
   '0040_ranks': ranks,
   '0041_site_pages': sitePages,
   '0042_split_merge': splitMerge,
+  '0043_notifications': notifications,
 };

@@ -28,7 +28,7 @@ import type { AuthUser } from '../../auth/service.ts';
 import type { ForumPageDeps } from './deps.ts';
 import { ReplyForm, previewBlock } from './reply-form.ts';
 import { forumCrumbs, forumTable, loadForumListing } from './forum-list.ts';
-import { EMOJI_PICKER_SCRIPT, emojiPickerField } from '../../web/emoji-picker.ts';
+import { EDITOR_SCRIPTS, emojiPickerField } from '../../web/emoji-picker.ts';
 import { breadcrumb, buttonForm, feedLinks, visibleFeedLinks, moderatorsLine, topicTable, unreadMarker } from './parts.ts';
 import { NoFields } from '../../web/form.ts';
 import type { ForumModerator } from '../moderators.ts';
@@ -99,7 +99,7 @@ export function forumPage({ forum, presenter, views, addons, pageCache }: ForumP
     return sendPage(request, reply, {
       title: page === 1 ? row.name : t('page.numbered', { title: row.name, page }),
       canonical: href(page),
-      head: html`${feedLinks(t('feed.forum', { name: row.name }), (format) => forumFeedPath(row, format))}${request.user === null ? '' : EMOJI_PICKER_SCRIPT}`,
+      head: html`${feedLinks(t('feed.forum', { name: row.name }), (format) => forumFeedPath(row, format))}${request.user === null ? '' : EDITOR_SCRIPTS}`,
       status: failed === undefined || failed.preview !== undefined ? 200 : failedStatus(reply, failed.refusal),
       body: html`${breadcrumb(crumbs)}
 <h1>${row.name}</h1>

@@ -55,7 +55,7 @@ import { addPollSection, pollBox, pollForms, type FailedPollForm } from './poll-
 import { pollTexts } from '../polls/resource.ts';
 import { moderatorCommentForms, moderatorCommentHtml, moderatorCommentLink, moderatorCommentSection, postToComment } from './moderator-comment.ts';
 import { forumCrumbs } from './forum-list.ts';
-import { EMOJI_PICKER_SCRIPT } from '../../web/emoji-picker.ts';
+import { EDITOR_SCRIPTS } from '../../web/emoji-picker.ts';
 import { avatarUrl } from '../../users/avatars/avatars.ts';
 import { rankOf, type Rank } from '../../users/ranks.ts';
 import { POSTS_PER_PAGE, loadTopic, type LoadedTopic } from './loaded-topic.ts';
@@ -131,6 +131,12 @@ export function topicPage({ forum, presenter, views, addons, pageCache, ranks }:
       authorLines(posts.data.authors),
       // A member has read what the page showed them (docs/unread.md).
       request.method === 'GET' && viewer !== null && posts.data.lastId !== null ? forum.unread.viewed(viewer, topic.row.id, posts.data.lastId) : undefined,
+      // What told them of these posts is read too; the count read with the session says whether anything is unread at all.
+      request.method === 'GET' && viewer !== null && posts.data.lastId !== null && request.unreadNotifications > 0
+        ? forum.notifications.seen(viewer.id, topic.row.id, posts.data.lastId).then((read) => {
+            request.unreadNotifications = Math.max(0, request.unreadNotifications - read);
+          })
+        : undefined,
     ]);
 
     const href = (n: number) => withQuery(visit.canonicalPath, n === 1 ? {} : { page: n });
@@ -172,7 +178,7 @@ export function topicPage({ forum, presenter, views, addons, pageCache, ranks }:
         topic.row.status === 'published'
           ? feedLinks(t('feed.topic', { title: topic.heading.title }), (format) => topicFeedPath({ id: topic.row.id, title: topic.heading.title }, format))
           : ''
-      }${viewer === null ? '' : EMOJI_PICKER_SCRIPT}`,
+      }${viewer === null ? '' : EDITOR_SCRIPTS}`,
       status: failed === undefined || failed.preview !== undefined ? 200 : failedStatus(reply, failed.refusal),
       body: html`${breadcrumb(await forumCrumbs(forum, parent, true))}
 <h1>${topic.heading.html}</h1>

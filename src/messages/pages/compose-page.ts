@@ -11,7 +11,7 @@ import { fixedForm, type FixedPage, type PageVisit } from '../../urls/semantic-r
 import { attempt, failedNotice, failedStatus, outdatedForm, sessionEndedPage, submittedText } from '../../web/form.ts';
 import type { FormRefusal } from '../../http/errors.ts';
 import { pageFormState, textInput } from '../../web/form-controls.ts';
-import { EMOJI_PICKER_SCRIPT } from '../../web/emoji-picker.ts';
+import { EDITOR_SCRIPTS } from '../../web/emoji-picker.ts';
 import { html } from '../../web/html.ts';
 import { csrfInput, sendPage } from '../../web/page.ts';
 import { MessageBodies } from '../routes.ts';
@@ -30,7 +30,7 @@ export function composePage({ messages }: MessagePageDeps): FixedPage {
       title: t('messages.write'),
       canonical: newMessagePath(),
       status: failed === undefined ? 200 : failedStatus(reply, failed.refusal),
-      head: EMOJI_PICKER_SCRIPT,
+      head: EDITOR_SCRIPTS,
       body: html`<h1>${t('messages.write')}</h1>
 ${folderTabs('new')}
 ${failed === undefined ? '' : failedNotice(failed.refusal, failed.errors, ['to', 'subject', 'body'])}

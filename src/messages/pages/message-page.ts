@@ -14,7 +14,7 @@ import { fixedForm, pageNotFound, type FixedPage, type PageVisit } from '../../u
 import { attempt, failedNotice, failedStatus, okNotice, outdatedForm, sessionEndedPage, submittedText, NoFields } from '../../web/form.ts';
 import type { FormRefusal } from '../../http/errors.ts';
 import { timeHtml } from '../../web/format.ts';
-import { EMOJI_PICKER_SCRIPT } from '../../web/emoji-picker.ts';
+import { EDITOR_SCRIPTS } from '../../web/emoji-picker.ts';
 import { html, type SafeHtml } from '../../web/html.ts';
 import { csrfInput, sendPage } from '../../web/page.ts';
 import type { MessageRow } from '../repository.ts';
@@ -46,7 +46,7 @@ export function messagePage({ messages, presenter }: MessagePageDeps): FixedPage
       title: subject,
       canonical: path,
       status: failed === undefined ? 200 : failedStatus(reply, failed.refusal),
-      head: html`<meta name="robots" content="noindex">${EMOJI_PICKER_SCRIPT}`,
+      head: html`<meta name="robots" content="noindex">${EDITOR_SCRIPTS}`,
       body: html`${folderTabs(received ? 'inbox' : 'sent')}
 ${visit.query.get('sent') === '1' && failed === undefined ? okNotice(t('messages.was_sent')) : ''}
 <article class="message">
