@@ -56,15 +56,22 @@ export class PostNotifications {
   }
 
   /**
-   * A post was published (written, or approved by a moderator). Nothing is
+   * A post was published (written, or approved by a moderator), or edited
+   * (`watchers: false`: only those it newly quotes or mentions are told; the
+   * unique index keeps those told before from being told again). Nothing is
    * told of a post in a topic that waits for moderation or is hidden: those
    * told could not open it.
    */
-  async published(topic: TopicWithAuthor, authorId: number, post: { id: number; body: string }): Promise<void> {
+  async published(
+    topic: TopicWithAuthor,
+    authorId: number,
+    post: { id: number; body: string },
+    options: { watchers: boolean } = { watchers: true },
+  ): Promise<void> {
     if (topic.status !== 'published' || topic.hidden_at !== null) return;
     const references = referencesIn(post.body);
     const [watchers, mentioned, quoted] = await Promise.all([
-      this.#repository.watchers(topic.id, authorId),
+      options.watchers ? this.#repository.watchers(topic.id, authorId) : [],
       this.#repository.activeMembersNamed(references.mentions.map(usernameKey)),
       this.#repository.activeMembersNamed(references.quoted.map(usernameKey)),
     ]);

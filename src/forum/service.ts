@@ -105,8 +105,6 @@ export class ForumService {
     this.categories = new Categories(options.categories, clock);
     this.forums = new Forums(repository, this.categories, clock);
     this.moderators = new ForumModerators(repository, this.forums);
-    this.topics = new Topics(repository, this.forums, publishing, options, clock);
-    this.watchlist = new Watchlist(repository, this.topics, options.access, clock);
     this.notifications = new PostNotifications(
       repository,
       options.notifications,
@@ -115,6 +113,8 @@ export class ForumService {
       { rules: options.access, repository: options.accessRepository },
       clock,
     );
+    this.topics = new Topics(repository, this.forums, publishing, { ...options, notifications: this.notifications }, clock);
+    this.watchlist = new Watchlist(repository, this.topics, options.access, clock);
     this.unread = new Unread(repository, this.forums, this.topics, options.access, clock);
     this.posts = new Posts(repository, this.topics, publishing, this.notifications, options, clock);
     this.moderationLog = options.moderationLog;

@@ -15,6 +15,7 @@ import type { Forums } from './forums.ts';
 import type { ModerationLog } from './moderation-log.ts';
 import type { Publishing } from './publishing.ts';
 import type { ForumRepository, ForumRow, LastPost, TopicInList, TopicWithAuthor } from './repository.ts';
+import type { PostNotifications } from './post-notifications.ts';
 import type { SearchRepository } from './search/repository.ts';
 import { checkedPoll, type PollInput } from './polls/definition.ts';
 import type { PollRepository } from './polls/repository.ts';
@@ -45,6 +46,7 @@ export class Topics {
   readonly #log: ModerationLog;
   readonly #access: ForumAccess;
   readonly #polls: PollRepository;
+  readonly #notifications: PostNotifications;
 
   constructor(
     repository: ForumRepository,
@@ -57,9 +59,11 @@ export class Topics {
       moderationLog: ModerationLog;
       access: ForumAccess;
       polls: PollRepository;
+      notifications: PostNotifications;
     },
     clock: Clock,
   ) {
+    this.#notifications = writes.notifications;
     this.#access = writes.access;
     this.#polls = writes.polls;
     this.#changes = writes.changes;
@@ -150,6 +154,11 @@ export class Topics {
     // Its author may post where they may not read (TorrentPier's auth_post and auth_read are apart): the answer is what they wrote.
     const created = await this.#seen(topicId, author);
     if (created === undefined) throw new ModelNotFoundError('Topic', topicId);
+    // The opening post's quotes and @mentions are told as a reply's are (no one watches a new topic yet).
+    if (status === 'published') {
+      const opening = await this.#repository.firstPostId(topicId);
+      if (opening !== undefined) await this.#notifications.published(created, author.id, { id: opening, body: input.body });
+    }
     return created;
   }
 

@@ -106,10 +106,30 @@ describeEachDatabase('notifications', (db) => {
       assert.equal(await countColumn(watcher), await unreadRows(watcher));
     });
 
+    it('tells of mentions in a new topic’s opening post, and of those an edit adds, once', async () => {
+      const before = (await listOf(outsider)).length;
+      const opened = await t.services.forum.createTopic(asAuthUser(author.user), {
+        forum_id: open.id,
+        title: 'Question for @Outsider',
+        body: 'What do you think, @Outsider?',
+      });
+      const mentions = (await listOf(outsider)).filter((notice) => notice.topic?.id === opened.id);
+      assert.deepEqual(
+        mentions.map((notice) => notice.kind),
+        ['mention'],
+      );
+      const post = await reply(author, 'No mention yet.', opened);
+      await t.services.forum.editPost(post.id, asAuthUser(author.user), 'Now mentioning @Outsider.');
+      await t.services.forum.editPost(post.id, asAuthUser(author.user), 'Still mentioning @Outsider, edited again.');
+      assert.equal((await listOf(outsider)).length, before + 2, 'the opening post and the edited reply, each once');
+    });
+
     it('never tells a member of a post they may not read', async () => {
       const secret = await t.services.forum.createTopic(asAuthUser(admin.user), { forum_id: staffRoom.id, title: 'Staff only', body: 'About @Outsider.' });
-      await reply(admin, 'Ping @Outsider and @Watcher.', secret);
-      assert.deepEqual(await listOf(outsider), []);
+      const ping = await reply(admin, 'Ping @Outsider and @Watcher.', secret);
+      const about = await t.database.db.selectFrom('notifications').select('user_id').where('topic_id', '=', secret.id).execute();
+      assert.deepEqual(about, [], 'neither the opening post nor the reply tells a member who may not read the staff room');
+      assert.equal(ping.topic_id, secret.id);
     });
 
     it('links mentions in posts to the member list', async () => {
