@@ -14,6 +14,7 @@ import type { WriteWatch } from '../db/write-watch.ts';
 import { FieldErrorBag, ModelNotFoundError, ValidationError } from '../http/errors.ts';
 import { LOCALES, isLocale, type Locale } from '../i18n/locale.ts';
 import { t } from '../i18n/messages.ts';
+import { hasVisibleCharacter } from '../http/validation.ts';
 import { isPageSlug } from '../urls/paths.ts';
 
 export const PAGE_TITLE_MAX = 200;
@@ -182,7 +183,7 @@ function checked(input: SitePageInput): {
     if (text === undefined || text === null) continue;
     const title = text.title.trim();
     const body = text.body.replace(/\r\n?/g, '\n').trim();
-    if (title === '') errors.add(`texts.${locale}.title`, t('pages.error.title'));
+    if (!hasVisibleCharacter(title)) errors.add(`texts.${locale}.title`, t('pages.error.title'));
     if (title.length > PAGE_TITLE_MAX) errors.add(`texts.${locale}.title`, t('pages.error.title_long', { max: PAGE_TITLE_MAX }));
     if (body === '') errors.add(`texts.${locale}.body`, t('pages.error.body'));
     if (body.length > PAGE_BODY_MAX) errors.add(`texts.${locale}.body`, t('pages.error.body_long', { max: PAGE_BODY_MAX }));

@@ -277,6 +277,16 @@ describeEachDatabase('splitting and merging topics', (db) => {
       assert.equal(form.count('input[name="post_ids"]'), 3, 'every reply has a box; the opening post none');
       const refused = await moderator.browser.post(splitLink.href, { post_ids: [], destination: 'new', title: 'Moved', forum_id: String(talk.id), topic: '' });
       assert.equal(refused.status, 422);
+      for (const title of ['x'.repeat(256), '\u200b\u200b', 'a\u0000b']) {
+        const bad = await moderator.browser.post(splitLink.href, {
+          post_ids: [String(ids[1])],
+          destination: 'new',
+          title,
+          forum_id: String(talk.id),
+          topic: '',
+        });
+        assert.equal(bad.status, 422, JSON.stringify(title));
+      }
       const done = await moderator.browser.post(splitLink.href, {
         post_ids: [String(ids[1]), String(ids[2])],
         destination: 'new',

@@ -179,6 +179,15 @@ describeEachDatabase('static pages', (db) => {
       });
       assert.equal(untitled.status, 422);
       assert.match(fieldError(untitled.body, 'page', 'title_en') ?? '', /title/);
+      const invisible = await admin.browser.post('/admin/pages/', {
+        slug: 'donate',
+        position: '0',
+        title_en: '\u200b',
+        body_en: 'Text.',
+        title_ru: '',
+        body_ru: '',
+      });
+      assert.equal(invisible.status, 422, 'a title needs a visible character');
       const nul = await admin.browser.post('/admin/pages/', {
         slug: 'donate',
         position: '0',

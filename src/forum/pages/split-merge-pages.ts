@@ -30,7 +30,8 @@ import { bbcodeText } from '../bbcode/bbcode.ts';
 import type { ForumPresenter } from '../presenter.ts';
 import type { ForumService } from '../service.ts';
 import { SPLIT_POSTS_MAX, type SplitDestination } from '../split-merge.ts';
-import { splitDestination } from '../routes.ts';
+import { TOPIC_TITLE_MAX, splitDestination } from '../routes.ts';
+import { VisibleText } from '../../http/schemas.ts';
 import { POSTS_PER_PAGE, loadTopic, type LoadedTopic } from './loaded-topic.ts';
 
 /** How much of each reply the split page shows, to tell them apart. */
@@ -40,10 +41,12 @@ const TOPIC_ADDRESS_MAX = 2000;
 const SplitForm = Type.Object({
   post_ids: Type.Array(Type.String({ maxLength: 20 }), { maxItems: SPLIT_POSTS_MAX }),
   destination: Type.Union([Type.Literal('new'), Type.Literal('existing')]),
-  title: Type.String({ maxLength: 1000 }),
+  title: Type.String({ maxLength: TOPIC_TITLE_MAX }),
   forum_id: Type.String({ maxLength: 20 }),
   topic: Type.String({ maxLength: TOPIC_ADDRESS_MAX }),
 });
+
+const NewTitle = Type.Object({ title: VisibleText(TOPIC_TITLE_MAX) });
 
 const MergeForm = Type.Object({
   topic: Type.String({ maxLength: TOPIC_ADDRESS_MAX }),
@@ -114,7 +117,7 @@ ${radioGroup(form, {
     { value: 'existing', label: t('split.to_existing') },
   ],
 })}
-${textInput(form, { name: 'title', label: t('split.new_title'), maxlength: 200 })}
+${textInput(form, { name: 'title', label: t('split.new_title'), maxlength: TOPIC_TITLE_MAX })}
 ${selectField(form, { name: 'forum_id', label: t('split.new_forum'), options: forums.map((row) => ({ value: String(row.id), label: row.name })) })}
 ${textInput(form, { name: 'topic', label: t('split.existing_topic'), hint: t('split.existing_hint'), maxlength: TOPIC_ADDRESS_MAX })}
 <div><button type="submit">${t('split.submit')}</button></div>
@@ -151,6 +154,9 @@ ${nav}`,
         if (target === null) return again({ topic: [t('split.topic_unknown')] });
         to = { topic_id: target };
       } else {
+        // A new topic's title obeys the rules of every title (its length, a visible character), as the API's does.
+        const titled = body.title.trim() === '' ? null : checkForm(NewTitle, { title: body.title });
+        if (titled !== null && !titled.ok) return again(titled.errors);
         const forumId = Number(body.forum_id);
         const made = await attempt(async () =>
           splitDestination(undefined, body.title.trim() === '' ? undefined : body.title, Number.isSafeInteger(forumId) && forumId > 0 ? forumId : undefined),
