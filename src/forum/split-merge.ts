@@ -93,8 +93,11 @@ export class SplitMerge {
     const first = moved[0]!;
     const destinationId = await this.#repository.transaction(async (trx) => {
       const at = isoNow(this.#clock);
-      // What the source (and an existing target) counted before: a new topic counted nothing.
-      const before = await countedAll(trx, target === undefined ? [sourceId] : [sourceId, target.id]);
+      // Locked first, so that what they counted before is what this split changes (a new topic is this transaction's alone).
+      const existing = target === undefined ? [sourceId] : [sourceId, target.id];
+      await lockAll(trx, existing);
+      await stillThere(trx, existing);
+      const before = await countedAll(trx, existing);
       const destination =
         'topic_id' in to
           ? to.topic_id
@@ -115,7 +118,6 @@ export class SplitMerge {
                 .returning('id')
                 .executeTakeFirstOrThrow()
             ).id;
-      await lockAll(trx, [sourceId, destination]);
       await trx.updateTable('posts').set({ topic_id: destination }).where('topic_id', '=', sourceId).where('id', 'in', ids).execute();
       await renumberPositions(trx, sourceId, first.id);
       await renumberPositions(trx, destination, first.id);
@@ -170,6 +172,7 @@ export class SplitMerge {
     await this.#repository.transaction(async (trx) => {
       const at = isoNow(this.#clock);
       await lockAll(trx, [sourceId, targetId]);
+      await stillThere(trx, [sourceId, targetId]);
       const before = await countedAll(trx, [sourceId, targetId]);
       const opening = await this.#repository.firstPostId(sourceId, trx);
       await trx.updateTable('posts').set({ topic_id: targetId }).where('topic_id', '=', sourceId).execute();
@@ -249,6 +252,17 @@ export class SplitMerge {
 /** Takes the topics' row locks in id order, so that two moderators working on the same two topics wait rather than deadlock. */
 async function lockAll(trx: Transaction<Database>, topicIds: readonly number[]): Promise<void> {
   for (const id of [...new Set(topicIds)].sort((a, b) => a - b)) await lockTopicPositions(trx, id);
+}
+
+/**
+ * The topics, locked, are still there: another moderator's merge or delete
+ * that committed while this one waited for the locks leaves nothing to do
+ * here but answer 404, as the request would have been answered a moment later.
+ */
+async function stillThere(trx: Transaction<Database>, topicIds: readonly number[]): Promise<void> {
+  const found = new Set((await trx.selectFrom('topics').select('id').where('id', 'in', topicIds).execute()).map((row) => row.id));
+  const gone = topicIds.find((id) => !found.has(id));
+  if (gone !== undefined) throw new ModelNotFoundError('Topic', gone);
 }
 
 /** What each of these topics adds to its forum's counts now (a deleted topic adds nothing). */

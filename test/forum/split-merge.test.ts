@@ -233,6 +233,26 @@ describeEachDatabase('splitting and merging topics', (db) => {
       );
     });
 
+    it('merges once when two moderators merge the same topic at the same moment', async () => {
+      const { topic: original } = await topicWith(talk, 'Raced original', ['One']);
+      const { topic: duplicate } = await topicWith(talk, 'Raced duplicate', ['Two', 'Three']);
+      const before = await forumCounts(talk.id);
+      const answers = await Promise.all([
+        api('POST', `/api/topics/${duplicate.id}/merge`, moderator, { topic_id: original.id }),
+        api('POST', `/api/topics/${duplicate.id}/merge`, admin, { topic_id: original.id }),
+      ]);
+      assert.deepEqual(answers.map((answer) => answer.statusCode).sort(), [200, 404], answers.map((answer) => answer.body).join('\n'));
+      assert.equal((await topicOf(original.id)).posts_count, 5);
+      assert.deepEqual(await forumCounts(talk.id), [before[0]! - 1, before[1]]);
+      const log = await t.database.db
+        .selectFrom('moderation_log')
+        .select('id')
+        .where('action', '=', 'merge_topic')
+        .where('subject', '=', 'Raced duplicate')
+        .execute();
+      assert.equal(log.length, 1);
+    });
+
     it('refuses the older into the newer, a release, two polls, itself, strangers and unknown topics, changing nothing', async () => {
       const { topic: older } = await topicWith(talk, 'Older one', ['Reply']);
       const { topic: newer } = await topicWith(talk, 'Newer one', ['Reply']);
