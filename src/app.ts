@@ -69,6 +69,8 @@ import { pollRoutes } from './forum/polls/routes.ts';
 import { rankRoutes } from './users/rank-routes.ts';
 import { notificationRoutes } from './forum/notification-routes.ts';
 import { notificationPages } from './forum/pages/notifications-page.ts';
+import { massSendRoutes } from './mass-send/routes.ts';
+import { unsubscribePages } from './mass-send/unsubscribe-pages.ts';
 import { PageRoutes } from './urls/semantic-routes.ts';
 import { userRoutes } from './users/routes.ts';
 import { memberRoutes } from './users/member-routes.ts';
@@ -183,6 +185,9 @@ async function assemble(config: Config, options: BuildOptions, logger: Logger, o
   app.addHook('onClose', () => opened.closeAll());
 
   await services.site.current();
+  // After the site settings are read: a mass mail names the site. Stopping lets go of the send in hand for the next start.
+  services.massSender.start();
+  opened.add('mass sends', () => services.massSender.stop());
   app.decorate('site', { baseUrl: config.baseUrl, lastKnown: () => services.site.lastKnown() });
   installSecurityHeaders(app, securityHeaders);
   // Pages, JSON, feeds and assets of 1 KB or more go out as br or gzip when the client takes them (http/compression.ts).
@@ -247,6 +252,7 @@ async function assemble(config: Config, options: BuildOptions, logger: Logger, o
   const renderPage = (body: string) => services.presenter.staffText(body);
   await app.register(sitePageRoutes, { prefix: '/api', pages: services.sitePages, render: renderPage });
   await app.register(messageRoutes, { prefix: '/api', messages: services.messages, presenter: services.presenter });
+  await app.register(massSendRoutes, { prefix: '/api', massSends: services.massSends, subscriptions: services.massMail, baseUrl: config.baseUrl });
   await app.register(banRoutes, { prefix: '/api', bans: services.bans });
   await app.register(wordFilterRoutes, { prefix: '/api/word-filters', wordFilters: services.wordFilters, baseUrl: config.baseUrl });
   await app.register(emojiCatalogRoutes, { prefix: '/api/emoji', emoji: services.emoji, baseUrl: config.baseUrl });
@@ -295,8 +301,16 @@ async function assemble(config: Config, options: BuildOptions, logger: Logger, o
     presenter: services.presenter,
   });
   await app.register(bonusPages, { pages, bonus: services.tracker.bonus, settings: config.tracker });
-  await app.register(accountPages, { pages, accounts: services.accounts, auth: services.auth, avatars: services.avatars, site: services.site });
+  await app.register(accountPages, {
+    pages,
+    accounts: services.accounts,
+    auth: services.auth,
+    avatars: services.avatars,
+    site: services.site,
+    massMail: services.massMail,
+  });
   await app.register(messagePages, { pages, messages: services.messages, presenter: services.presenter });
+  await app.register(unsubscribePages, { subscriptions: services.massMail });
   await app.register(pages.legacyRoutes);
   await app.register(adminPages, { services });
   await options.startupStep?.();

@@ -37,6 +37,8 @@ export interface Config {
   smtpUrl: string | null;
   /** Sender address of outgoing mail. */
   mailFrom: string;
+  /** How many mails of a mass mail go out per minute, across all instances (docs/mass-mail.md). */
+  massMailPerMinute: number;
   /** Folder for uploaded emoji images and sprite sheets (created at start if missing). */
   uploadDir: string;
   /** log2 of scrypt's N for new password hashes (auth/passwords.ts). */
@@ -108,6 +110,7 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: proxyTrust('TRUST_PROXY', read('TRUST_PROXY')),
     smtpUrl: smtpUrl(read('SMTP_URL')),
     mailFrom: read('MAIL_FROM') ?? 'Forum <forum@localhost>',
+    massMailPerMinute: integer('MASS_MAIL_PER_MINUTE', read('MASS_MAIL_PER_MINUTE'), 600, 1, 1_000_000),
     uploadDir: uploadDir(read('UPLOAD_DIR') ?? './data/uploads'),
     passwordHashCost: passwordHashCost(read('PASSWORD_HASH_COST'), read('NODE_ENV') === 'production'),
     floodIntervalSeconds: integer('FLOOD_INTERVAL_SECONDS', read('FLOOD_INTERVAL_SECONDS'), 15, 0, 86_400),

@@ -39,6 +39,10 @@ import { GroupRepository } from './groups/repository.ts';
 import { Groups } from './groups/service.ts';
 import { MailBudget } from './mail/budget.ts';
 import { MessagesRepository } from './messages/repository.ts';
+import { MassSendRepository } from './mass-send/repository.ts';
+import { MassSender } from './mass-send/sender.ts';
+import { MassSends } from './mass-send/service.ts';
+import { MassMailSubscriptions } from './mass-send/subscriptions.ts';
 import { PrivateMessages } from './messages/service.ts';
 import { OutboxMailer, type Mailer } from './mail/mailer.ts';
 import { CATALOG_TOPIC } from './emoji/catalog.ts';
@@ -97,6 +101,12 @@ export interface Services {
   sitePages: SitePages;
   /** The notification centre's rows and settings (notifications/store.ts). */
   notifications: NotificationStore;
+  /** Administrators' messages and mail to many members (mass-send/). */
+  massSends: MassSends;
+  /** Sends them in the background (mass-send/sender.ts). */
+  massSender: MassSender;
+  /** Members' choice of getting mass mail, and the unsubscribe links (mass-send/subscriptions.ts). */
+  massMail: MassMailSubscriptions;
 }
 
 export function createServices(database: DatabaseHandle, config: Config, limiters: LimiterFactory, log: Logger, clock: Clock): Services {
@@ -173,6 +183,17 @@ export function createServices(database: DatabaseHandle, config: Config, limiter
     clock,
   );
   const tracker = createTrackerServices(database, config, log, forum, clock);
+  const site = new SiteSettings(database.db, database, clock, (error) =>
+    log.warn({ err: error }, 'could not tell other instances that the site settings changed'),
+  );
+  const massSendRepository = new MassSendRepository(database.db);
+  const massSender = new MassSender(massSendRepository, mailer, new MailBudget(limiters.create('mail_mass', config.massMailPerMinute, 60)), clock, {
+    log,
+    site: () => {
+      const { name, defaultLocale } = site.lastKnown();
+      return { name, defaultLocale };
+    },
+  });
   return {
     users,
     auth,
@@ -196,10 +217,13 @@ export function createServices(database: DatabaseHandle, config: Config, limiter
     accounts,
     tracker,
     groups: new Groups(new GroupRepository(database.db), clock),
-    site: new SiteSettings(database.db, database, clock, (error) => log.warn({ err: error }, 'could not tell other instances that the site settings changed')),
+    site,
     ranks,
     sitePages,
     notifications,
+    massSends: new MassSends(massSendRepository, clock, () => massSender.wake()),
+    massSender,
+    massMail: new MassMailSubscriptions(massSendRepository),
     presence: new Presence(clock),
     boardStats: new BoardStats(database.db, clock),
   };

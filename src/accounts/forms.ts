@@ -22,6 +22,11 @@ export const PrivacyForm = Type.Object({
   hide_online: Type.Optional(Type.Literal('1')),
 });
 
+/** The settings' "Mail to all members" section: the box ticked to get it. */
+export const MassMailForm = Type.Object({
+  mass_mails: Type.Optional(Type.Literal('1')),
+});
+
 export const ReadingForm = Type.Object({
   locale: Type.Optional(Type.Union([Type.Literal(''), ...LOCALES.map((locale) => Type.Literal(locale))])),
   time_zone: Type.Optional(Type.String({ maxLength: 64 })),

@@ -18,6 +18,10 @@ export interface Confirmation {
   confirmLabel: string;
   cancelHref: string;
   returnTo?: string;
+  /** The fields of the form being asked about, posted again with the answer (a mass send's text). */
+  hidden?: Readonly<Record<string, string>>;
+  /** A second button posting those fields back with `back=1` instead of `confirmed`, to change them (the cancel link drops them). */
+  backLabel?: string;
 }
 
 export function sendConfirmPage(request: FastifyRequest, reply: FastifyReply, c: Confirmation): FastifyReply {
@@ -29,9 +33,16 @@ export function sendConfirmPage(request: FastifyRequest, reply: FastifyReply, c:
 ${c.details ?? ''}
 <form method="post" action="${c.action}" class="actions">
   ${csrfInput(request, reply)}
-  <input type="hidden" name="confirmed" value="1">
+  ${Object.entries(c.hidden ?? {}).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`)}
   ${c.returnTo === undefined ? '' : html`<input type="hidden" name="return" value="${c.returnTo}">`}
-  <button type="submit" class="danger">${c.confirmLabel}</button>
+  ${
+    // With a way back, each button says what it sends; without, the one answer is a hidden field (Enter confirms too).
+    c.backLabel === undefined
+      ? html`<input type="hidden" name="confirmed" value="1">
+  <button type="submit" class="danger">${c.confirmLabel}</button>`
+      : html`<button type="submit" name="confirmed" value="1" class="danger">${c.confirmLabel}</button>
+  <button type="submit" name="back" value="1" class="secondary">${c.backLabel}</button>`
+  }
   <a class="button secondary" href="${c.cancelHref}">${t('admin.cancel')}</a>
 </form>`,
   });

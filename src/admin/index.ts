@@ -12,6 +12,7 @@ import { forumCategoryPages } from './forum-categories.ts';
 import { siteSettingsPages } from './site-settings.ts';
 import { rankPages } from './ranks.ts';
 import { sitePageAdmin } from './site-pages.ts';
+import { massSendPages } from './mass-send.ts';
 import { forumPermissionPages } from './forum-permissions.ts';
 import { groupAdminPages } from '../groups/admin-pages.ts';
 import { moderationPages } from './moderation.ts';
@@ -39,6 +40,7 @@ export const adminPages: FastifyPluginAsync<{ services: Services }> = async (app
   await app.register(siteSettingsPages, { site: services.site });
   await app.register(rankPages, { ranks: services.ranks });
   await app.register(sitePageAdmin, { pages: services.sitePages });
+  await app.register(massSendPages, { massSends: services.massSends, render: (body) => services.presenter.messageBody(body) });
   await app.register(emojiPages, { emoji: services.emoji, images: services.images });
   await app.register(emojiCategoryPages, { emoji: services.emoji });
   await app.register(emojiImagePages, { images: services.images, emoji: services.emoji });

@@ -24,6 +24,7 @@ export type SectionId =
   | 'groups'
   | 'ranks'
   | 'pages'
+  | 'mass-send'
   | 'outbox'
   | 'settings';
 
@@ -52,6 +53,7 @@ export const SECTIONS: readonly Section[] = [
   { id: 'ranks', title: 'admin.ranks.title', path: '/admin/ranks/', roles: ADMINS, summary: 'admin.ranks.summary' },
   { id: 'pages', title: 'admin.pages.title', path: '/admin/pages/', roles: ADMINS, summary: 'admin.pages.summary' },
   { id: 'moderation-log', title: 'admin.log.title', path: '/admin/moderation-log/', roles: MODERATORS, summary: 'admin.log.summary' },
+  { id: 'mass-send', title: 'admin.mass_send.title', path: '/admin/mass-send/', roles: ADMINS, summary: 'admin.mass_send.summary' },
   { id: 'outbox', title: 'admin.outbox.title', path: '/admin/outbox/', roles: ADMINS, summary: 'admin.outbox.summary' },
   { id: 'settings', title: 'admin.site.title', path: '/admin/settings/', roles: ADMINS, summary: 'admin.site.summary' },
 ];

@@ -63,12 +63,21 @@ ${pagination(request, info, t('admin.outbox.pages'))}`,
   <dt>${t('admin.outbox.written')}</dt><dd>${timestamp(message.created_at)}</dd>
   <dt>${t('admin.outbox.delivery')}</dt><dd>${delivery(message)}</dd>
   ${message.error === null ? '' : html`<dt>${t('admin.outbox.error')}</dt><dd class="error">${message.error}</dd>`}
+  ${headerLines(message).map(([name, value]) => html`<dt>${name}</dt><dd>${value}</dd>`)}
 </dl>
 <h2>${t('admin.outbox.message')}</h2>
 <div class="mail-body">${message.body}</div>`,
     });
   });
 };
+
+/** The extra header lines stored with a mail (a mass mail's List-Unsubscribe), as name and value. */
+function headerLines(message: OutboxMessage): Array<[string, string]> {
+  if (message.headers === null) return [];
+  const parsed: unknown = JSON.parse(message.headers);
+  if (typeof parsed !== 'object' || parsed === null) return [];
+  return Object.entries(parsed).filter((entry): entry is [string, string] => typeof entry[1] === 'string');
+}
 
 function delivery(message: OutboxMessage): SafeHtml {
   if (message.sent_at !== null) return html`<span class="badge on">${t('admin.outbox.sent')}</span> ${timestamp(message.sent_at)}`;

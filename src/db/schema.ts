@@ -51,6 +51,10 @@ export interface UsersTable {
   /** Interface language and IANA time zone (migration 0021); null: as the browser asks. */
   locale: ColumnType<string | null, string | null | undefined, string | null>;
   time_zone: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The member gets the mail administrators send to all members (migration 0044; on unless turned off). */
+  mass_mails: FlagWithDefault;
+  /** The random key of the unsubscribe link in their mass mail (migration 0044); made with the first one. */
+  mass_mail_key: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -392,6 +396,8 @@ export interface OutboxTable {
   created_at: Timestamp;
   sent_at: Timestamp | null;
   error: string | null;
+  /** Header lines beyond the usual ones, as a JSON object (migration 0044: List-Unsubscribe); null: none. */
+  headers: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export type AccountKeyPurpose = 'activation' | 'password_reset';
@@ -582,6 +588,8 @@ export interface PrivateMessagesTable {
   read_at: Timestamp | null;
   sender_deleted_at: Timestamp | null;
   recipient_deleted_at: Timestamp | null;
+  /** The mass send this message is part of (migration 0044); null: a member's own message. */
+  mass_send_id: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 /** What a moderation log entry records (the migration's CHECK lists the same). */
@@ -659,6 +667,42 @@ export interface SitePageTextsTable {
   body: string;
 }
 
+export type MassSendKind = 'message' | 'mail';
+export type AudienceKind = 'all' | 'group' | 'role';
+
+/** A private message or e-mail from an administrator to many members, and how far it got (migration 0044). */
+export interface MassSendsTable {
+  id: Generated<number>;
+  kind: MassSendKind;
+  audience: AudienceKind;
+  /** Null unless the audience is a group; null again once that group is deleted. */
+  group_id: number | null;
+  /** The group's name when the send was made; null unless the audience is a group. */
+  group_name: string | null;
+  role: Role | null;
+  subject: string;
+  /** BBCode, as written. */
+  body: string;
+  /** Null once the sender's account is deleted; their name stays. */
+  sender_id: number | null;
+  sender_name: string;
+  /** Members it was for when it was made. */
+  recipients: number;
+  sent: ColumnType<number, number | undefined, number>;
+  /** The newest account when it was made: accounts made later are not sent to. */
+  max_user_id: number;
+  /** The cursor: every member up to this id has been dealt with. */
+  last_user_id: ColumnType<number, number | undefined, number>;
+  status: ColumnType<'sending' | 'done', 'sending' | 'done' | undefined, 'sending' | 'done'>;
+  /** The instance sending it, and until when its claim holds. */
+  lease_owner: ColumnType<string | null, string | null | undefined, string | null>;
+  lease_until: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
+  created_at: Timestamp;
+  finished_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
+  /** The key of the request that made it (Idempotency-Key, the admin page's confirmation): one send per key. */
+  request_key: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
 export interface SiteSettingsTable {
   id: number;
   name: string;
@@ -673,6 +717,7 @@ export interface SiteSettingsTable {
 
 export interface Database {
   site_settings: SiteSettingsTable;
+  mass_sends: MassSendsTable;
   site_pages: SitePagesTable;
   site_page_texts: SitePageTextsTable;
   ranks: RanksTable;

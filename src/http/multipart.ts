@@ -34,6 +34,12 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The route takes multipart/form-data with one file of at most this size (uploadRoute). */
     upload?: UploadLimit;
+    /**
+     * The route reads nothing of its body: the request is its address (a mass
+     * mail's one-click unsubscribe, which mail providers may post as
+     * multipart/form-data). A multipart body is left unread there, not refused.
+     */
+    bodyIgnored?: boolean;
   }
 }
 
@@ -88,10 +94,10 @@ export function installMultipart(app: FastifyInstance): void {
     }
     for (const method of [route.method].flat()) routes.push({ method, url: route.url });
   });
-  // Multipart bodies go to upload routes only: any other route that takes a body refuses them before reading.
+  // Multipart bodies go to upload routes only: any other route that takes a body refuses them before reading (one that ignores its body leaves them unread).
   hookRoutesWhere(
     app,
-    (route) => takesBody(route) && route.config?.upload === undefined,
+    (route) => takesBody(route) && route.config?.upload === undefined && route.config?.bodyIgnored !== true,
     'preParsing',
     async (request) => {
       if (/^multipart\//i.test(request.headers['content-type'] ?? '')) throw new ApiError('BAD_REQUEST', t('upload.not_here'));

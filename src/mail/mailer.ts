@@ -11,6 +11,8 @@ export interface MailMessage {
   to: string;
   subject: string;
   text: string;
+  /** Header lines beyond From, To, Subject and the MIME ones (a mass mail's List-Unsubscribe); kept in the outbox with the mail. */
+  headers?: Readonly<Record<string, string>>;
 }
 
 export interface Mailer {
@@ -43,7 +45,13 @@ export class OutboxMailer implements Mailer {
   async send(message: MailMessage): Promise<void> {
     const row = await this.#db
       .insertInto('outbox')
-      .values({ to_address: message.to, subject: message.subject, body: message.text, created_at: isoNow(this.#clock) })
+      .values({
+        to_address: message.to,
+        subject: message.subject,
+        body: message.text,
+        headers: message.headers === undefined ? null : JSON.stringify(message.headers),
+        created_at: isoNow(this.#clock),
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     if (this.#transport === null) {
@@ -51,7 +59,13 @@ export class OutboxMailer implements Mailer {
       return;
     }
     try {
-      await this.#transport.sendMail({ from: this.#options.from, to: message.to, subject: message.subject, text: message.text });
+      await this.#transport.sendMail({
+        from: this.#options.from,
+        to: message.to,
+        subject: message.subject,
+        text: message.text,
+        ...(message.headers === undefined ? {} : { headers: { ...message.headers } }),
+      });
       await this.#db
         .updateTable('outbox')
         .set({ sent_at: isoNow(this.#clock) })

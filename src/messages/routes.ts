@@ -11,8 +11,9 @@ import { USERNAME_MAX } from '../users/fields.ts';
 import { MessageResource, messageResource } from './resource.ts';
 import { MESSAGE_BODY_MAX, MESSAGE_SUBJECT_MAX, type PrivateMessages } from './service.ts';
 
-const Subject = VisibleText(MESSAGE_SUBJECT_MAX, 'Subject');
-const Body = VisibleText(MESSAGE_BODY_MAX, 'Message text (BBCode)');
+/** A private message's subject and text; a mass send's too (mass-send/routes.ts). */
+export const Subject = VisibleText(MESSAGE_SUBJECT_MAX, 'Subject');
+export const Body = VisibleText(MESSAGE_BODY_MAX, 'Message text (BBCode)');
 
 export const MessageBodies = {
   send: Type.Object({ to: VisibleText(USERNAME_MAX, 'User name of the recipient (any letter case)'), subject: Subject, body: Body }),

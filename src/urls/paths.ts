@@ -234,6 +234,19 @@ export function emailConfirmationPath(key: string, query?: Query): string {
   return withQuery(`/settings/email/${encodeURIComponent(key)}/`, query);
 }
 
+/** `/unsubscribe/{key}/`: the link in a mass mail that stops mass mail to its member, without logging in (docs/mass-mail.md). */
+export function massMailUnsubscribePath(key: string): string {
+  if (key === '') throw new RangeError('An unsubscribe link needs a key');
+  return `/unsubscribe/${encodeURIComponent(key)}/`;
+}
+
+/** `/admin/mass-send/`, and one send's page there (docs/mass-mail.md). */
+export function massSendAdminPath(id?: number): string {
+  if (id === undefined) return '/admin/mass-send/';
+  if (!isValidId(id)) throw new RangeError(`Not a valid id for a URL: ${id}`);
+  return `/admin/mass-send/${id}/`;
+}
+
 /** A static page's slug: lowercase letters and digits in words joined by single hyphens (docs/static-pages.md). */
 export const PAGE_SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 export const PAGE_SLUG_MAX = 64;

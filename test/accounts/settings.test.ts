@@ -39,6 +39,7 @@ describeEachDatabase('/settings/', (db) => {
       'signature',
       'avatar-file',
       'hide_online',
+      'mass_mails',
     ]);
     for (const id of ids) assert.ok(dom(page).has(`label[for="${id}"]`), id);
   });

@@ -54,6 +54,7 @@ describeEachDatabase('admin area: who may open what', (db) => {
       `/admin/emojis/${emoji.id}/`,
       `/admin/emojis/${emoji.id}/delete/`,
       '/admin/emoji-categories/',
+      '/admin/mass-send/',
     ];
     adminActions = [
       '/admin/word-filters/',
@@ -77,6 +78,7 @@ describeEachDatabase('admin area: who may open what', (db) => {
       '/admin/emoji-categories/',
       `/admin/emoji-categories/${category.id}/`,
       `/admin/emoji-categories/${category.id}/delete/`,
+      '/admin/mass-send/',
     ];
   });
   after(() => t.close());

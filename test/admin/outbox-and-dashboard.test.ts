@@ -111,6 +111,7 @@ describeEachDatabase('admin outbox and dashboard', (db) => {
         'ranks',
         'pages',
         'moderation-log',
+        'mass-send',
         'outbox',
         'settings',
       ]);

@@ -2,8 +2,10 @@
 // services the app uses: accounts in each state, tokens and sessions, the
 // emoji catalog's three kinds with aliases, word filters of each type, forums
 // in categories and a subforum, topics, published and held posts, a watchlist,
-// forum moderators, private messages, mail, account keys and a pending e-mail
-// change. Copy and backup tests compare databases filled by it.
+// forum moderators, private messages, mail, account keys, a pending e-mail
+// change and mass sends (a message, and a mail with its List-Unsubscribe
+// headers and the members' unsubscribe keys). Copy and backup tests compare
+// databases filled by it.
 import type { TestApp } from '../helpers/app.ts';
 import { TEST_PASSWORD, createUser } from '../helpers/auth.ts';
 import { makeAlias, makeCategory, makeEmoji, uniqueCode } from '../helpers/emoji.ts';
@@ -32,6 +34,7 @@ export const FILLED_TABLES = [
   'moderation_log',
   'post_revisions',
   'forum_grants',
+  'mass_sends',
 ];
 
 export interface Filled {
@@ -100,5 +103,15 @@ export async function fillWithEveryKindOfContent(t: TestApp): Promise<Filled> {
   await t.services.messages.open(asAuthUser(admin), question.id);
   const answer = await t.services.messages.reply(asAuthUser(admin), question.id, { subject: 'Re: Frage — вопрос', body: 'Antwort' });
   await t.services.messages.delete(asAuthUser(admin), answer.id);
+
+  // Mass sends: messages marked with their send (its foreign key), a mail with header lines and unsubscribe keys.
+  await t.services.massSends.create(asAuthUser(admin), { kind: 'message', audience: { kind: 'all' }, subject: 'An alle — всем', body: 'Neuigkeiten' });
+  await t.services.massSends.create(asAuthUser(admin), {
+    kind: 'mail',
+    audience: { kind: 'role', role: 'user' },
+    subject: 'Newsletter',
+    body: '[url=https://example.org]News[/url]',
+  });
+  await t.services.massSender.settled();
   return { member: { username: member.username, password: TEST_PASSWORD }, topicId: topic.id, wordFilterId: rule.id };
 }

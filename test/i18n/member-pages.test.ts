@@ -31,7 +31,8 @@ describeEachDatabase('member pages in Russian', (db) => {
       const member = await russianMember('Настройщик');
       const page = await member.browser.get('/settings/');
       assert.equal(dom(page).one('h1').textContent, 'Настройки');
-      assert.deepEqual(dom(page).texts('main h2'), ['Адрес e-mail', 'Пароль', 'Подпись', 'Аватар', 'Язык и время', 'Приватность']);
+      assert.deepEqual(dom(page).texts('main h2'), ['Адрес e-mail', 'Пароль', 'Подпись', 'Аватар', 'Язык и время', 'Приватность', 'Письма всем участникам']);
+      assert.equal(dom(page).text('label[for="mass_mails"]'), 'Получать письма, которые администрация рассылает всем участникам');
       assert.equal(dom(page).text('label[for="password-current-password"]'), 'Текущий пароль');
       assert.equal(
         dom(page).text('#signature-hint'),
@@ -39,6 +40,8 @@ describeEachDatabase('member pages in Russian', (db) => {
       );
       assert.equal(dom(page).text('p.muted'), `Сейчас: ${member.user.email}. Адрес видите только вы и администраторы.`);
 
+      const unsubscribed = await member.browser.post('/settings/mass-mail/', {});
+      assert.equal(dom(await member.browser.get(unsubscribed.location!)).text('[role=status]'), 'Выбор о письмах всем участникам сохранён.');
       const saved = await member.browser.post('/settings/signature/', { signature: 'Подпись' });
       assert.equal(saved.status, 303);
       assert.equal(dom(await member.browser.get(saved.location!)).text('[role=status]'), 'Подпись сохранена.');

@@ -93,4 +93,27 @@ describeEachDatabase('mail through SMTP', (db) => {
     assert.notEqual(row.sent_at, null, 'marked sent');
     assert.equal(row.error, null);
   });
+
+  it("delivers a mass mail with the List-Unsubscribe headers of RFC 8058, naming the member's own link", async () => {
+    const admin = await createUser(t, { name: 'Smtp Admin', role: 'admin' });
+    const member = await createUser(t, { name: 'Smtp Member' });
+    await t.services.massSends.create(
+      { id: admin.id, name: admin.username, email: admin.email, role: admin.role },
+      {
+        kind: 'mail',
+        audience: { kind: 'role', role: 'user' },
+        subject: 'Forum news',
+        body: 'Hello.',
+      },
+    );
+    await t.services.massSender.settled();
+    const mail = received.find((message) => message.to.some((line) => line.includes(member.email)) && /^Subject: Forum news$/m.test(message.data));
+    assert.ok(mail, 'the SMTP server got the mail');
+    const key = (await t.database.db.selectFrom('users').select('mass_mail_key').where('id', '=', member.id).executeTakeFirstOrThrow()).mass_mail_key;
+    assert.match(key ?? '', /^[\w-]{32}$/);
+    // Long header lines come folded (RFC 5322): a line break before white space continues the line.
+    const headers = mail.data.slice(0, mail.data.indexOf('\r\n\r\n')).replace(/\r\n[ \t]+/g, ' ');
+    assert.match(headers, new RegExp(`^List-Unsubscribe: <https://forum\\.example\\.org/unsubscribe/${key}/>$`, 'm'));
+    assert.match(headers, /^List-Unsubscribe-Post: List-Unsubscribe=One-Click$/m);
+  });
 });

@@ -45,6 +45,7 @@ describe('page layout at 390 px and 1280 px', { skip: browserSkipReason() }, () 
     '/admin/ranks/',
     '/admin/pages/',
     '/admin/pages/new/',
+    '/admin/mass-send/',
     '/admin/settings/',
   ];
 
@@ -108,6 +109,21 @@ describe('page layout at 390 px and 1280 px', { skip: browserSkipReason() }, () 
       },
     });
     adminPages.push(`/admin/pages/${rules.id}/`);
+    // A mass mail with a long subject: its page in the administration, and a member's unsubscribe page.
+    const sender = await t.database.db.selectFrom('users').selectAll().where('username', '=', 'layoutadminen').executeTakeFirstOrThrow();
+    const send = await t.services.massSends.create(asAuthUser(sender), {
+      kind: 'mail',
+      audience: { kind: 'all' },
+      subject: 'News of the releases forums: new rules for uploaders, a new tracker address and more',
+      body: 'Read the new [url=https://example.org/rules]rules[/url].',
+    });
+    await t.services.massSender.settled();
+    adminPages.push(`/admin/mass-send/${send.id}/`);
+    const { mass_mail_key: unsubscribeKey } = await t.database.db
+      .selectFrom('users')
+      .select('mass_mail_key')
+      .where('id', '=', author.id)
+      .executeTakeFirstOrThrow();
     const topicPath = (await t.app.inject({ method: 'GET', url: `/api/topics/${topic.id}` })).json().data.url as string;
     const forumPath = (await t.app.inject({ method: 'GET', url: `/api/forums/${forum.id}` })).json().data.url as string;
     adminPages.push(`${topicPath}split/`, `${topicPath}merge/`);
@@ -124,6 +140,7 @@ describe('page layout at 390 px and 1280 px', { skip: browserSkipReason() }, () 
       '/tracker/',
       '/groups/',
       '/pages/rules-of-the-releases-forums/',
+      `/unsubscribe/${unsubscribeKey}/`,
       '/no-such-page/',
     );
     memberPages.push(

@@ -3,6 +3,7 @@ import type { PageRoutes } from '../../urls/semantic-routes.ts';
 import type { AccountsService } from '../service.ts';
 import type { Avatars } from '../../users/avatars/avatars.ts';
 import type { SiteSettings } from '../../site/settings.ts';
+import type { MassMailSubscriptions } from '../../mass-send/subscriptions.ts';
 
 export interface AccountPageDeps {
   pages: PageRoutes;
@@ -10,4 +11,6 @@ export interface AccountPageDeps {
   auth: AuthService;
   avatars: Avatars;
   site: SiteSettings;
+  /** Whether the member gets mass mail (the settings' section). */
+  massMail: MassMailSubscriptions;
 }

@@ -1,6 +1,7 @@
 // `/settings/` (login required): the owner's e-mail address, password,
 // signature and avatar, one form each, posted to `/settings/email/`, `/settings/password/`,
-// `/settings/signature/` and `/settings/avatar/` (multipart; `/settings/remove-avatar/`) and checked there by their schemas. Address and
+// `/settings/signature/` and `/settings/avatar/` (multipart; `/settings/remove-avatar/`) and checked there by their schemas;
+// reading, privacy and mail to all members likewise (`/settings/mass-mail/`). Address and
 // password changes need the current password. A new address takes effect
 // when the link mailed to it is opened at `/settings/email/{key}/`.
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -29,7 +30,7 @@ import type { FormRefusal } from '../../http/errors.ts';
 import { checkbox, pageFormState, selectField, textArea, textInput } from '../../web/form-controls.ts';
 import { html, type SafeHtml } from '../../web/html.ts';
 import { csrfInput, sendPage } from '../../web/page.ts';
-import { EmailChangeForm, PasswordChangeForm, PrivacyForm, ReadingForm, SignatureForm, withConfirmation } from '../forms.ts';
+import { EmailChangeForm, MassMailForm, PasswordChangeForm, PrivacyForm, ReadingForm, SignatureForm, withConfirmation } from '../forms.ts';
 import { LOCALES, LOCALE_NAMES, TIME_ZONE_LIST, isTimeZone } from '../../i18n/locale.ts';
 import { readerOf } from '../../i18n/context.ts';
 import { t, tn } from '../../i18n/messages.ts';
@@ -43,7 +44,7 @@ import { avatarImg } from '../../web/avatar.ts';
 import type { AccountPageDeps } from './deps.ts';
 import { withKey, type KeyProblemTexts } from './key-problem.ts';
 
-type Section = 'email' | 'password' | 'signature' | 'avatar' | 'reading' | 'privacy';
+type Section = 'email' | 'password' | 'signature' | 'avatar' | 'reading' | 'privacy' | 'mass-mail';
 
 interface Failed {
   section: Section;
@@ -82,12 +83,14 @@ function savedNotice(saved: string | null): string | undefined {
       return t('settings.reading.saved');
     case 'privacy':
       return t('settings.privacy.saved');
+    case 'mass-mail':
+      return t('settings.mass_mail.saved');
     default:
       return undefined;
   }
 }
 
-export function settingsPage({ accounts, auth, avatars }: AccountPageDeps): FixedPage {
+export function settingsPage({ accounts, auth, avatars, massMail }: AccountPageDeps): FixedPage {
   async function show(request: FastifyRequest, reply: FastifyReply, query: URLSearchParams, failed?: Failed): Promise<FastifyReply> {
     const me = await accounts.owner(assertUser(request));
     const saved = failed !== undefined ? undefined : savedNotice(query.get('saved'));
@@ -175,6 +178,21 @@ ${checkbox(pageFormState({ hide_online: valueOf('privacy', 'hide_online', me.hid
   hint: t('settings.privacy.hint'),
 })}
 <div><button type="submit">${t('settings.privacy.save')}</button></div>`,
+)}
+${section(
+  request,
+  reply,
+  'mass-mail',
+  t('settings.mass_mail'),
+  failed,
+  ['mass_mails'],
+  html`
+${checkbox(pageFormState({ mass_mails: valueOf('mass-mail', 'mass_mails', me.mass_mails ? '1' : '') }, errorsOf('mass-mail') ?? {}), {
+  name: 'mass_mails',
+  label: t('settings.mass_mail.label'),
+  hint: t('settings.mass_mail.hint'),
+})}
+<div><button type="submit">${t('settings.mass_mail.save')}</button></div>`,
 )}`,
     });
   }
@@ -285,6 +303,10 @@ ${csrfInput(request, reply)}
     sectionForm('privacy', PrivacyForm, async (request, reply, _visit, body) => {
       await accounts.changePrivacy(assertUser(request), body.hide_online === '1');
       return reply.redirect(settingsPath({ saved: 'privacy' }), 303);
+    }),
+    sectionForm('mass-mail', MassMailForm, async (request, reply, _visit, body) => {
+      await massMail.set(assertUser(request), body.mass_mails === '1');
+      return reply.redirect(settingsPath({ saved: 'mass-mail' }), 303);
     }),
     sectionForm('reading', ReadingForm, async (request, reply, visit, body) => {
       const locale = body.locale === undefined || body.locale === '' ? null : body.locale;

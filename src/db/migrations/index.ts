@@ -42,6 +42,7 @@ import * as ranks from './0040_ranks.ts';
 import * as sitePages from './0041_site_pages.ts';
 import * as splitMerge from './0042_split_merge.ts';
 import * as notifications from './0043_notifications.ts';
+import * as massSends from './0044_mass_sends.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_users': users,
@@ -86,4 +87,5 @@ export const migrations: Record<string, Migration> = {
   '0041_site_pages': sitePages,
   '0042_split_merge': splitMerge,
   '0043_notifications': notifications,
+  '0044_mass_sends': massSends,
 };

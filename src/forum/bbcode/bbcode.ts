@@ -229,6 +229,60 @@ function readable(nodes: Node[]): string {
   return out;
 }
 
+/**
+ * The text as a plain-text mail shows it (a mass mail): markup gone, a link's
+ * address beside its words, an image as its address, a quote's lines marked
+ * with `> ` under who wrote it, a list item on its own line with `• `.
+ */
+export function bbcodeMailText(text: string): string {
+  return hasBbcode(text) ? mailText(parse(text)) : text;
+}
+
+function mailText(nodes: Node[]): string {
+  let out = '';
+  for (const node of nodes) {
+    if (node.kind === 'text') {
+      out += node.text;
+      continue;
+    }
+    switch (node.name) {
+      case 'url': {
+        const words = mailText(node.children);
+        const address = node.arg === '' ? undefined : safeUrl(node.arg);
+        out += address === undefined || address === words.trim() ? words : `${words} (${address})`;
+        break;
+      }
+      case 'img':
+      case 'email':
+      case 'code':
+        out += plain(node.children);
+        break;
+      case 'hr':
+        out += '\n----\n';
+        break;
+      case 'br':
+        out += '\n';
+        break;
+      case 'tab':
+        out += '    ';
+        break;
+      case '*':
+        out += `\n• ${mailText(node.children).trim()}`;
+        break;
+      case 'quote': {
+        const { name } = quoteAttributes(node.arg);
+        const quoted = mailText(node.children).trim();
+        const lines = name === '' ? quoted : `${t('bbcode.wrote', { name })}\n${quoted}`;
+        out += `\n> ${lines.replace(/\n/g, '\n> ')}\n`;
+        break;
+      }
+      default:
+        out += mailText(node.children);
+    }
+  }
+  return out;
+}
+
 export function renderBbcode(text: string, renderText: TextRenderer): string {
   return renderNodes(parse(text), renderText);
 }
