@@ -6,6 +6,11 @@
 import type { MailMessage } from '../mail/mailer.ts';
 import { t } from '../i18n/messages.ts';
 
+/** How pages name a topic (the presenter): mails name it the same way. */
+export interface TopicNaming {
+  heading(row: { id: number; title: string }): Promise<{ title: string; path: string }>;
+}
+
 export interface ShownTopic {
   /** The title as pages show it (replacement rules applied). */
   title: string;

@@ -17,7 +17,7 @@ import type { Publishing } from './publishing.ts';
 import type { ForumRepository, PostWithAuthor, TopicWithAuthor } from './repository.ts';
 import type { TextScreen } from '../word-filters/text-screen.ts';
 import type { Topics } from './topics.ts';
-import type { TopicNaming } from './watchlist.ts';
+import type { TopicNaming } from './mails.ts';
 import type { PostNotifications } from './post-notifications.ts';
 
 export interface ModerationDeps {

@@ -21,7 +21,7 @@ import { newReplyMail } from './mails.ts';
 import { referencesIn } from './mentions.ts';
 import type { ForumRepository, TopicWithAuthor, Watcher } from './repository.ts';
 import { postPathOn } from './resource.ts';
-import type { TopicNaming } from './watchlist.ts';
+import type { TopicNaming } from './mails.ts';
 
 /** What a moderator may do to a post that its author is told of. */
 export type PostModeration = 'approve' | 'reject' | 'hide_post' | 'restore_post' | 'comment_post';

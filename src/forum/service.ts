@@ -47,14 +47,15 @@ import { SplitMerge } from './split-merge.ts';
 import { ModeratorComments } from './moderator-comments.ts';
 import type { PollRepository } from './polls/repository.ts';
 import { Unread } from './unread.ts';
-import { Watchlist, type TopicNaming } from './watchlist.ts';
+import { Watchlist } from './watchlist.ts';
+import type { TopicNaming } from './mails.ts';
 import { PostNotifications } from './post-notifications.ts';
 import type { NotificationStore } from '../notifications/store.ts';
 
 export { isStaff, moderates, type Listed } from './access.ts';
 export type { ForumInput } from './forums.ts';
 export type { NewTopicInput } from './topics.ts';
-export type { TopicNaming } from './watchlist.ts';
+export type { TopicNaming } from './mails.ts';
 
 export interface ForumServiceOptions {
   /** New topics and replies are `posts` writes (FLOOD_INTERVAL_SECONDS). */

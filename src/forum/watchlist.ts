@@ -9,11 +9,6 @@ import type { ForumAccess } from './forum-access.ts';
 import type { ForumRepository, TopicWithAuthor } from './repository.ts';
 import type { Topics } from './topics.ts';
 
-/** How pages name a topic (the presenter): mails name it the same way. */
-export interface TopicNaming {
-  heading(row: { id: number; title: string }): Promise<{ title: string; path: string }>;
-}
-
 export class Watchlist {
   readonly #clock: Clock;
   readonly #repository: ForumRepository;
