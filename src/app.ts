@@ -68,6 +68,7 @@ import { searchRoutes } from './forum/search/routes.ts';
 import { pollRoutes } from './forum/polls/routes.ts';
 import { rankRoutes } from './users/rank-routes.ts';
 import { notificationRoutes } from './forum/notification-routes.ts';
+import { releaseRoutes } from './forum/release-routes.ts';
 import { notificationPages } from './forum/pages/notifications-page.ts';
 import { massSendRoutes } from './mass-send/routes.ts';
 import { unsubscribePages } from './mass-send/unsubscribe-pages.ts';
@@ -236,6 +237,7 @@ async function assemble(config: Config, options: BuildOptions, logger: Logger, o
   await app.register(avatarFileRoutes, { avatars: services.avatars });
   await app.register(forumRoutes, { prefix: '/api', forum: services.forum, presenter: services.presenter, baseUrl: config.baseUrl });
   await app.register(categoryRoutes, { prefix: '/api', forum: services.forum });
+  await app.register(releaseRoutes, { prefix: '/api', forum: services.forum });
   await app.register(permissionRoutes, { prefix: '/api', forum: services.forum });
   await app.register(groupRoutes, { prefix: '/api', groups: services.groups, baseUrl: config.baseUrl });
   await app.register(searchRoutes, { prefix: '/api', search: services.search });

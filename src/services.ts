@@ -161,6 +161,9 @@ export function createServices(database: DatabaseHandle, config: Config, limiter
       accessRepository,
       polls: new PollRepository(database.db),
       notifications,
+      db: database.db,
+      database,
+      onError: (error) => log.warn({ err: error }, 'could not tell other instances that release templates changed'),
     },
     clock,
   );

@@ -101,6 +101,17 @@ it('takes the screenshots', { timeout: 10 * 60_000 }, async () => {
       in_footer: true,
       texts: { en: { title: 'FAQ', body: 'How do I seed? Open the .torrent in your client.' } },
     });
+    // The films forum's releases are laid out by a template (docs/release-templates.md).
+    await t.services.forum.releases.set(films.id, {
+      title_layout: '{title} ({year}) [{quality}]',
+      body_layout: '',
+      fields: [
+        { key: 'year', label: 'Year', kind: 'number', required: true, filterable: false, choices: [] },
+        { key: 'quality', label: 'Quality', kind: 'choice', required: true, filterable: true, choices: ['720p', '1080p', '2160p'] },
+        { key: 'poster', label: 'Poster', kind: 'image', required: false, filterable: false, choices: [] },
+        { key: 'size', label: 'Size', kind: 'size', required: false, filterable: false, choices: [] },
+      ],
+    });
     const urlOf = async (path: string) => (await t.app.inject({ method: 'GET', url: path })).json<{ data: { url: string } }>().data.url;
     const pages: Array<[name: string, path: string, asAdmin: boolean]> = [
       ['index', '/', false],
@@ -115,6 +126,7 @@ it('takes the screenshots', { timeout: 10 * 60_000 }, async () => {
       ['admin-page', `/admin/pages/${rules.id}/`, true],
       ['split', `${await urlOf(`/api/topics/${shown!.id}`)}split/`, true],
       ['notifications', '/notifications/', false],
+      ['admin-release-template', `/admin/forums/${films.id}/release-template/`, true],
     ];
     for (const language of ['en', 'ru']) {
       const member = await signedInContext(app, `member${language}`, 'user', language);

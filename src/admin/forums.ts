@@ -310,6 +310,7 @@ function editPage(request: FastifyRequest, reply: FastifyReply, row: ForumRow, c
     body: html`<p><a href="${BASE}">← ${t('admin.forums.title')}</a></p>
 <h1>${t('admin.forums.edit_title', { name: row.name })}</h1>
 <p><a href="${BASE}${row.id}/permissions/">${t('admin.permissions.title', { name: row.name })}</a></p>
+<p><a href="${BASE}${row.id}/release-template/">${t('admin.release.link')}</a></p>
 ${errorSummary(form)}
 <form method="post" action="${BASE}${row.id}/" class="stacked" novalidate>
   ${csrfInput(request, reply)}

@@ -11,6 +11,7 @@ import { forumPages } from './forums.ts';
 import { forumCategoryPages } from './forum-categories.ts';
 import { siteSettingsPages } from './site-settings.ts';
 import { rankPages } from './ranks.ts';
+import { releaseTemplatePages } from './release-template.ts';
 import { sitePageAdmin } from './site-pages.ts';
 import { massSendPages } from './mass-send.ts';
 import { forumPermissionPages } from './forum-permissions.ts';
@@ -34,6 +35,7 @@ export const adminPages: FastifyPluginAsync<{ services: Services }> = async (app
   await app.register(forumPages, { forum: services.forum });
   await app.register(forumCategoryPages, { forum: services.forum });
   await app.register(forumPermissionPages, { forum: services.forum });
+  await app.register(releaseTemplatePages, { forum: services.forum });
   await app.register(groupAdminPages, { groups: services.groups });
   await app.register(moderationLogPages, { forum: services.forum });
   await app.register(outboxPages, { outbox: services.outbox });

@@ -305,6 +305,36 @@ export interface NotificationSettingsTable {
   email: boolean | number;
 }
 
+/** A forum's release template (migration 0045): how a new release's title and opening post are laid out. */
+export interface ReleaseTemplatesTable {
+  forum_id: number;
+  title_layout: string;
+  body_layout: string;
+  updated_at: Timestamp;
+}
+
+/** A field of a release template (migration 0045). */
+export interface ReleaseFieldsTable {
+  id: Generated<number>;
+  forum_id: number;
+  position: number;
+  key: string;
+  label: string;
+  kind: 'text' | 'number' | 'choice' | 'image' | 'size';
+  required: boolean | number;
+  filterable: boolean | number;
+  /** A choice field's options, one a line. */
+  choices: string;
+}
+
+/** A release's value of one field (migration 0045). */
+export interface ReleaseValuesTable {
+  topic_id: number;
+  field_id: number;
+  value: string;
+  number_value: number | null;
+}
+
 /** Where a merged topic's address leads now (migration 0042). */
 export interface TopicRedirectsTable {
   from_topic_id: number;
@@ -734,6 +764,9 @@ export interface Database {
   categories: CategoriesTable;
   topics: TopicsTable;
   topic_redirects: TopicRedirectsTable;
+  release_templates: ReleaseTemplatesTable;
+  release_fields: ReleaseFieldsTable;
+  release_values: ReleaseValuesTable;
   notifications: NotificationsTable;
   notification_settings: NotificationSettingsTable;
   posts: PostsTable;

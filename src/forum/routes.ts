@@ -19,6 +19,7 @@ import { MODERATORS_MAX } from './moderators.ts';
 import type { TopicWithAuthor } from './repository.ts';
 import { PollBody } from './polls/resource.ts';
 import { SPLIT_POSTS_MAX, type SplitDestination } from './split-merge.ts';
+import { FIELDS_MAX as RELEASE_FIELDS_MAX, VALUE_MAX as RELEASE_VALUE_MAX } from './release-templates.ts';
 import { FieldErrorBag, ValidationError } from '../http/errors.ts';
 import { t } from '../i18n/messages.ts';
 import {
@@ -89,6 +90,12 @@ export const ForumBodies = {
     title: TopicTitle,
     body: PostBody,
     poll: Type.Optional({ ...PollBody, description: "A poll opened with the topic (the forum's poll_create right; docs/polls.md)" }),
+    release: Type.Optional(
+      Type.Record(Type.String({ pattern: '^[a-z][a-z0-9_]{0,31}$' }), Type.String({ maxLength: RELEASE_VALUE_MAX }), {
+        maxProperties: RELEASE_FIELDS_MAX,
+        description: "The forum's release template's fields by key (docs/release-templates.md): the title and opening post are laid out from them",
+      }),
+    ),
   }),
   rename: Type.Object({ title: TopicTitle }),
   post: Type.Object({ body: PostBody }),

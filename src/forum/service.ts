@@ -44,6 +44,10 @@ import type { SearchRepository } from './search/repository.ts';
 import { Topics, type NewTopicInput } from './topics.ts';
 import { Polls } from './polls/polls.ts';
 import { SplitMerge } from './split-merge.ts';
+import { ReleaseTemplates } from './release-templates.ts';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import type { WriteWatch } from '../db/write-watch.ts';
 import { ModeratorComments } from './moderator-comments.ts';
 import type { PollRepository } from './polls/repository.ts';
 import { Unread } from './unread.ts';
@@ -77,6 +81,12 @@ export interface ForumServiceOptions {
   polls: PollRepository;
   /** The notification centre's rows and settings (notifications/store.ts). */
   notifications: NotificationStore;
+  /** The database, for the modules that keep their own few queries (release templates). */
+  db: Kysely<Database>;
+  /** Its write watch and change feed, for what is kept in memory (release templates). */
+  database: { writes: WriteWatch; changes: ChangeFeed };
+  /** Where a failure to tell other instances of a change is reported. */
+  onError: (error: unknown) => void;
 }
 
 export class ForumService {
@@ -98,6 +108,8 @@ export class ForumService {
   readonly polls: Polls;
   readonly moderatorComments: ModeratorComments;
   readonly splitMerge: SplitMerge;
+  /** Release templates of forums (release-templates.ts). */
+  readonly releases: ReleaseTemplates;
 
   constructor(repository: ForumRepository, screen: TextScreen, mailer: Mailer, options: ForumServiceOptions, clock: Clock) {
     const publishing = new Publishing(repository, screen, clock);
@@ -114,7 +126,8 @@ export class ForumService {
       { rules: options.access, repository: options.accessRepository },
       clock,
     );
-    this.topics = new Topics(repository, this.forums, publishing, { ...options, notifications: this.notifications }, clock);
+    this.releases = new ReleaseTemplates(options.db, options.database, clock, options.onError);
+    this.topics = new Topics(repository, this.forums, publishing, { ...options, notifications: this.notifications, releases: this.releases }, clock);
     this.watchlist = new Watchlist(repository, this.topics, options.access, clock);
     this.unread = new Unread(repository, this.forums, this.topics, options.access, clock);
     this.posts = new Posts(repository, this.topics, publishing, this.notifications, options, clock);

@@ -16,6 +16,7 @@ import type { ModerationLog } from './moderation-log.ts';
 import type { Publishing } from './publishing.ts';
 import type { ForumRepository, ForumRow, LastPost, TopicInList, TopicWithAuthor } from './repository.ts';
 import type { PostNotifications } from './post-notifications.ts';
+import { composeRelease, type ReleaseTemplates } from './release-templates.ts';
 import type { SearchRepository } from './search/repository.ts';
 import { checkedPoll, type PollInput } from './polls/definition.ts';
 import type { PollRepository } from './polls/repository.ts';
@@ -33,6 +34,8 @@ export interface NewTopicInput {
   body: string;
   /** A poll opened with the topic (docs/polls.md): needs the forum's `poll_create` right. */
   poll?: PollInput | undefined;
+  /** The release template's fields, by key (docs/release-templates.md): the title and opening post are laid out from them. */
+  release?: Readonly<Record<string, string>> | undefined;
 }
 
 export class Topics {
@@ -47,6 +50,7 @@ export class Topics {
   readonly #access: ForumAccess;
   readonly #polls: PollRepository;
   readonly #notifications: PostNotifications;
+  readonly #releases: ReleaseTemplates;
 
   constructor(
     repository: ForumRepository,
@@ -60,10 +64,12 @@ export class Topics {
       access: ForumAccess;
       polls: PollRepository;
       notifications: PostNotifications;
+      releases: ReleaseTemplates;
     },
     clock: Clock,
   ) {
     this.#notifications = writes.notifications;
+    this.#releases = writes.releases;
     this.#access = writes.access;
     this.#polls = writes.polls;
     this.#changes = writes.changes;
@@ -128,8 +134,16 @@ export class Topics {
     } else if (input.poll !== undefined && !permissions.may(input.forum_id, 'poll_create')) {
       throw new ApiError('FORBIDDEN', t('poll.create_needed'));
     }
-    const title = await this.#publishing.screenField(errors, 'title', input.title, 'topics');
-    const body = await this.#publishing.screenField(errors, 'body', input.body, 'posts');
+    // A forum with a release template lays the topic out from its fields (given, or asked for by a required one).
+    const template = errors.has('forum_id') ? null : await this.#releases.of(input.forum_id);
+    const release =
+      template !== null && (input.release !== undefined || template.fields.some((field) => field.required))
+        ? errors.collect(() => composeRelease(template, { title: input.title, body: input.body }, input.release ?? {}))
+        : undefined;
+    if (template === null && input.release !== undefined && !errors.has('forum_id')) errors.add('release', t('release.error.none'));
+    const written = { title: release?.title ?? input.title, body: release?.body ?? input.body };
+    const title = await this.#publishing.screenField(errors, 'title', written.title, 'topics');
+    const body = await this.#publishing.screenField(errors, 'body', written.body, 'posts');
     const poll = input.poll === undefined ? undefined : await checkedPoll(input.poll, errors, this.#publishing, this.#clock.now());
     errors.throwIfAny();
 
@@ -139,13 +153,14 @@ export class Topics {
     const topicId = await this.#flood.guard(author, 'posts', () =>
       this.#repository.transaction(async (trx) => {
         const at = isoNow(this.#clock);
-        const topic = await this.#repository.insertTopic({ forum_id: input.forum_id, title: input.title, author_id: author.id, status }, at, trx);
+        const topic = await this.#repository.insertTopic({ forum_id: input.forum_id, title: written.title, author_id: author.id, status }, at, trx);
         const post = await this.#repository.insertPost(
-          { topic_id: topic.id, author_id: author.id, body: input.body, status, held_by_filter_id: heldBy },
+          { topic_id: topic.id, author_id: author.id, body: written.body, status, held_by_filter_id: heldBy },
           at,
           trx,
         );
-        await this.#searchIndex.index(trx, [{ id: post.id, title: input.title, body: input.body }]);
+        await this.#searchIndex.index(trx, [{ id: post.id, title: written.title, body: written.body }]);
+        if (release !== undefined) await this.#releases.save(trx, topic.id, release.values);
         if (poll !== undefined) await this.#polls.insert(trx, topic.id, poll.definition, at);
         if (status === 'published') await this.#publishing.published(trx, topic.forum_id, topic.id, { topics: 1, posts: 1 });
         return topic.id;
@@ -157,7 +172,7 @@ export class Topics {
     // The opening post's quotes and @mentions are told as a reply's are (no one watches a new topic yet).
     if (status === 'published') {
       const opening = await this.#repository.firstPostId(topicId);
-      if (opening !== undefined) await this.#notifications.published(created, author.id, { id: opening, body: input.body });
+      if (opening !== undefined) await this.#notifications.published(created, author.id, { id: opening, body: written.body });
     }
     return created;
   }

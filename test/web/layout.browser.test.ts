@@ -71,7 +71,7 @@ describe('page layout at 390 px and 1280 px', { skip: browserSkipReason() }, () 
     });
     await t.services.forum.updateForum(forum.id, { category_id: category.id });
     await createForum(t, 'A forum in no category, listed under the neutral heading');
-    adminPages.push(`/admin/forums/${forum.id}/permissions/`);
+    adminPages.push(`/admin/forums/${forum.id}/permissions/`, `/admin/forums/${forum.id}/release-template/`);
     await t.services.groups.create({ name: 'Release team of the films and series forums', description: 'Those who check new releases.', type: 'closed' });
     const topic = await createTopic(
       t,
@@ -92,6 +92,22 @@ describe('page layout at 390 px and 1280 px', { skip: browserSkipReason() }, () 
       });
       messages.push(message.id);
     }
+    // The forum's releases are laid out by a template: its form's long label must fit (set once its topic is made).
+    await t.services.forum.releases.set(forum.id, {
+      title_layout: '{title} [{quality}]',
+      body_layout: '',
+      fields: [
+        {
+          key: 'quality',
+          label: 'Quality of the picture, as the encoder describes it in the release notes',
+          kind: 'choice',
+          required: true,
+          filterable: true,
+          choices: ['720p', '1080p'],
+        },
+        { key: 'poster', label: 'Poster', kind: 'image', required: false, filterable: false, choices: [] },
+      ],
+    });
     // A static page with a long title and a long word, in the footer of every page.
     const rules = await t.services.sitePages.create({
       slug: 'rules-of-the-releases-forums',

@@ -43,6 +43,7 @@ import * as sitePages from './0041_site_pages.ts';
 import * as splitMerge from './0042_split_merge.ts';
 import * as notifications from './0043_notifications.ts';
 import * as massSends from './0044_mass_sends.ts';
+import * as releaseTemplates from './0045_release_templates.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_users': users,
@@ -88,4 +89,5 @@ export const migrations: Record<string, Migration> = {
   '0042_split_merge': splitMerge,
   '0043_notifications': notifications,
   '0044_mass_sends': massSends,
+  '0045_release_templates': releaseTemplates,
 };

@@ -32,6 +32,8 @@ import { EDITOR_SCRIPTS, emojiPickerField } from '../../web/emoji-picker.ts';
 import { breadcrumb, buttonForm, feedLinks, visibleFeedLinks, moderatorsLine, topicTable, unreadMarker } from './parts.ts';
 import { NoFields } from '../../web/form.ts';
 import type { ForumModerator } from '../moderators.ts';
+import { releaseFieldset, releaseValues } from './release-fields.ts';
+import { composeRelease } from '../release-templates.ts';
 import { POLL_FORM_FIELDS, PollFormFields, pollFieldset, pollFormErrors, pollFromForm } from './poll-box.ts';
 
 export const TOPICS_PER_PAGE = PER_PAGE_DEFAULT;
@@ -95,6 +97,7 @@ export function forumPage({ forum, presenter, views, addons, pageCache }: ForumP
         ? ''
         : html`<h2>${t('forum.subforums')}</h2>${forumTable(await loadForumListing({ forum, presenter }, subforums, request.user), t('forum.subforums'))}`;
     const href = (n: number) => withQuery(visit.canonicalPath, n === 1 ? {} : { page: n });
+    const template = request.user !== null && permissions.may(row.id, 'post') ? await forum.releases.of(row.id) : null;
 
     return sendPage(request, reply, {
       title: page === 1 ? row.name : t('page.numbered', { title: row.name, page }),
@@ -126,12 +129,21 @@ ${
     ? html`<p>${tLink('forum.login_to_start', loginPath({ next: visit.canonicalPath }))}</p>`
     : !permissions.may(row.id, 'post')
       ? html`<p class="notice">${t('access.post_needed')}</p>`
-      : html`${failed === undefined || failed.preview !== undefined ? '' : failedNotice(failed.refusal, failed.errors, ['title', 'body', ...POLL_FORM_FIELDS])}
+      : html`${failed === undefined || failed.preview !== undefined ? '' : failedNotice(failed.refusal, failed.errors, ['title', 'body', ...POLL_FORM_FIELDS, ...(template?.fields.map((field) => `release.${field.key}`) ?? [])])}
 ${failed?.preview === undefined ? '' : previewBlock(t('forum.preview', { title: failed.preview.title }), failed.preview.body, t('forum.preview_next'))}
 <form method="post" action="${visit.canonicalPath}" class="stacked">
 ${csrfInput(request, reply)}
 ${textInput(pageFormState(failed?.values, failed?.errors), { name: 'title', label: t('forum.title'), required: true, maxlength: TOPIC_TITLE_MAX })}
-${textArea(pageFormState(failed?.values, failed?.errors), { name: 'body', label: t('forum.message'), required: true, maxlength: POST_BODY_MAX, rows: 10, attributes: emojiPickerField() })}
+${template === null ? '' : releaseFieldset(template, failed?.values, failed?.errors)}
+${textArea(pageFormState(failed?.values, failed?.errors), {
+  name: 'body',
+  label: template === null ? t('forum.message') : t('release.description'),
+  ...(template === null ? {} : { hint: t('release.description_hint') }),
+  required: true,
+  maxlength: POST_BODY_MAX,
+  rows: 10,
+  attributes: emojiPickerField(),
+})}
 ${permissions.may(row.id, 'poll_create') ? pollFieldset(failed?.values, failed?.errors, false) : ''}
 <div class="actions"><button type="submit">${t('forum.start')}</button><button type="submit" name="preview" value="1" class="secondary">${t('post.preview')}</button></div>
 </form>
@@ -212,13 +224,25 @@ ${request.user === null ? html`<p>${tLink('forum.login_to_read', loginPath({ nex
       const values = submittedText(request.body);
       const form = checkForm(NewTopicForm, request.body);
       if (!form.ok) return show(request, reply, row, visit, { values, errors: form.errors });
+      const template = await forum.releases.of(row.id);
+      const release = template === null ? undefined : releaseValues(template, values);
       if (form.value.preview !== undefined) {
-        const [title, [body]] = await Promise.all([presenter.displayTitle(form.value.title), presenter.bodies([{ body: form.value.body }])]);
+        // A release previews as the template will lay it out.
+        const composed =
+          template === null ? { ok: true as const, value: form.value } : await attempt(async () => composeRelease(template, form.value, release!));
+        if (!composed.ok) return show(request, reply, row, visit, { values, errors: composed.errors });
+        const [title, [body]] = await Promise.all([presenter.displayTitle(composed.value.title), presenter.bodies([{ body: composed.value.body }])]);
         return show(request, reply, row, visit, { values, errors: {}, ...(body === undefined ? {} : { preview: { title, body } }) });
       }
       const poll = pollFromForm(form.value);
       const created = await attempt(() =>
-        forum.createTopic(assertUser(request), { forum_id: row.id, title: form.value.title, body: form.value.body, ...(poll === undefined ? {} : { poll }) }),
+        forum.createTopic(assertUser(request), {
+          forum_id: row.id,
+          title: form.value.title,
+          body: form.value.body,
+          ...(poll === undefined ? {} : { poll }),
+          ...(release === undefined ? {} : { release }),
+        }),
       );
       if (!created.ok) return show(request, reply, row, visit, { values, errors: pollFormErrors(created.errors), refusal: created.refusal });
       return reply.redirect((await presenter.heading(created.value)).path, 303);
