@@ -202,6 +202,23 @@ export class ReleaseTemplates {
 }
 
 /**
+ * The release filters of a query string (`release.quality=1080p`): the
+ * fields' keys and the values asked for. Each key once (its last value), at
+ * most a template's worth, each value as long as a choice may be; anything
+ * else is not a filter and is left alone.
+ */
+export function releaseFiltersIn(query: URLSearchParams): Record<string, string> {
+  const filters: Record<string, string> = {};
+  for (const [name, value] of query) {
+    if (!name.startsWith('release.')) continue;
+    const key = name.slice('release.'.length);
+    if (!FIELD_KEY.test(key) || value.length > CHOICE_MAX || (Object.keys(filters).length >= FIELDS_MAX && !(key in filters))) continue;
+    filters[key] = value;
+  }
+  return filters;
+}
+
+/**
  * The title and opening post a template makes of what the author typed (the
  * title and the description) and the fields' values; the field errors are
  * named `release.{key}`, every one at once.

@@ -8,7 +8,8 @@ import { after, before, describe, it } from 'node:test';
 import type { ForumRow } from '../../src/forum/repository.ts';
 import { describeEachDatabase, type TestApp } from '../helpers/app.ts';
 import { dom } from '../helpers/dom.ts';
-import { loggedInWithToken, type MemberWithToken } from '../helpers/forum.ts';
+import { asAuthUser, loggedInWithToken, type MemberWithToken } from '../helpers/forum.ts';
+import { makeTorrent } from '../helpers/torrents.ts';
 import { snapshotDifferences, snapshotTables } from '../helpers/table-snapshot.ts';
 
 const TEMPLATE = {
@@ -166,6 +167,44 @@ describeEachDatabase('release templates', (db) => {
         'the kept fields keep their values; the dropped ones go with theirs',
       );
       assert.equal((await api('DELETE', `/api/forums/${talk.id}/release-template`, admin)).statusCode, 404);
+    });
+  });
+
+  describe('filters', () => {
+    it('select torrents by a filterable field of the chosen forum, on the API and the tracker list', async () => {
+      const made: number[] = [];
+      for (const [title, quality] of [
+        ['Filter one', '720p'],
+        ['Filter two', '2160p'],
+        ['Filter three', '2160p'],
+      ] as const) {
+        const topic = (await release({ year: '1999', quality }, title)).json<{ data: TopicJson }>().data;
+        await t.services.tracker.torrents.upload(asAuthUser(member.user), topic.id, makeTorrent({ name: `${title}.mkv` }), 'http://localhost');
+        made.push(topic.id);
+      }
+      const names = async (query: string) => {
+        const answer = await api('GET', `/api/torrents?${query}`, member);
+        assert.equal(answer.statusCode, 200, answer.body);
+        return answer
+          .json<{ data: Array<{ name: string }> }>()
+          .data.map((row) => row.name)
+          .sort();
+      };
+      assert.deepEqual(await names(`forum=${films.id}&release.quality=2160p`), ['Filter three.mkv', 'Filter two.mkv']);
+      assert.deepEqual(await names(`forum=${films.id}&release.quality=720p&search=Filter`), ['Filter one.mkv']);
+      assert.equal((await api('GET', `/api/torrents?release.quality=720p`, member)).statusCode, 422, 'a filter needs its forum');
+      assert.equal((await api('GET', `/api/torrents?forum=${films.id}&release.year=1999`, member)).statusCode, 422, 'year is no filter');
+      assert.equal((await api('GET', `/api/torrents?forum=${films.id}&release.nothing=1`, member)).statusCode, 422);
+
+      const page = dom(await member.browser.get(`/tracker/?forum=${films.id}&release.quality=2160p`));
+      assert.equal(page.attr('select[name="release.quality"] option[selected]', 'value'), '2160p');
+      assert.equal(page.count('main table tbody tr'), 2);
+      assert.equal((await member.browser.get(`/tracker/?release.quality=2160p`)).status, 422);
+    });
+
+    it('asks for the fields on the .torrent upload page of a template forum', async () => {
+      const form = dom(await member.browser.get(`/tracker/upload/?forum=${films.id}`));
+      assert.ok(form.has('fieldset.release select[name="release.quality"]'));
     });
   });
 

@@ -4,6 +4,8 @@
 // search, the passkey on the owner's profile, and the legacy /dl.php and
 // /tracker.php links. Forms post to /tracker/... and come back to the topic.
 // In the reader's language (docs/i18n.md).
+import { releaseFiltersIn, type ReleaseTemplate } from '../../forum/release-templates.ts';
+import { releaseFieldset, releaseValues } from '../../forum/pages/release-fields.ts';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { assertUser, requirePageUser } from '../../auth/guard.ts';
@@ -228,7 +230,8 @@ const SORT_LABELS: Record<(typeof SORTS)[number], TextKey> = {
 };
 
 /** Where a .torrent is attached: an existing topic, or a new topic in a forum. */
-type UploadTarget = { topic: TopicWithAuthor } | { forum: ForumRow };
+/** Where a .torrent goes: onto a topic, or with a new topic into a forum (laid out by its release template, if it has one). */
+type UploadTarget = { topic: TopicWithAuthor } | { forum: ForumRow; template: ReleaseTemplate | null };
 
 interface UploadState {
   values: Record<string, string>;
@@ -266,7 +269,8 @@ export const trackerPages: FastifyPluginAsync<TrackerPageDeps> = async (app, { p
     }
     if (Number.isSafeInteger(forumId) && forumId > 0) {
       mayUploadIn(forumId);
-      return { forum: await forum.getForum(forumId) };
+      const [row, template] = await Promise.all([forum.getForum(forumId), forum.releases.of(forumId)]);
+      return { forum: row, template };
     }
     throw pageNotFound();
   }
@@ -281,12 +285,13 @@ export const trackerPages: FastifyPluginAsync<TrackerPageDeps> = async (app, { p
       head: html`<meta name="robots" content="noindex">`,
       body: html`${breadcrumb(isNew ? [{ label: target.forum.name, href: forumPath(target.forum) }] : [])}
 <h1>${heading}</h1>
-${failed === undefined ? '' : formNotice(checkFields(), failed.errors, ['title', 'body', 'file'])}
+${failed === undefined ? '' : formNotice(checkFields(), failed.errors, ['title', 'body', 'file', ...(isNew && target.template !== null ? target.template.fields.map((field) => `release.${field.key}`) : [])])}
 <form method="post" action="${action}" enctype="multipart/form-data" class="stacked">
 ${csrfInput(request, reply)}
 ${
   isNew
     ? html`${textInput(pageFormState(failed?.values, failed?.errors), { name: 'title', label: t('forum.title'), required: true, maxlength: TOPIC_TITLE_MAX })}
+${target.template === null ? '' : releaseFieldset(target.template, failed?.values, failed?.errors)}
 ${textArea(pageFormState(failed?.values, failed?.errors), { name: 'body', label: t('tracker.upload.description'), required: true, maxlength: POST_BODY_MAX, rows: 10 })}`
     : ''
 }
@@ -316,7 +321,8 @@ ${failed?.errors['file'] ? html`<p class="error" id="torrent-file-error">${faile
     if (!form.ok || !checked.ok) {
       return uploadForm(request, reply, target, { values, errors: { ...(form.ok ? {} : form.errors), ...(checked.ok ? {} : checked.errors) } });
     }
-    const created = await attempt(() => forum.createTopic(user, { forum_id: target.forum.id, ...form.value }));
+    const release = target.template === null ? {} : { release: releaseValues(target.template, values) };
+    const created = await attempt(() => forum.createTopic(user, { forum_id: target.forum.id, ...form.value, ...release }));
     if (!created.ok) return uploadForm(request, reply, target, { values, errors: created.errors });
     const done = await attempt(() => torrents.upload(user, created.value.id, uploadedFile(request), site));
     // Registered by someone else in the moment between check and upload: the topic stays, the form for it says why.
@@ -362,16 +368,33 @@ ${failed?.errors['file'] ? html`<p class="error" id="torrent-file-error">${faile
       const sort: TorrentSort = query.sort ?? 'registered';
       const order = query.order ?? 'desc';
       const { perPage, offset } = pageRequest({ page, per_page: query.per_page });
-      const [{ rows, total }, forums] = await Promise.all([
+      const release = releaseFiltersIn(visit.query);
+      const [listed, forums, template] = await Promise.all([
         checked.ok
-          ? torrents.list(
-              { search: query.search, forumId: query.forum, status: query.status, uploaderId: query.uploader, minSeeders: query.min_seeders, sort, order },
-              request.user,
-              { page, perPage, offset },
+          ? attempt(() =>
+              torrents.list(
+                {
+                  search: query.search,
+                  forumId: query.forum,
+                  status: query.status,
+                  uploaderId: query.uploader,
+                  minSeeders: query.min_seeders,
+                  release,
+                  sort,
+                  order,
+                },
+                request.user,
+                { page, perPage, offset },
+              ),
             )
-          : { rows: [], total: 0 },
+          : null,
         forum.listForums({ page: 1, perPage: 100, offset: 0 }, request.user),
+        // The chosen forum's release fields that filter its torrents (docs/release-templates.md).
+        query.forum === undefined ? null : forum.releases.of(query.forum),
       ]);
+      const { rows, total } = listed?.ok === true ? listed.value : { rows: [], total: 0 };
+      const refused = listed !== null && !listed.ok ? listed.errors : checked.ok ? undefined : checked.errors;
+      const filterable = template?.fields.filter((field) => field.filterable) ?? [];
       const last = lastPage(total, perPage);
       if (page > last) throw pageNotFound();
       const keep = new URLSearchParams(visit.query);
@@ -394,18 +417,23 @@ ${failed?.errors['file'] ? html`<p class="error" id="torrent-file-error">${faile
       return sendPage(request, reply, {
         title: page === 1 ? t('tracker.title') : t('page.numbered', { title: t('tracker.title'), page }),
         canonical: href(page),
-        status: checked.ok ? 200 : 422,
+        status: refused === undefined ? 200 : 422,
         body: html`<h1>${t('tracker.title')}</h1>
 <form method="get" action="${TRACKER_PATH}" class="toolbar" role="search" aria-label="${t('tracker.search')}">
 <label>${t('tracker.name_contains')} <input type="search" name="search" value="${query.search ?? raw['search'] ?? ''}" maxlength="200"></label>
 <label>${t('search.forum')} <select name="forum"><option value="">${t('tracker.any')}</option>${forums.rows.map((row) => html`<option value="${row.id}"${selected(query.forum, row.id)}>${row.name}</option>`)}</select></label>
 <label>${t('tracker.status')} <select name="status"><option value="">${t('tracker.any')}</option>${TORRENT_STATUSES.map((status) => html`<option value="${status}"${selected(query.status, status)}>${statusLabel(status)}</option>`)}</select></label>
 <label>${t('tracker.min_seeders')} <input type="number" name="min_seeders" min="0" value="${query.min_seeders ?? ''}"></label>
+${filterable.map((field) =>
+  field.kind === 'choice'
+    ? html`<label>${field.label} <select name="release.${field.key}"><option value="">${t('release.filter_any')}</option>${field.choices.map((choice) => html`<option value="${choice}"${selected(release[field.key], choice)}>${choice}</option>`)}</select></label>`
+    : html`<label>${field.label} <input type="number" name="release.${field.key}" min="0" value="${release[field.key] ?? ''}"></label>`,
+)}
 <label>${t('members.sort')} <select name="sort">${SORTS.map((key) => html`<option value="${key}"${selected(sort, key)}>${t(SORT_LABELS[key])}</option>`)}</select></label>
 <label>${t('members.order')} <select name="order"><option value="desc"${selected(order, 'desc')}>${t('members.order.desc')}</option><option value="asc"${selected(order, 'asc')}>${t('members.order.asc')}</option></select></label>
 <div class="actions"><button type="submit">${t('search.submit')}</button> <a href="${TRACKER_PATH}">${t('tracker.clear')}</a></div>
 </form>
-${checked.ok ? '' : formNotice(t('search.invalid'), checked.errors)}
+${refused === undefined ? '' : formNotice(t('search.invalid'), refused)}
 <p class="muted">${tn('tracker.count', total)}</p>
 ${rows.length === 0 ? html`<p>${t('tracker.none')}</p>` : releaseTable(rows, headings, { announce, mayDownload })}
 ${pageNav(page, last, href, t('search.pages'))}`,

@@ -56,6 +56,8 @@ export interface TorrentFilters {
   forumId?: number | undefined;
   status?: TorrentStatus | undefined;
   uploaderId?: number | undefined;
+  /** Release values its topic must have, each of one field (docs/release-templates.md). */
+  release?: ReadonlyArray<{ fieldId: number; value: string }> | undefined;
   /** Torrents on topics only the author and moderators see are left out unless true. */
   includePendingTopics: boolean;
   /** The viewer's own pending topics stay visible to them. */
@@ -235,6 +237,18 @@ export class TorrentsRepository {
     if (filters.forumId !== undefined) query = query.where('torrents.forum_id', '=', filters.forumId);
     if (filters.status !== undefined) query = query.where('torrents.status', '=', filters.status);
     if (filters.uploaderId !== undefined) query = query.where('torrents.uploader_id', '=', filters.uploaderId);
+    for (const wanted of filters.release ?? []) {
+      query = query.where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('release_values')
+            .select('release_values.topic_id')
+            .whereRef('release_values.topic_id', '=', 'torrents.topic_id')
+            .where('release_values.field_id', '=', wanted.fieldId)
+            .where('release_values.value', '=', wanted.value),
+        ),
+      );
+    }
     if (!filters.includePendingTopics) query = query.where(seenBy(filters.viewerId));
     return query;
   }

@@ -1,6 +1,7 @@
 // JSON API of the torrent registry (tracker.md "Pages and API"): lists and
 // reads for anyone, upload for members (their own topics; moderators any),
 // status and freeleech for moderators, removal, and the personal .torrent.
+import { releaseFiltersIn } from '../../forum/release-templates.ts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
@@ -43,7 +44,12 @@ export const torrentRoutes: FastifyPluginAsyncTypebox<{ torrents: TorrentsServic
   app.get(
     '/torrents',
     {
-      schema: { tags: ['torrents'], summary: 'Search torrents', querystring: TorrentListQuery, response: { 200: TorrentList, ...errorResponses(422) } },
+      schema: {
+        tags: ['torrents'],
+        summary: 'Search torrents; with forum, release.{key}=value filters by a filterable field of its release template (docs/release-templates.md)',
+        querystring: TorrentListQuery,
+        response: { 200: TorrentList, ...errorResponses(422) },
+      },
     },
     async (request) => {
       const page = pageRequest(request.query);
@@ -55,6 +61,7 @@ export const torrentRoutes: FastifyPluginAsyncTypebox<{ torrents: TorrentsServic
           status: q.status,
           uploaderId: q.uploader,
           minSeeders: q.min_seeders,
+          release: releaseFiltersIn(new URLSearchParams(request.url.split('?')[1] ?? '')),
           sort: q.sort ?? 'registered',
           order: q.order ?? 'desc',
         },

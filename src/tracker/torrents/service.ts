@@ -13,7 +13,8 @@ import { canSee } from '../../forum/access.ts';
 import type { ForumAccess } from '../../forum/forum-access.ts';
 import type { ReaderPermissions } from '../../forum/permissions.ts';
 import { isStaff } from '../../forum/service.ts';
-import { ApiError, ModelNotFoundError, ValidationError } from '../../http/errors.ts';
+import { ApiError, FieldErrorBag, ModelNotFoundError, ValidationError } from '../../http/errors.ts';
+import type { ReleaseTemplates } from '../../forum/release-templates.ts';
 import type { PageRequest } from '../../http/pagination.ts';
 import { topicPath } from '../../urls/paths.ts';
 import { TORRENTS_TOPIC } from '../announce/directory.ts';
@@ -40,6 +41,8 @@ export interface TorrentQuery {
   uploaderId?: number | undefined;
   /** Only torrents with at least this many seeders now. */
   minSeeders?: number | undefined;
+  /** Values of the forum's filterable release fields, by key (with `forumId`). */
+  release?: Readonly<Record<string, string>> | undefined;
   sort: TorrentSort;
   order: 'asc' | 'desc';
 }
@@ -56,6 +59,8 @@ export interface TorrentChanges {
 export interface TopicFinder {
   getTopic(id: number, viewer: AuthUser | null): Promise<TopicWithAuthor>;
   readonly access: Pick<ForumAccess, 'of' | 'rules'>;
+  /** Forums' release templates, whose filterable fields select torrents (docs/release-templates.md). */
+  readonly releases: Pick<ReleaseTemplates, 'of'>;
 }
 
 export interface DownloadedTorrent {
@@ -236,6 +241,33 @@ export class TorrentsService {
     };
   }
 
+  /**
+   * The release values asked for, as the repository filters by them: each a
+   * filterable field of the chosen forum's template (422 naming
+   * `release.{key}` otherwise, and `forum` when none is chosen).
+   */
+  async #releaseFilters(query: TorrentQuery): Promise<Array<{ fieldId: number; value: string }>> {
+    const asked = Object.entries(query.release ?? {}).filter(([, value]) => value !== '');
+    if (asked.length === 0) return [];
+    if (query.forumId === undefined) throw ValidationError.field('forum', t('release.error.filter_forum'));
+    const template = await this.#topics.releases.of(query.forumId);
+    const errors = new FieldErrorBag();
+    const filters = asked.flatMap(([key, value]) => {
+      const field = template?.fields.find((candidate) => candidate.key === key && candidate.filterable);
+      if (field === undefined) {
+        errors.add(`release.${key}`, t('release.error.filter_unknown'));
+        return [];
+      }
+      if (field.kind === 'number' && !/^\d{1,16}$/.test(value)) {
+        errors.add(`release.${key}`, t('release.error.number'));
+        return [];
+      }
+      return [{ fieldId: field.id, value: field.kind === 'number' ? String(Number(value)) : value }];
+    });
+    errors.throwIfAny();
+    return filters;
+  }
+
   /** What a viewer may see of the registry, for the repository's filters: one rule for every list. */
   async #seenBy(viewer: AuthUser | null): Promise<Pick<TorrentFilters, 'includePendingTopics' | 'viewerId' | 'forumScope'>> {
     return {
@@ -255,6 +287,7 @@ export class TorrentsService {
       forumId: query.forumId,
       status: query.status,
       uploaderId: query.uploaderId,
+      release: await this.#releaseFilters(query),
       ...(await this.#seenBy(viewer)),
     };
     const bySwarm = query.sort === 'seeders' || query.sort === 'leechers' || (query.minSeeders ?? 0) > 0;
