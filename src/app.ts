@@ -69,6 +69,7 @@ import { pollRoutes } from './forum/polls/routes.ts';
 import { rankRoutes } from './users/rank-routes.ts';
 import { notificationRoutes } from './forum/notification-routes.ts';
 import { releaseRoutes } from './forum/release-routes.ts';
+import { thanksRoutes } from './tracker/thanks-routes.ts';
 import { notificationPages } from './forum/pages/notifications-page.ts';
 import { massSendRoutes } from './mass-send/routes.ts';
 import { unsubscribePages } from './mass-send/unsubscribe-pages.ts';
@@ -263,10 +264,12 @@ async function assemble(config: Config, options: BuildOptions, logger: Logger, o
   await app.register(announceRoutes, { announce: services.tracker.announce });
   await app.register(trackerStatsRoutes, { prefix: '/api', figures: services.tracker.figures });
   await app.register(torrentRoutes, { prefix: '/api', torrents: services.tracker.torrents, baseUrl: config.baseUrl });
+  await app.register(thanksRoutes, { prefix: '/api', thanks: services.tracker.thanks, baseUrl: config.baseUrl });
 
   const pages = new PageRoutes();
   const addons = trackerAddons({
     torrents: services.tracker.torrents,
+    thanks: services.tracker.thanks,
     passkeys: services.tracker.passkeys,
     presenter: services.presenter,
     figures: services.tracker.figures,
@@ -298,6 +301,7 @@ async function assemble(config: Config, options: BuildOptions, logger: Logger, o
   await app.register(trackerPages, {
     pages,
     torrents: services.tracker.torrents,
+    thanks: services.tracker.thanks,
     passkeys: services.tracker.passkeys,
     forum: services.forum,
     presenter: services.presenter,

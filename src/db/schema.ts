@@ -280,7 +280,7 @@ export interface PostsTable {
 }
 
 /** What a notification is about (migration 0043; docs/notifications.md). */
-export type NotificationKind = 'reply' | 'quote' | 'mention' | 'message' | 'moderation';
+export type NotificationKind = 'reply' | 'quote' | 'mention' | 'message' | 'moderation' | 'thanks';
 
 /** One thing a member is told about (migration 0043): what it points at may be gone since (null). */
 export interface NotificationsTable {
@@ -333,6 +333,13 @@ export interface ReleaseValuesTable {
   field_id: number;
   value: string;
   number_value: number | null;
+}
+
+/** A member's thanks for a release (migration 0046; TorrentPier's bb_thx): one per member and release topic. */
+export interface ThanksTable {
+  topic_id: number;
+  user_id: number;
+  created_at: Timestamp;
 }
 
 /** Where a merged topic's address leads now (migration 0042). */
@@ -764,6 +771,7 @@ export interface Database {
   categories: CategoriesTable;
   topics: TopicsTable;
   topic_redirects: TopicRedirectsTable;
+  thanks: ThanksTable;
   release_templates: ReleaseTemplatesTable;
   release_fields: ReleaseFieldsTable;
   release_values: ReleaseValuesTable;

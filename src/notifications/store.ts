@@ -11,7 +11,7 @@ import { countOf } from '../db/count.ts';
 type Db = Kysely<Database> | Transaction<Database>;
 type UnreadUpdate = UpdateQueryBuilder<Database, 'notifications', 'notifications', UpdateResult>;
 
-export const NOTIFICATION_KINDS: readonly NotificationKind[] = ['reply', 'quote', 'mention', 'message', 'moderation'];
+export const NOTIFICATION_KINDS: readonly NotificationKind[] = ['reply', 'quote', 'mention', 'message', 'moderation', 'thanks'];
 
 export function isNotificationKind(value: unknown): value is NotificationKind {
   return typeof value === 'string' && (NOTIFICATION_KINDS as readonly string[]).includes(value);
@@ -36,6 +36,7 @@ export const DEFAULT_DELIVERY: Readonly<Record<NotificationKind, Delivery>> = {
   mention: { site: true, email: false },
   message: { site: true, email: false },
   moderation: { site: true, email: false },
+  thanks: { site: true, email: false },
 };
 
 export interface NewNotification {

@@ -15,11 +15,15 @@ import { createSwarmStore } from './swarm/index.ts';
 import type { SwarmStore } from './swarm/store.ts';
 import { TorrentsRepository } from './torrents/repository.ts';
 import { TorrentsService, type TopicFinder } from './torrents/service.ts';
+import { Thanks } from './thanks.ts';
+import type { NotificationStore } from '../notifications/store.ts';
 
 export interface TrackerServices {
   passkeys: PasskeyService;
   /** The registry: torrents on topics, statuses, downloads. */
   torrents: TorrentsService;
+  /** Members' thanks for releases (thanks.ts). */
+  thanks: Thanks;
   /** Cached passkey, user and torrent look-ups of the announce path. */
   directory: TrackerDirectory;
   /** Who is in which swarm now (memory, or Redis when REDIS_URL is set). */
@@ -38,7 +42,14 @@ export interface TrackerServices {
 /** How often expired peers are swept out of the store. */
 const SWEEP_MS = 60_000;
 
-export function createTrackerServices(database: DatabaseHandle, config: Config, log: Logger, topics: TopicFinder, clock: Clock): TrackerServices {
+export function createTrackerServices(
+  database: DatabaseHandle,
+  config: Config,
+  log: Logger,
+  topics: TopicFinder,
+  notifications: NotificationStore,
+  clock: Clock,
+): TrackerServices {
   const settings = config.tracker;
   const passkeys = new PasskeyService(database.db, database.changes, clock);
   // One clock for every time rule of the tracker (tests move it): the announce path, the swarm's expiry,
@@ -80,6 +91,7 @@ export function createTrackerServices(database: DatabaseHandle, config: Config, 
   return {
     passkeys,
     torrents,
+    thanks: new Thanks(database.db, torrents, notifications, clock),
     directory,
     swarm,
     accounting,

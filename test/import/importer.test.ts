@@ -381,6 +381,9 @@ describe('TorrentPier import', { skip: !mariaDbAvailable() && 'mariadb-server is
           );
           const watch = await db.selectFrom('watchlist').selectAll().execute();
           assert.equal(watch.length, fixture.rows['bb_topics_watch']);
+          const thanked = await db.selectFrom('thanks').selectAll().orderBy('topic_id').orderBy('created_at').execute();
+          assert.equal(thanked.length, fixture.rows['bb_thx']! - 1, 'all but the one from a member who was not imported');
+          assert.equal(thanked[0]!.created_at, new Date(1_600_100_000 * 1000).toISOString());
         });
 
         it('brings the ranks, all special, without their old images, and who holds them', async () => {

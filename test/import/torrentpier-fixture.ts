@@ -129,6 +129,10 @@ export function torrentPierSchema(version: TorrentPierVersion): string[] {
       topic_id INT(10) UNSIGNED NOT NULL, user_id INT(11) NOT NULL, vote_ip VARCHAR(42) NOT NULL DEFAULT '0',
       vote_dt INT(11) NOT NULL DEFAULT 0, PRIMARY KEY (topic_id, user_id)
     ) ${tail}`,
+    `CREATE TABLE bb_thx (
+      topic_id MEDIUMINT(8) UNSIGNED NOT NULL DEFAULT 0, user_id MEDIUMINT(8) NOT NULL DEFAULT 0,
+      time INT(11) NOT NULL DEFAULT 0, PRIMARY KEY (topic_id, user_id)
+    ) ${tail}`,
     `CREATE TABLE bb_topics_watch (
       topic_id MEDIUMINT(8) UNSIGNED NOT NULL DEFAULT 0, user_id MEDIUMINT(8) NOT NULL DEFAULT 0,
       notify_status TINYINT(1) NOT NULL DEFAULT 0, PRIMARY KEY (topic_id, user_id), KEY user_id (user_id)
@@ -587,6 +591,15 @@ export async function createTorrentPierFixture(
       })),
     ),
   );
+
+  // Thanks for the first topics (a release and a discussion alike: upstream thanked topics), and one from a member not imported.
+  await put('bb_thx', [
+    ...users
+      .filter((u) => u.id > 0)
+      .slice(0, 3)
+      .flatMap((u, i) => topicIds.slice(0, 2).map((tid) => ({ topic_id: tid, user_id: u.id, time: 1_600_100_000 + i * 60 }))),
+    { topic_id: topicIds[0] ?? 1, user_id: 999_999, time: 1_600_100_000 },
+  ]);
 
   // Polls: vote_id 0 is the question, the answers keep their totals; voters are recorded without their answers.
   const polls: FixturePoll[] = [];

@@ -44,6 +44,7 @@ import * as splitMerge from './0042_split_merge.ts';
 import * as notifications from './0043_notifications.ts';
 import * as massSends from './0044_mass_sends.ts';
 import * as releaseTemplates from './0045_release_templates.ts';
+import * as thanks from './0046_thanks.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_users': users,
@@ -90,4 +91,5 @@ export const migrations: Record<string, Migration> = {
   '0043_notifications': notifications,
   '0044_mass_sends': massSends,
   '0045_release_templates': releaseTemplates,
+  '0046_thanks': thanks,
 };

@@ -40,6 +40,7 @@ import { importTopics } from './topics.ts';
 import { importTorrents } from './torrents.ts';
 import { importUsers } from './users.ts';
 import { importWatchlist } from './watchlist.ts';
+import { importThanks } from './thanks.ts';
 import { importPolls } from './polls.ts';
 import { importRanks } from './ranks.ts';
 
@@ -115,6 +116,7 @@ export async function importTorrentPier(options: ImportOptions): Promise<ImportR
     await importTopics(ctx, await countRows(source, 'bb_topics'));
     await importPosts(ctx, await countRows(source, 'bb_posts'));
     await importWatchlist(ctx, await countRows(source, 'bb_topics_watch'));
+    await importThanks(ctx);
     await importPolls(ctx, { votes: await countRows(source, 'bb_poll_votes'), voters: await countRows(source, 'bb_poll_users') });
     await importPrivateMessages(ctx, await countRows(source, 'bb_privmsgs'));
     await importTorrents(ctx, await countRows(source, 'bb_bt_torrents'));

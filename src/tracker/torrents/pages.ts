@@ -5,6 +5,7 @@
 // /tracker.php links. Forms post to /tracker/... and come back to the topic.
 // In the reader's language (docs/i18n.md).
 import { releaseFiltersIn, type ReleaseTemplate } from '../../forum/release-templates.ts';
+import type { Thanks } from '../thanks.ts';
 import { releaseFieldset, releaseValues } from '../../forum/pages/release-fields.ts';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
@@ -56,6 +57,8 @@ const FILES_SHOWN = 100;
 export interface TrackerPageDeps {
   pages: PageRoutes;
   torrents: TorrentsService;
+  /** Members' thanks for releases (tracker/thanks.ts). */
+  thanks: Thanks;
   passkeys: PasskeyService;
   forum: ForumService;
   presenter: ForumPresenter;
@@ -78,11 +81,12 @@ ${empty ? html`<p>${t('tracker.profile.none_active')}</p>` : html`${active.seedi
 /** What the tracker adds to the forum's topic, forum and profile pages. */
 export function trackerAddons({
   torrents,
+  thanks,
   passkeys,
   presenter,
   figures,
   clock,
-}: Pick<TrackerPageDeps, 'torrents' | 'passkeys' | 'presenter'> & { figures: TrackerFigures; clock: Clock }): ForumPageAddons {
+}: Pick<TrackerPageDeps, 'torrents' | 'thanks' | 'passkeys' | 'presenter'> & { figures: TrackerFigures; clock: Clock }): ForumPageAddons {
   // The site's tracker figures are sums over whole tables: counted at most once a minute for the index.
   const siteStats = atMostEvery(SITE_FIGURES_FRESH_MS, clock, () => figures.site());
   return {
@@ -116,7 +120,11 @@ export function trackerAddons({
       const announce = viewer === null || isFrozen(torrent.status) || !mayDownload ? null : await torrents.announceUrlFor(viewer, site);
       // The magnet link carries the viewer's passkey: no shared cache may keep this page.
       if (announce !== null) reply.header('cache-control', 'private, no-store');
-      return torrentBlock(request, reply, torrent, files, announce, topic);
+      const [thankers, thanked] = await Promise.all([
+        thanks.ofTopic(topic.id, { offset: 0, perPage: THANKERS_SHOWN }),
+        viewer === null ? false : thanks.hasThanked(topic.id, viewer.id),
+      ]);
+      return html`${torrentBlock(request, reply, torrent, files, announce, topic)}${thanksSection(request, reply, torrent, thankers, thanked)}`;
     },
     // A release is a new topic with a .torrent: only where the reader may also upload (docs/access.md).
     newTopic: (_request, forum, permissions) =>
@@ -127,11 +135,12 @@ export function trackerAddons({
         torrents.list({ uploaderId: user.id, sort: 'registered', order: 'desc' }, request.user, { page: 1, perPage: 1, offset: 0 }),
         torrents.activeOf(user.id, request.user),
       ]);
+      const received = total === 0 ? 0 : await thanks.received(user.id);
       const releases = html`<p class="releases">${
         total === 0
           ? t('tracker.profile.no_releases')
           : html`<a href="${withQuery(TRACKER_PATH, { uploader: user.id })}">${tn('tracker.profile.releases', total, { name: user.username })}</a>`
-      }</p>${active === null ? '' : await activeTorrents(presenter, active)}`;
+      }</p>${received === 0 ? '' : html`<p class="thanks-received">${tn('thanks.received', received)}</p>`}${active === null ? '' : await activeTorrents(presenter, active)}`;
       if (request.user?.id !== user.id) return releases;
       const passkey = await passkeys.current(user.id);
       reply.header('cache-control', 'private, no-store');
@@ -143,6 +152,37 @@ ${passkey === null ? html`<p>${t('tracker.passkey.none')}</p>` : html`<p><code>$
 </section>`;
     },
   };
+}
+
+/** Names of those who thanked shown under a release; the rest are counted (the API lists them all). */
+const THANKERS_SHOWN = 30;
+const thanksPath = (id: number): string => `/tracker/torrents/${id}/thanks/`;
+const unthankPath = (id: number): string => `/tracker/torrents/${id}/unthank/`;
+
+/** "Thanks (n)" under a release: who thanked, and the viewer's button to thank (not their own release) or take it back. */
+function thanksSection(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  torrent: TorrentView,
+  thankers: { rows: Array<{ user_id: number; username: string }>; total: number },
+  thanked: boolean,
+): SafeHtml {
+  const viewer = request.user;
+  const button =
+    viewer === null || viewer.id === torrent.uploader_id
+      ? ''
+      : html`<form method="post" action="${thanked ? unthankPath(torrent.id) : thanksPath(torrent.id)}" class="inline">${csrfInput(request, reply)}<button type="submit" class="${thanked ? 'secondary' : ''}">${t(thanked ? 'thanks.take_back' : 'thanks.give')}</button></form>`;
+  return html`<section class="thanks" aria-labelledby="thanks-heading">
+<h2 id="thanks-heading">${tn('thanks.heading', thankers.total)}</h2>
+${
+  thankers.total === 0
+    ? html`<p class="muted">${t('thanks.none')}</p>`
+    : html`<p>${thankers.rows.map((row, index) => html`${index > 0 ? ', ' : ''}<a href="${profilePath({ id: row.user_id, name: row.username })}">${row.username}</a>`)}${
+        thankers.total > thankers.rows.length ? html` ${t('thanks.and_more', { count: thankers.total - thankers.rows.length })}` : ''
+      }</p>`
+}
+${button}
+</section>`;
 }
 
 function torrentBlock(
@@ -238,7 +278,7 @@ interface UploadState {
   errors: FieldErrors;
 }
 
-export const trackerPages: FastifyPluginAsync<TrackerPageDeps> = async (app, { pages, torrents, forum, presenter, passkeys }) => {
+export const trackerPages: FastifyPluginAsync<TrackerPageDeps> = async (app, { pages, torrents, thanks, forum, presenter, passkeys }) => {
   const topicHref = async (topicId: number, viewer: FastifyRequest['user']): Promise<string> =>
     (await presenter.heading(await forum.getTopic(topicId, viewer))).path;
 
@@ -344,6 +384,19 @@ ${failed?.errors['file'] ? html`<p class="error" id="torrent-file-error">${faile
     const back = localPath(submittedText(request.body)['return_to'], '');
     return reply.redirect(back !== '' ? back : await topicHref(torrent.topic_id, user), 303);
   });
+
+  for (const [path, give] of [
+    ['/tracker/torrents/:id/thanks/', true],
+    ['/tracker/torrents/:id/unthank/', false],
+  ] as const) {
+    app.post(path, { preValidation: requirePageUser }, async (request, reply) => {
+      const user = assertUser(request);
+      const id = pageId(request);
+      if (give) await thanks.thank(id, user);
+      else await thanks.unthank(id, user);
+      return reply.redirect(await topicHref((await torrents.get(id, user)).topic_id, user), 303);
+    });
+  }
 
   app.post('/tracker/torrents/:id/remove/', { preValidation: requirePageUser }, async (request, reply) => {
     const user = assertUser(request);
