@@ -70,6 +70,7 @@ import { rankRoutes } from './users/rank-routes.ts';
 import { notificationRoutes } from './forum/notification-routes.ts';
 import { releaseRoutes } from './forum/release-routes.ts';
 import { thanksRoutes } from './tracker/thanks-routes.ts';
+import { reseedRoutes } from './tracker/reseed-routes.ts';
 import { notificationPages } from './forum/pages/notifications-page.ts';
 import { massSendRoutes } from './mass-send/routes.ts';
 import { unsubscribePages } from './mass-send/unsubscribe-pages.ts';
@@ -265,11 +266,13 @@ async function assemble(config: Config, options: BuildOptions, logger: Logger, o
   await app.register(trackerStatsRoutes, { prefix: '/api', figures: services.tracker.figures });
   await app.register(torrentRoutes, { prefix: '/api', torrents: services.tracker.torrents, baseUrl: config.baseUrl });
   await app.register(thanksRoutes, { prefix: '/api', thanks: services.tracker.thanks, baseUrl: config.baseUrl });
+  await app.register(reseedRoutes, { prefix: '/api', reseeds: services.tracker.reseeds, torrents: services.tracker.torrents });
 
   const pages = new PageRoutes();
   const addons = trackerAddons({
     torrents: services.tracker.torrents,
     thanks: services.tracker.thanks,
+    reseeds: services.tracker.reseeds,
     passkeys: services.tracker.passkeys,
     presenter: services.presenter,
     figures: services.tracker.figures,
@@ -302,6 +305,7 @@ async function assemble(config: Config, options: BuildOptions, logger: Logger, o
     pages,
     torrents: services.tracker.torrents,
     thanks: services.tracker.thanks,
+    reseeds: services.tracker.reseeds,
     passkeys: services.tracker.passkeys,
     forum: services.forum,
     presenter: services.presenter,

@@ -185,7 +185,7 @@ export function createServices(database: DatabaseHandle, config: Config, limiter
     new MailBudget(limiters.create('mail_address', ACCOUNT_MAILS_PER_HOUR, 60 * 60)),
     clock,
   );
-  const tracker = createTrackerServices(database, config, log, forum, notifications, clock);
+  const tracker = createTrackerServices(database, config, log, forum, { notifications, mailer, naming: presenter }, clock);
   const site = new SiteSettings(database.db, database, clock, (error) =>
     log.warn({ err: error }, 'could not tell other instances that the site settings changed'),
   );

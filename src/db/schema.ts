@@ -280,7 +280,7 @@ export interface PostsTable {
 }
 
 /** What a notification is about (migration 0043; docs/notifications.md). */
-export type NotificationKind = 'reply' | 'quote' | 'mention' | 'message' | 'moderation' | 'thanks';
+export type NotificationKind = 'reply' | 'quote' | 'mention' | 'message' | 'moderation' | 'thanks' | 'reseed';
 
 /** One thing a member is told about (migration 0043): what it points at may be gone since (null). */
 export interface NotificationsTable {
@@ -340,6 +340,13 @@ export interface ThanksTable {
   topic_id: number;
   user_id: number;
   created_at: Timestamp;
+}
+
+/** The last call to reseed a torrent (migration 0047): who made it and when (one a day per torrent). */
+export interface ReseedCallsTable {
+  torrent_id: number;
+  user_id: number | null;
+  called_at: Timestamp;
 }
 
 /** Where a merged topic's address leads now (migration 0042). */
@@ -772,6 +779,7 @@ export interface Database {
   topics: TopicsTable;
   topic_redirects: TopicRedirectsTable;
   thanks: ThanksTable;
+  reseed_calls: ReseedCallsTable;
   release_templates: ReleaseTemplatesTable;
   release_fields: ReleaseFieldsTable;
   release_values: ReleaseValuesTable;

@@ -16,6 +16,9 @@ import type { SwarmStore } from './swarm/store.ts';
 import { TorrentsRepository } from './torrents/repository.ts';
 import { TorrentsService, type TopicFinder } from './torrents/service.ts';
 import { Thanks } from './thanks.ts';
+import { Reseeds } from './reseed.ts';
+import type { Mailer } from '../mail/mailer.ts';
+import type { TopicNaming } from '../forum/mails.ts';
 import type { NotificationStore } from '../notifications/store.ts';
 
 export interface TrackerServices {
@@ -24,6 +27,8 @@ export interface TrackerServices {
   torrents: TorrentsService;
   /** Members' thanks for releases (thanks.ts). */
   thanks: Thanks;
+  /** Calls to reseed and the last seeder seen (reseed.ts). */
+  reseeds: Reseeds;
   /** Cached passkey, user and torrent look-ups of the announce path. */
   directory: TrackerDirectory;
   /** Who is in which swarm now (memory, or Redis when REDIS_URL is set). */
@@ -47,7 +52,7 @@ export function createTrackerServices(
   config: Config,
   log: Logger,
   topics: TopicFinder,
-  notifications: NotificationStore,
+  tell: { notifications: NotificationStore; mailer: Mailer; naming: TopicNaming },
   clock: Clock,
 ): TrackerServices {
   const settings = config.tracker;
@@ -91,7 +96,8 @@ export function createTrackerServices(
   return {
     passkeys,
     torrents,
-    thanks: new Thanks(database.db, torrents, notifications, clock),
+    thanks: new Thanks(database.db, torrents, tell.notifications, clock),
+    reseeds: new Reseeds(database.db, torrents, tell, clock),
     directory,
     swarm,
     accounting,

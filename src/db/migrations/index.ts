@@ -45,6 +45,7 @@ import * as notifications from './0043_notifications.ts';
 import * as massSends from './0044_mass_sends.ts';
 import * as releaseTemplates from './0045_release_templates.ts';
 import * as thanks from './0046_thanks.ts';
+import * as reseedCalls from './0047_reseed_calls.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_users': users,
@@ -92,4 +93,5 @@ export const migrations: Record<string, Migration> = {
   '0044_mass_sends': massSends,
   '0045_release_templates': releaseTemplates,
   '0046_thanks': thanks,
+  '0047_reseed_calls': reseedCalls,
 };

@@ -6,6 +6,7 @@
 // In the reader's language (docs/i18n.md).
 import { releaseFiltersIn, type ReleaseTemplate } from '../../forum/release-templates.ts';
 import type { Thanks } from '../thanks.ts';
+import type { ReseedState, Reseeds } from '../reseed.ts';
 import { releaseFieldset, releaseValues } from '../../forum/pages/release-fields.ts';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
@@ -17,7 +18,7 @@ import type { ForumPresenter } from '../../forum/presenter.ts';
 import type { ForumRow, TopicWithAuthor } from '../../forum/repository.ts';
 import { ForumBodies, POST_BODY_MAX, TOPIC_TITLE_MAX } from '../../forum/routes.ts';
 import { isStaff, type ForumService } from '../../forum/service.ts';
-import { ApiError, type FieldErrors } from '../../http/errors.ts';
+import { ApiError, ValidationError, type FieldErrors } from '../../http/errors.ts';
 import { origin, pageRequest } from '../../http/pagination.ts';
 import { checkForm } from '../../http/validation.ts';
 import { forumPath, loginPath, profilePath, topicPath, withQuery } from '../../urls/paths.ts';
@@ -59,6 +60,8 @@ export interface TrackerPageDeps {
   torrents: TorrentsService;
   /** Members' thanks for releases (tracker/thanks.ts). */
   thanks: Thanks;
+  /** Calls to reseed and the last seeder seen (tracker/reseed.ts). */
+  reseeds: Reseeds;
   passkeys: PasskeyService;
   forum: ForumService;
   presenter: ForumPresenter;
@@ -82,11 +85,12 @@ ${empty ? html`<p>${t('tracker.profile.none_active')}</p>` : html`${active.seedi
 export function trackerAddons({
   torrents,
   thanks,
+  reseeds,
   passkeys,
   presenter,
   figures,
   clock,
-}: Pick<TrackerPageDeps, 'torrents' | 'thanks' | 'passkeys' | 'presenter'> & { figures: TrackerFigures; clock: Clock }): ForumPageAddons {
+}: Pick<TrackerPageDeps, 'torrents' | 'thanks' | 'reseeds' | 'passkeys' | 'presenter'> & { figures: TrackerFigures; clock: Clock }): ForumPageAddons {
   // The site's tracker figures are sums over whole tables: counted at most once a minute for the index.
   const siteStats = atMostEvery(SITE_FIGURES_FRESH_MS, clock, () => figures.site());
   return {
@@ -120,11 +124,13 @@ export function trackerAddons({
       const announce = viewer === null || isFrozen(torrent.status) || !mayDownload ? null : await torrents.announceUrlFor(viewer, site);
       // The magnet link carries the viewer's passkey: no shared cache may keep this page.
       if (announce !== null) reply.header('cache-control', 'private, no-store');
-      const [thankers, thanked] = await Promise.all([
+      const [thankers, thanked, reseed, mayCall] = await Promise.all([
         thanks.ofTopic(topic.id, { offset: 0, perPage: THANKERS_SHOWN }),
         viewer === null ? false : thanks.hasThanked(topic.id, viewer.id),
+        reseeds.state(torrent.id),
+        viewer === null || torrent.seeders > 0 ? false : reseeds.mayCall(torrent.id, viewer.id),
       ]);
-      return html`${torrentBlock(request, reply, torrent, files, announce, topic)}${thanksSection(request, reply, torrent, thankers, thanked)}`;
+      return html`${torrentBlock(request, reply, torrent, files, announce, topic, reseedLines(request, reply, torrent, reseed, mayCall))}${thanksSection(request, reply, torrent, thankers, thanked)}`;
     },
     // A release is a new topic with a .torrent: only where the reader may also upload (docs/access.md).
     newTopic: (_request, forum, permissions) =>
@@ -185,6 +191,22 @@ ${button}
 </section>`;
 }
 
+/**
+ * When a seeder was last seen, and for a torrent without one the call to
+ * reseed: the button for a member who downloaded it, or when the last call
+ * went out and when the next may.
+ */
+function reseedLines(request: FastifyRequest, reply: FastifyReply, torrent: TorrentView, state: ReseedState, mayCall: boolean): SafeHtml {
+  const seen = html`<p class="last-seeder">${state.lastSeederAt === null ? t('reseed.never_seen') : tHtml('reseed.last_seen', { time: timeHtml(state.lastSeederAt) })}</p>`;
+  if (torrent.seeders > 0) return seen;
+  const asked = state.nextCallAt === null ? '' : html`<p class="muted">${tHtml('reseed.asked', { time: timeHtml(state.lastCallAt!) })}</p>`;
+  const button =
+    mayCall && state.nextCallAt === null
+      ? html`<form method="post" action="/tracker/torrents/${torrent.id}/reseed/" class="inline">${csrfInput(request, reply)}<button type="submit" class="secondary">${t('reseed.call')}</button></form>`
+      : '';
+  return html`${seen}${asked}${button}`;
+}
+
 function torrentBlock(
   request: FastifyRequest,
   reply: FastifyReply,
@@ -192,6 +214,7 @@ function torrentBlock(
   files: { path: string; size: number }[],
   announce: string | null,
   topic: TopicWithAuthor,
+  reseed: SafeHtml,
 ): SafeHtml {
   const viewer = request.user;
   const frozen = isFrozen(torrent.status);
@@ -218,6 +241,7 @@ ${frozen ? html`<p class="notice">${t('tracker.frozen', { status: statusLabel(to
 ${torrent.info_hash_v1 === null ? '' : html`<dt>${t('tracker.info_hash_v1')}</dt><dd><code>${torrent.info_hash_v1}</code></dd>`}
 ${torrent.info_hash_v2 === null ? '' : html`<dt>${t('tracker.info_hash_v2')}</dt><dd><code>${torrent.info_hash_v2}</code></dd>`}
 </dl>
+${reseed}
 ${
   announce === null
     ? viewer === null && !frozen
@@ -278,7 +302,7 @@ interface UploadState {
   errors: FieldErrors;
 }
 
-export const trackerPages: FastifyPluginAsync<TrackerPageDeps> = async (app, { pages, torrents, thanks, forum, presenter, passkeys }) => {
+export const trackerPages: FastifyPluginAsync<TrackerPageDeps> = async (app, { pages, torrents, thanks, reseeds, forum, presenter, passkeys }) => {
   const topicHref = async (topicId: number, viewer: FastifyRequest['user']): Promise<string> =>
     (await presenter.heading(await forum.getTopic(topicId, viewer))).path;
 
@@ -383,6 +407,17 @@ ${failed?.errors['file'] ? html`<p class="error" id="torrent-file-error">${faile
     const torrent = await torrents.update(pageId(request), user, form.value);
     const back = localPath(submittedText(request.body)['return_to'], '');
     return reply.redirect(back !== '' ? back : await topicHref(torrent.topic_id, user), 303);
+  });
+
+  app.post('/tracker/torrents/:id/reseed/', { preValidation: requirePageUser }, async (request, reply) => {
+    const user = assertUser(request);
+    const id = pageId(request);
+    const back = await topicHref((await torrents.get(id, user)).topic_id, user);
+    // Refused (seeded meanwhile, asked already today): the topic page shows why by what it shows.
+    await reseeds.call(id, user).catch((error: unknown) => {
+      if (!(error instanceof ApiError) && !(error instanceof ValidationError)) throw error;
+    });
+    return reply.redirect(back, 303);
   });
 
   for (const [path, give] of [
