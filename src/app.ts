@@ -69,6 +69,7 @@ import { pollRoutes } from './forum/polls/routes.ts';
 import { rankRoutes } from './users/rank-routes.ts';
 import { notificationRoutes } from './forum/notification-routes.ts';
 import { releaseRoutes } from './forum/release-routes.ts';
+import { reportRoutes } from './forum/report-routes.ts';
 import { thanksRoutes } from './tracker/thanks-routes.ts';
 import { reseedRoutes } from './tracker/reseed-routes.ts';
 import { notificationPages } from './forum/pages/notifications-page.ts';
@@ -240,6 +241,7 @@ async function assemble(config: Config, options: BuildOptions, logger: Logger, o
   await app.register(forumRoutes, { prefix: '/api', forum: services.forum, presenter: services.presenter, baseUrl: config.baseUrl });
   await app.register(categoryRoutes, { prefix: '/api', forum: services.forum });
   await app.register(releaseRoutes, { prefix: '/api', forum: services.forum });
+  await app.register(reportRoutes, { prefix: '/api', forum: services.forum, baseUrl: config.baseUrl });
   await app.register(permissionRoutes, { prefix: '/api', forum: services.forum });
   await app.register(groupRoutes, { prefix: '/api', groups: services.groups, baseUrl: config.baseUrl });
   await app.register(searchRoutes, { prefix: '/api', search: services.search });

@@ -11,6 +11,7 @@ import { forumPages } from './forums.ts';
 import { forumCategoryPages } from './forum-categories.ts';
 import { siteSettingsPages } from './site-settings.ts';
 import { rankPages } from './ranks.ts';
+import { reportPages } from './reports.ts';
 import { releaseTemplatePages } from './release-template.ts';
 import { sitePageAdmin } from './site-pages.ts';
 import { massSendPages } from './mass-send.ts';
@@ -28,6 +29,7 @@ export const adminPages: FastifyPluginAsync<{ services: Services }> = async (app
   await app.register(adminAssets);
   await app.register(dashboardPage, services);
   await app.register(moderationPages, { forum: services.forum, wordFilters: services.wordFilters });
+  await app.register(reportPages, { forum: services.forum });
   await app.register(wordFilterTesterPage, { wordFilters: services.wordFilters });
   await app.register(wordFilterPages, { wordFilters: services.wordFilters });
   await app.register(userPages, { users: services.users, figures: services.tracker.figures });

@@ -12,6 +12,7 @@ import { t, type TextKey } from '../i18n/messages.ts';
 
 export type SectionId =
   | 'moderation'
+  | 'reports'
   | 'moderation-log'
   | 'torrents'
   | 'word-filters'
@@ -41,6 +42,8 @@ export interface Section {
 export const SECTIONS: readonly Section[] = [
   // Forum moderators too: the queue shows them their forums' posts.
   { id: 'moderation', title: 'admin.moderation.title', path: '/admin/moderation/', roles: MODERATORS, summary: 'admin.moderation.summary' },
+  // Forum moderators too: the reports of their forums' posts.
+  { id: 'reports', title: 'admin.reports.title', path: '/admin/reports/', roles: MODERATORS, summary: 'admin.reports.summary' },
   { id: 'torrents', title: 'admin.torrents.title', path: '/admin/torrents/', roles: STAFF, summary: 'admin.torrents.summary' },
   { id: 'word-filters', title: 'admin.word_filters.title', path: '/admin/word-filters/', roles: STAFF, summary: 'admin.word_filters.summary' },
   { id: 'emojis', title: 'admin.emojis.title', path: '/admin/emojis/', roles: ADMINS, summary: 'admin.emojis.summary' },

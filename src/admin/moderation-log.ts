@@ -37,6 +37,7 @@ const ACTION_NAMES: Readonly<Record<LogEntry['action'], string>> = {
   move: 'Moved',
   split_topic: 'Split topic',
   merge_topic: 'Merged topic',
+  resolve_report: 'Resolved report',
   delete_topic: 'Deleted topic',
   delete_post: 'Deleted post',
   ban: 'Banned',

@@ -280,7 +280,7 @@ export interface PostsTable {
 }
 
 /** What a notification is about (migration 0043; docs/notifications.md). */
-export type NotificationKind = 'reply' | 'quote' | 'mention' | 'message' | 'moderation' | 'thanks' | 'reseed';
+export type NotificationKind = 'reply' | 'quote' | 'mention' | 'message' | 'moderation' | 'thanks' | 'reseed' | 'report';
 
 /** One thing a member is told about (migration 0043): what it points at may be gone since (null). */
 export interface NotificationsTable {
@@ -347,6 +347,19 @@ export interface ReseedCallsTable {
   torrent_id: number;
   user_id: number | null;
   called_at: Timestamp;
+}
+
+/** A member's report of a post to its forum's moderators (migration 0048). */
+export interface PostReportsTable {
+  id: Generated<number>;
+  post_id: number;
+  reporter_id: number;
+  reason: string;
+  created_at: Timestamp;
+  resolved_at: Timestamp | null;
+  resolved_by: number | null;
+  /** acted: the moderators did something about the post; dismissed: nothing was wrong. */
+  resolution: 'acted' | 'dismissed' | null;
 }
 
 /** Where a merged topic's address leads now (migration 0042). */
@@ -663,7 +676,8 @@ export type ModerationAction =
   | 'comment_post'
   | 'uncomment_post'
   | 'split_topic'
-  | 'merge_topic';
+  | 'merge_topic'
+  | 'resolve_report';
 
 /** One moderator's action (migration 0014); ids without foreign keys, so an entry outlives its topic. */
 export interface ModerationLogTable {
@@ -780,6 +794,7 @@ export interface Database {
   topic_redirects: TopicRedirectsTable;
   thanks: ThanksTable;
   reseed_calls: ReseedCallsTable;
+  post_reports: PostReportsTable;
   release_templates: ReleaseTemplatesTable;
   release_fields: ReleaseFieldsTable;
   release_values: ReleaseValuesTable;

@@ -26,6 +26,7 @@ export const MODERATION_ACTIONS: readonly ModerationAction[] = [
   'move',
   'split_topic',
   'merge_topic',
+  'resolve_report',
   'delete_topic',
   'delete_post',
   'ban',

@@ -21,7 +21,7 @@ export const MARK_READ_MAX = 200;
 
 const NotificationResource = Type.Object({
   id: Type.Integer(),
-  kind: OneOf(NOTIFICATION_KINDS, 'reply, quote, mention, message or moderation'),
+  kind: OneOf(NOTIFICATION_KINDS, 'reply, quote, mention, message, moderation, thanks, reseed or report'),
   read: Type.Boolean(),
   created_at: SecondsTimestamp,
   actor: Nullable(Type.Object({ id: Type.Integer(), name: Type.String() }, { description: 'Who did it; null when their account is gone' })),
@@ -36,7 +36,8 @@ const DeliveryResource = Type.Object({ site: Type.Boolean({ description: 'In the
 const SettingsResource = Type.Object(
   Object.fromEntries(NOTIFICATION_KINDS.map((kind) => [kind, DeliveryResource])) as Record<NotificationKind, typeof DeliveryResource>,
   {
-    description: 'For each kind: reply (in a watched topic), quote, mention, message (private), moderation (of one’s posts)',
+    description:
+      'For each kind: reply (in a watched topic), quote, mention, message (private), moderation (of one’s posts), thanks (for one’s releases), reseed (calls to seed again), report (answers to one’s reports)',
   },
 );
 const Unread = Type.Object({ unread: Type.Integer({ description: 'Notifications not read yet' }) });

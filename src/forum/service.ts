@@ -44,6 +44,7 @@ import type { SearchRepository } from './search/repository.ts';
 import { Topics, type NewTopicInput } from './topics.ts';
 import { Polls } from './polls/polls.ts';
 import { SplitMerge } from './split-merge.ts';
+import { Reports } from './reports.ts';
 import { ReleaseTemplates } from './release-templates.ts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
@@ -108,6 +109,8 @@ export class ForumService {
   readonly polls: Polls;
   readonly moderatorComments: ModeratorComments;
   readonly splitMerge: SplitMerge;
+  /** Members' reports of posts to their moderators (reports.ts). */
+  readonly reports: Reports;
   /** Release templates of forums (release-templates.ts). */
   readonly releases: ReleaseTemplates;
 
@@ -135,6 +138,7 @@ export class ForumService {
     this.topicModeration = new TopicModeration(repository, this.topics, options.moderationLog, options.access, clock);
     this.hiding = new Hiding(repository, this.topics, this.posts, options.moderationLog, this.notifications, clock);
     this.moderatorComments = new ModeratorComments(repository, this.posts, options.moderationLog, this.notifications, clock);
+    this.reports = new Reports(options.db, this.posts, { access: options.access, log: options.moderationLog, notifications: options.notifications }, clock);
     this.splitMerge = new SplitMerge(repository, this.topics, { publishing, searchIndex: options.searchIndex, moderationLog: options.moderationLog }, clock);
     this.polls = new Polls(options.polls, { topics: this.topics, access: options.access, publishing, log: options.moderationLog }, clock);
     this.moderation = new ModerationQueue({

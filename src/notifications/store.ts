@@ -11,7 +11,7 @@ import { countOf } from '../db/count.ts';
 type Db = Kysely<Database> | Transaction<Database>;
 type UnreadUpdate = UpdateQueryBuilder<Database, 'notifications', 'notifications', UpdateResult>;
 
-export const NOTIFICATION_KINDS: readonly NotificationKind[] = ['reply', 'quote', 'mention', 'message', 'moderation', 'thanks', 'reseed'];
+export const NOTIFICATION_KINDS: readonly NotificationKind[] = ['reply', 'quote', 'mention', 'message', 'moderation', 'thanks', 'reseed', 'report'];
 
 export function isNotificationKind(value: unknown): value is NotificationKind {
   return typeof value === 'string' && (NOTIFICATION_KINDS as readonly string[]).includes(value);
@@ -38,6 +38,7 @@ export const DEFAULT_DELIVERY: Readonly<Record<NotificationKind, Delivery>> = {
   moderation: { site: true, email: false },
   thanks: { site: true, email: false },
   reseed: { site: true, email: false },
+  report: { site: true, email: false },
 };
 
 export interface NewNotification {

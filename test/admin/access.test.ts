@@ -177,7 +177,7 @@ describeEachDatabase('admin area: who may open what', (db) => {
       const links = dom(page)
         .all('nav.admin-nav [href]')
         .map((link) => link.getAttribute('href'));
-      assert.deepEqual(links, ['/admin/', '/admin/moderation/', '/admin/torrents/', '/admin/word-filters/', '/admin/moderation-log/']);
+      assert.deepEqual(links, ['/admin/', '/admin/moderation/', '/admin/reports/', '/admin/torrents/', '/admin/word-filters/', '/admin/moderation-log/']);
     });
   });
 

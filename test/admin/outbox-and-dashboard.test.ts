@@ -99,6 +99,7 @@ describeEachDatabase('admin outbox and dashboard', (db) => {
         .map((li) => li.id.slice('card-'.length));
       assert.deepEqual(cards, [
         'moderation',
+        'reports',
         'torrents',
         'word-filters',
         'emojis',
@@ -122,7 +123,7 @@ describeEachDatabase('admin outbox and dashboard', (db) => {
       const cards = dom(page)
         .all('li[id^="card-"]')
         .map((li) => li.id.slice('card-'.length));
-      assert.deepEqual(cards, ['moderation', 'torrents', 'word-filters', 'moderation-log']);
+      assert.deepEqual(cards, ['moderation', 'reports', 'torrents', 'word-filters', 'moderation-log']);
     });
   });
 });

@@ -265,9 +265,9 @@ describeEachDatabase('forum moderators', (db) => {
       assert.ok(dom(queue).has(`tr#pending-${mine.id}`));
       assert.ok(!dom(queue).has(`tr#pending-${theirs.id}`));
       assert.ok(dom(await page(staff.browser, '/admin/moderation/')).has(`tr#pending-${theirs.id}`), 'staff see every held post');
-      // The dashboard offers them that one section; the others stay closed.
+      // The dashboard offers them their sections (the queue, the reports, the log); the others stay closed.
       const dashboard = await page(keeper.browser, '/admin/');
-      assert.deepEqual(dom(dashboard).texts('ul.cards h2'), ['Moderation queue', 'Moderation log']);
+      assert.deepEqual(dom(dashboard).texts('ul.cards h2'), ['Moderation queue', 'Reports', 'Moderation log']);
       for (const closed of ['/admin/word-filters/', '/admin/forums/', '/admin/users/']) {
         assert.equal((await keeper.browser.get(closed)).status, 403, closed);
       }

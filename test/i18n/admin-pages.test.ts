@@ -49,6 +49,7 @@ describeEachDatabase('admin pages in Russian', (db) => {
       assert.deepEqual(dom(page).texts('nav[aria-label="Разделы администрирования"] a'), [
         'Обзор',
         'Очередь модерации',
+        'Жалобы',
         'Торренты',
         'Словесные фильтры',
         'Эмодзи',
@@ -87,7 +88,7 @@ describeEachDatabase('admin pages in Russian', (db) => {
       const page = await english.browser.get('/admin/');
       assert.equal(dom(page).text('title'), 'Dashboard · Admin · Forum');
       assert.equal(dom(page).text('h1'), 'Administration');
-      assert.deepEqual(dom(page).texts('nav[aria-label="Admin sections"] a').slice(0, 3), ['Dashboard', 'Moderation queue', 'Torrents']);
+      assert.deepEqual(dom(page).texts('nav[aria-label="Admin sections"] a').slice(0, 3), ['Dashboard', 'Moderation queue', 'Reports']);
       assert.equal(dom(page).text('li#card-moderation-log p.count'), '0 actions');
     });
 

@@ -28,6 +28,7 @@ describe('page layout at 390 px and 1280 px', { skip: browserSkipReason() }, () 
   const adminPages = [
     '/admin/',
     '/admin/moderation/',
+    '/admin/reports/',
     '/admin/moderation-log/',
     '/admin/torrents/',
     '/admin/word-filters/',

@@ -1,7 +1,8 @@
 // The notification centre (docs/notifications.md): one row per thing a member
 // is told about (a reply in a topic they watch, a quote of their post, an
 // @mention, a private message, a moderator's action on their post, thanks for
-// their release, a call to reseed what they completed), read or
+// their release, a call to reseed what they completed, a moderator's answer to
+// their report), read or
 // not. What it points at may go (a deleted post or topic, a message deleted by
 // both sides): the row stays, pointing at nothing, so that the member's count
 // never drifts from the rows. users.unread_notifications is the header's
@@ -12,7 +13,7 @@
 import { sql, type Kysely } from 'kysely';
 import { autoId, dialectOf, oneOfCheck, timestampType } from '../dialect.ts';
 
-const KINDS = ['reply', 'quote', 'mention', 'message', 'moderation', 'thanks', 'reseed'] as const;
+const KINDS = ['reply', 'quote', 'mention', 'message', 'moderation', 'thanks', 'reseed', 'report'] as const;
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   const dialect = dialectOf(db);

@@ -46,6 +46,7 @@ import * as massSends from './0044_mass_sends.ts';
 import * as releaseTemplates from './0045_release_templates.ts';
 import * as thanks from './0046_thanks.ts';
 import * as reseedCalls from './0047_reseed_calls.ts';
+import * as postReports from './0048_post_reports.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_users': users,
@@ -94,4 +95,5 @@ export const migrations: Record<string, Migration> = {
   '0045_release_templates': releaseTemplates,
   '0046_thanks': thanks,
   '0047_reseed_calls': reseedCalls,
+  '0048_post_reports': postReports,
 };

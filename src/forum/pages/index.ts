@@ -1,6 +1,7 @@
 // The forum's web pages, each behind its address in the page registry
 // (urls/semantic-routes.ts), which also points the legacy URLs at them.
 import { topicMergePage, topicSplitPage } from './split-merge-pages.ts';
+import { reportPage } from './report-page.ts';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ForumPageDeps } from './deps.ts';
 import { forumPage } from './forum-page.ts';
@@ -23,6 +24,7 @@ export const forumPages: FastifyPluginAsync<ForumPageDeps> = async (app, deps) =
   pages.entity(app, 'topic-unread', topicUnreadPage(deps));
   pages.entity(app, 'topic-split', topicSplitPage(deps.forum, deps.presenter));
   pages.entity(app, 'topic-merge', topicMergePage(deps.forum, deps.presenter));
+  pages.fixed(app, '/report/:id/', reportPage(deps.forum));
   pages.locatePosts(async (postId, request) => (await deps.forum.getPost(postId, request.user)).topic_id);
   pages.entity(app, 'profile', profilePage(deps));
   pages.entity(app, 'profile-email', profileEmailPage(deps));

@@ -60,6 +60,7 @@ import { avatarUrl } from '../../users/avatars/avatars.ts';
 import { rankOf, type Rank } from '../../users/ranks.ts';
 import { POSTS_PER_PAGE, loadTopic, type LoadedTopic } from './loaded-topic.ts';
 import { splitMergeLinks } from './split-merge-pages.ts';
+import { reportLink } from './report-page.ts';
 
 export { POSTS_PER_PAGE, type LoadedTopic };
 
@@ -260,6 +261,7 @@ ${
             ...(mayDelete(viewer, row, index + (page - 1) * POSTS_PER_PAGE === 0, topic.row.forum_id, permissions) ? [deleteButton(row.id)] : []),
             ...(moderating && row.edited_at !== null ? [historyLink(topic.heading.path, row.id)] : []),
             ...(moderating ? [moderatorCommentLink(topic.heading.path, row.id)] : []),
+            ...(viewer !== null && row.author_id !== viewer.id && !moderating ? [reportLink(row.id)] : []),
             // The opening post is hidden with its topic, not on its own.
             ...(moderating && index + (page - 1) * POSTS_PER_PAGE > 0 ? [postModerationButton(row.id, row.hidden_at !== null)] : []),
           ],
