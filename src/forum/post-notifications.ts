@@ -57,23 +57,24 @@ export class PostNotifications {
 
   /**
    * A post was published (written, or approved by a moderator), or edited
-   * (`watchers: false`: only those it newly quotes or mentions are told; the
-   * unique index keeps those told before from being told again). Nothing is
+   * (`edited`: the text it replaced; only those the edit newly quotes or
+   * mentions are told, by the centre and by mail alike). Nothing is
    * told of a post in a topic that waits for moderation or is hidden: those
    * told could not open it.
    */
-  async published(
-    topic: TopicWithAuthor,
-    authorId: number,
-    post: { id: number; body: string },
-    options: { watchers: boolean } = { watchers: true },
-  ): Promise<void> {
+  async published(topic: TopicWithAuthor, authorId: number, post: { id: number; body: string }, edited?: { before: string }): Promise<void> {
     if (topic.status !== 'published' || topic.hidden_at !== null) return;
     const references = referencesIn(post.body);
+    // An edit tells only the names its text adds: those named before were told of the post then.
+    const before = edited === undefined ? null : referencesIn(edited.before);
+    const added = (names: readonly string[], earlier: readonly string[] | undefined) => {
+      const known = new Set((earlier ?? []).map(usernameKey));
+      return names.map(usernameKey).filter((key) => !known.has(key));
+    };
     const [watchers, mentioned, quoted] = await Promise.all([
-      options.watchers ? this.#repository.watchers(topic.id, authorId) : [],
-      this.#repository.activeMembersNamed(references.mentions.map(usernameKey)),
-      this.#repository.activeMembersNamed(references.quoted.map(usernameKey)),
+      edited === undefined ? this.#repository.watchers(topic.id, authorId) : [],
+      this.#repository.activeMembersNamed(added(references.mentions, before?.mentions)),
+      this.#repository.activeMembersNamed(added(references.quoted, before?.quoted)),
     ]);
     const strongest = new Map<number, { kind: NotificationKind; member: Watcher }>();
     const offer = (kind: NotificationKind, members: readonly Watcher[]) => {

@@ -142,9 +142,9 @@ export class Posts {
       await this.#searchIndex.refresh(trx, [id]);
       if (screened.heldBy !== null) await this.#publishing.hold(trx, id, screened.heldBy);
     });
-    // Members the edit newly quotes or mentions are told; those told before are not again, and watchers were told of the reply.
+    // Members the edit newly quotes or mentions are told; those named before, and the watchers, were told of the post then.
     if (post.status === 'published' && screened.heldBy === null && post.author_id !== null) {
-      await this.#notifications.published(topic, post.author_id, { id, body }, { watchers: false });
+      await this.#notifications.published(topic, post.author_id, { id, body }, { before: post.body });
     }
     return this.get(id, editor);
   }

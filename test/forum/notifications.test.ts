@@ -119,9 +119,15 @@ describeEachDatabase('notifications', (db) => {
         ['mention'],
       );
       const post = await reply(author, 'No mention yet.', opened);
+      // By mail too, and just as once: an edit that keeps the name mails nobody again.
+      const settings = await t.services.notifications.settingsOf(outsider.user.id);
+      await t.services.notifications.setSettings(outsider.user.id, { ...settings, mention: { site: true, email: true } });
+      const mailsBefore = (await mailsTo(t, outsider.user.email)).length;
       await t.services.forum.editPost(post.id, asAuthUser(author.user), 'Now mentioning @Outsider.');
       await t.services.forum.editPost(post.id, asAuthUser(author.user), 'Still mentioning @Outsider, edited again.');
       assert.equal((await listOf(outsider)).length, before + 2, 'the opening post and the edited reply, each once');
+      assert.equal((await mailsTo(t, outsider.user.email)).length, mailsBefore + 1);
+      await t.services.notifications.setSettings(outsider.user.id, settings);
     });
 
     it('never tells a member of a post they may not read', async () => {
