@@ -112,6 +112,9 @@ it('takes the screenshots', { timeout: 10 * 60_000 }, async () => {
         { key: 'size', label: 'Size', kind: 'size', required: false, filterable: false, choices: [] },
       ],
     });
+    // A thanks under the shown release, and a report of its reply waiting for the moderators.
+    await t.services.tracker.thanks.thank((await t.services.tracker.torrents.onTopic(shown!.id))!.id, asAuthUser(seeder));
+    await t.services.forum.reports.report(thanks.id, asAuthUser(author), 'A link to another tracker in the middle of the thanks.');
     const urlOf = async (path: string) => (await t.app.inject({ method: 'GET', url: path })).json<{ data: { url: string } }>().data.url;
     const pages: Array<[name: string, path: string, asAdmin: boolean]> = [
       ['index', '/', false],
@@ -127,6 +130,7 @@ it('takes the screenshots', { timeout: 10 * 60_000 }, async () => {
       ['split', `${await urlOf(`/api/topics/${shown!.id}`)}split/`, true],
       ['notifications', '/notifications/', false],
       ['admin-release-template', `/admin/forums/${films.id}/release-template/`, true],
+      ['admin-reports', '/admin/reports/', true],
     ];
     for (const language of ['en', 'ru']) {
       const member = await signedInContext(app, `member${language}`, 'user', language);
