@@ -79,12 +79,12 @@ describeEachDatabase('thanks for releases', (db) => {
     it('lists who thanked under the release, thanks and takes back with no script, and counts them on the uploader’s profile', async () => {
       const third = await loggedInWithToken(t, { name: 'Third Reader' });
       const page = dom(await third.browser.get(topicPath));
-      assert.match(page.text('section.thanks h2'), /Thanks \(2\)/);
+      assert.match(page.text('section.torrent section.thanks h3'), /Thanks \(2\)/);
       assert.deepEqual(page.texts('section.thanks p a').sort(), ['Also Grateful', 'Grateful']);
       const given = await third.browser.post(`/tracker/torrents/${torrentId}/thanks/`, {});
       assert.equal(given.status, 303);
       const thankedPage = dom(await third.browser.get(topicPath));
-      assert.match(thankedPage.text('section.thanks h2'), /Thanks \(3\)/);
+      assert.match(thankedPage.text('section.torrent section.thanks h3'), /Thanks \(3\)/);
       assert.equal(thankedPage.text('section.thanks button'), 'Take back your thanks');
       assert.equal((await third.browser.post(`/tracker/torrents/${torrentId}/unthank/`, {})).status, 303);
       assert.equal(dom(await uploader.browser.get(topicPath)).find('section.thanks button'), null, 'no button under one’s own release');

@@ -130,7 +130,10 @@ export function trackerAddons({
         reseeds.state(torrent.id),
         viewer === null || torrent.seeders > 0 ? false : reseeds.mayCall(torrent.id, viewer.id),
       ]);
-      return html`${torrentBlock(request, reply, torrent, files, announce, topic, reseedLines(request, reply, torrent, reseed, mayCall))}${thanksSection(request, reply, torrent, thankers, thanked)}`;
+      return torrentBlock(request, reply, torrent, files, announce, topic, {
+        reseed: reseedLines(request, reply, torrent, reseed, mayCall),
+        thanks: thanksSection(request, reply, torrent, thankers, thanked),
+      });
     },
     // A release is a new topic with a .torrent: only where the reader may also upload (docs/access.md).
     newTopic: (_request, forum, permissions) =>
@@ -165,7 +168,7 @@ const THANKERS_SHOWN = 30;
 const thanksPath = (id: number): string => `/tracker/torrents/${id}/thanks/`;
 const unthankPath = (id: number): string => `/tracker/torrents/${id}/unthank/`;
 
-/** "Thanks (n)" under a release: who thanked, and the viewer's button to thank (not their own release) or take it back. */
+/** "Thanks (n)" in a release's block: who thanked, and the viewer's button to thank (not their own release) or take it back. */
 function thanksSection(
   request: FastifyRequest,
   reply: FastifyReply,
@@ -179,7 +182,7 @@ function thanksSection(
       ? ''
       : html`<form method="post" action="${thanked ? unthankPath(torrent.id) : thanksPath(torrent.id)}" class="inline">${csrfInput(request, reply)}<button type="submit" class="${thanked ? 'secondary' : ''}">${t(thanked ? 'thanks.take_back' : 'thanks.give')}</button></form>`;
   return html`<section class="thanks" aria-labelledby="thanks-heading">
-<h2 id="thanks-heading">${tn('thanks.heading', thankers.total)}</h2>
+<h3 id="thanks-heading">${tn('thanks.heading', thankers.total)}</h3>
 ${
   thankers.total === 0
     ? html`<p class="muted">${t('thanks.none')}</p>`
@@ -214,7 +217,7 @@ function torrentBlock(
   files: { path: string; size: number }[],
   announce: string | null,
   topic: TopicWithAuthor,
-  reseed: SafeHtml,
+  community: { reseed: SafeHtml; thanks: SafeHtml },
 ): SafeHtml {
   const viewer = request.user;
   const frozen = isFrozen(torrent.status);
@@ -241,7 +244,7 @@ ${frozen ? html`<p class="notice">${t('tracker.frozen', { status: statusLabel(to
 ${torrent.info_hash_v1 === null ? '' : html`<dt>${t('tracker.info_hash_v1')}</dt><dd><code>${torrent.info_hash_v1}</code></dd>`}
 ${torrent.info_hash_v2 === null ? '' : html`<dt>${t('tracker.info_hash_v2')}</dt><dd><code>${torrent.info_hash_v2}</code></dd>`}
 </dl>
-${reseed}
+${community.reseed}
 ${
   announce === null
     ? viewer === null && !frozen
@@ -249,6 +252,7 @@ ${
       : ''
     : html`<p class="actions"><a class="button" href="${downloadPath(torrent.id)}" download>${t('tracker.download')}</a> <a href="${magnetLink(torrent, announce)}">${t('tracker.magnet')}</a></p>`
 }
+${community.thanks}
 <details><summary>${t('tracker.files_summary', { count: torrent.files_count })}</summary>
 <table class="files"><thead><tr><th scope="col">${t('tracker.path')}</th><th scope="col" class="num">${t('tracker.size')}</th></tr></thead><tbody>
 ${files.slice(0, FILES_SHOWN).map((file) => html`<tr><td>${breakableName(file.path)}</td><td class="num">${formatBytes(file.size)}</td></tr>`)}
