@@ -41,6 +41,19 @@ export interface SessionMatch extends OwnerWithCounts {
   bonus_points: number | null;
 }
 
+/** What a token's and a session's look-up read of their owner (OwnerWithCounts): one list for both. */
+const OWNER_COLUMNS = [
+  'u.id',
+  'u.username as name',
+  'u.email',
+  'u.role',
+  'u.unread_messages',
+  'u.unread_notifications',
+  'u.locale',
+  'u.time_zone',
+  'u.hide_online',
+] as const;
+
 export class CredentialsRepository {
   readonly #db: Kysely<Database>;
   readonly #dialect: Dialect;
@@ -55,19 +68,7 @@ export class CredentialsRepository {
       db
         .selectFrom('api_tokens as t')
         .innerJoin('users as u', 'u.id', 't.user_id')
-        .select([
-          'u.id',
-          'u.username as name',
-          'u.email',
-          'u.role',
-          'u.unread_messages',
-          'u.unread_notifications',
-          'u.locale',
-          'u.time_zone',
-          'u.hide_online',
-          't.id as token_id',
-          't.last_used_at',
-        ])
+        .select([...OWNER_COLUMNS, 't.id as token_id', 't.last_used_at'])
         .select((eb) => [moderatedForumsOf(this.#dialect, eb), groupIdsOf(this.#dialect, eb)])
         .where('t.token_hash', '=', slot('tokenHash'))
         .where('t.revoked_at', 'is', null)
@@ -79,18 +80,7 @@ export class CredentialsRepository {
         .selectFrom('sessions as s')
         .innerJoin('users as u', 'u.id', 's.user_id')
         .leftJoin('tracker_user_stats as stats', 'stats.user_id', 'u.id')
-        .select([
-          'u.id',
-          'u.username as name',
-          'u.email',
-          'u.role',
-          'u.unread_messages',
-          'u.unread_notifications',
-          'u.locale',
-          'u.time_zone',
-          'u.hide_online',
-          's.csrf_token',
-        ])
+        .select([...OWNER_COLUMNS, 's.csrf_token'])
         .select(['stats.uploaded', 'stats.downloaded', 'stats.bonus_points'])
         .select((eb) => [moderatedForumsOf(this.#dialect, eb), groupIdsOf(this.#dialect, eb)])
         .where('s.id_hash', '=', slot('idHash'))

@@ -150,7 +150,7 @@ export class Topics {
     // A rule that holds the poll's words holds the topic, as one that holds its title does.
     const heldBy = title.heldBy ?? body.heldBy ?? poll?.heldBy ?? null;
     const status: ContentStatus = heldBy === null ? 'published' : 'pending';
-    const topicId = await this.#flood.guard(author, 'posts', () =>
+    const { topicId, openingId } = await this.#flood.guard(author, 'posts', () =>
       this.#repository.transaction(async (trx) => {
         const at = isoNow(this.#clock);
         const topic = await this.#repository.insertTopic({ forum_id: input.forum_id, title: written.title, author_id: author.id, status }, at, trx);
@@ -163,17 +163,14 @@ export class Topics {
         if (release !== undefined) await this.#releases.save(trx, topic.id, release.values);
         if (poll !== undefined) await this.#polls.insert(trx, topic.id, poll.definition, at);
         if (status === 'published') await this.#publishing.published(trx, topic.forum_id, topic.id, { topics: 1, posts: 1 });
-        return topic.id;
+        return { topicId: topic.id, openingId: post.id };
       }),
     );
     // Its author may post where they may not read (TorrentPier's auth_post and auth_read are apart): the answer is what they wrote.
     const created = await this.#seen(topicId, author);
     if (created === undefined) throw new ModelNotFoundError('Topic', topicId);
     // The opening post's quotes and @mentions are told as a reply's are (no one watches a new topic yet).
-    if (status === 'published') {
-      const opening = await this.#repository.firstPostId(topicId);
-      if (opening !== undefined) await this.#notifications.published(created, author.id, { id: opening, body: written.body });
-    }
+    if (status === 'published') await this.#notifications.published(created, author.id, { id: openingId, body: written.body });
     return created;
   }
 

@@ -88,17 +88,15 @@ export class Reseeds {
     if (!(await this.mayCall(torrentId, member.id))) throw new ApiError('FORBIDDEN', t('reseed.not_downloaded'));
     const now = msNow(this.#clock);
     const at = isoNow(this.#clock);
-    const completers = (
-      await this.#db
-        .selectFrom('tracker_user_torrents')
-        .innerJoin('users', 'users.id', 'tracker_user_torrents.user_id')
-        .select(['users.id', 'users.email', 'users.locale', 'users.time_zone'])
-        .where('tracker_user_torrents.torrent_id', '=', torrentId)
-        .where('tracker_user_torrents.completed_at', 'is not', null)
-        .where('users.id', '!=', member.id)
-        .where('users.status', '=', 'active')
-        .execute()
-    ).slice();
+    const completers = await this.#db
+      .selectFrom('tracker_user_torrents')
+      .innerJoin('users', 'users.id', 'tracker_user_torrents.user_id')
+      .select(['users.id', 'users.email', 'users.locale', 'users.time_zone'])
+      .where('tracker_user_torrents.torrent_id', '=', torrentId)
+      .where('tracker_user_torrents.completed_at', 'is not', null)
+      .where('users.id', '!=', member.id)
+      .where('users.status', '=', 'active')
+      .execute();
     const delivery = await this.#notifications.deliveryOf(
       'reseed',
       completers.map((row) => row.id),
